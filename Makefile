@@ -1,0 +1,68 @@
+# anonreview — the two commands a new user needs: `make run` and `make test`.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(VENV)/bin/pip
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+WORKERS ?= 1
+
+.PHONY: install install-dev chromium migrate demo run worker serve test lint format bench clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+# Reinstall only when a requirements file changed (stamp files).
+$(VENV)/.installed: requirements.txt | $(VENV)/bin/python
+	$(PIP) install -q torch==2.13.0
+	$(PIP) install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
+	$(PIP) install -q -r requirements-dev.txt
+	touch $@
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+# Debian's Chromium for the browser tests (Playwright drives it; no browser download).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for browser tests..."; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py create_demo_accounts
+	$(PY) manage.py load_demo
+
+# Serve the app with one background worker (more: `make run WORKERS=2`).
+run: demo
+	@echo "Starting $(WORKERS) worker(s) and the server on http://$(HOST):$(PORT)/"
+	@trap 'kill 0' INT TERM EXIT; \
+	for i in $$(seq 1 $(WORKERS)); do $(PY) manage.py db_worker --worker-id "local-$$i" & done; \
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+worker: install
+	$(PY) manage.py db_worker
+
+test: install-dev chromium
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+lint: install-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install-dev
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+bench: install
+	$(PY) manage.py bench_annotate --words 15000
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache

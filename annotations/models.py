@@ -1,0 +1,127 @@
+"""Spans, reference groups (entities), the audit log and the allow-list.
+
+``Span.start``/``Span.end`` are character offsets into ``Transcript.text``,
+end exclusive: ``transcript.text[span.start:span.end]`` is the mention.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from annotations.labels import LABELS
+from transcripts.models import Transcript
+
+LABEL_CHOICES = [(label, label.replace("_", " ").title()) for label in LABELS]
+
+
+class Entity(models.Model):
+    """A reference group: many mentions, one pseudonym (``PERSON_3``)."""
+
+    transcript = models.ForeignKey(Transcript, on_delete=models.CASCADE, related_name="entities")
+    label = models.CharField(max_length=32, choices=LABEL_CHOICES)
+    ref = models.CharField(max_length=64, help_text="Reference id, e.g. PERSON_3.")
+    key = models.CharField(max_length=255, blank=True, help_text="Normalised original form.")
+    pseudonym = models.CharField(max_length=255, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["transcript", "label", "id"]
+        verbose_name_plural = "entities"
+        constraints = [
+            models.UniqueConstraint(fields=["transcript", "ref"], name="entity_unique_ref"),
+        ]
+
+    def __str__(self) -> str:
+        return self.ref
+
+
+class Span(models.Model):
+    class Status(models.TextChoices):
+        SUGGESTED = "suggested", "Suggested"
+        ACCEPTED = "accepted", "Accepted"
+        REJECTED = "rejected", "Rejected"
+        ADDED = "added", "Added"
+
+    transcript = models.ForeignKey(Transcript, on_delete=models.CASCADE, related_name="spans")
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+    label = models.CharField(max_length=32, choices=LABEL_CHOICES)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SUGGESTED)
+    provenance = models.JSONField(
+        default=list, blank=True, help_text='[{"detector": "spacy", "score": 0.85}, ...]'
+    )
+    score = models.FloatField(default=0.0)
+    entity = models.ForeignKey(
+        Entity, null=True, blank=True, on_delete=models.SET_NULL, related_name="spans"
+    )
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    version = models.PositiveIntegerField(default=1, help_text="Optimistic locking.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["transcript", "start", "end"]
+        indexes = [
+            models.Index(fields=["transcript", "start"]),
+            models.Index(fields=["transcript", "status"]),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(end__gt=models.F("start")), name="span_nonempty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.label} [{self.start}:{self.end}]"
+
+    @property
+    def is_decided(self) -> bool:
+        return self.status != self.Status.SUGGESTED
+
+    @property
+    def counts_as_gold(self) -> bool:
+        return self.status in {self.Status.ACCEPTED, self.Status.ADDED}
+
+    @property
+    def detectors(self) -> list[str]:
+        return [item.get("detector", "") for item in self.provenance or []]
+
+
+class AuditEvent(models.Model):
+    """Append-only record of every state change; written only by services."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    actor_username = models.CharField(max_length=150, blank=True)
+    event_type = models.CharField(max_length=64)
+    transcript = models.ForeignKey(
+        Transcript, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_events"
+    )
+    span = models.ForeignKey(Span, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["transcript", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.event_type} by {self.actor_username or 'system'}"
+
+
+class AllowListTerm(models.Model):
+    """A domain term that is never personal data (``Board of Parole Hearings``)."""
+
+    term = models.CharField(max_length=255, unique=True)
+    note = models.CharField(max_length=255, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["term"]
+
+    def __str__(self) -> str:
+        return self.term

@@ -1,0 +1,19 @@
+"""Settings for the test suite: the project's settings plus fast, isolated overrides."""
+
+import os
+import tempfile
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls our
+# tests make beside it are synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+from anonreview.settings import *  # noqa: E402,F403
+
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+MEDIA_ROOT = tempfile.mkdtemp(prefix="anonreview-test-media-")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+LOGGING["root"]["level"] = "WARNING"  # noqa: F405

@@ -1,0 +1,108 @@
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.factories import make_transcript, make_user
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+REALDATA_PDF = SHARED / "realdata" / "Young-AK2960-2024-10-24.pdf"
+ARTIFACTS = REPO / "test-artifacts"
+
+
+@pytest.fixture
+def annotator(db):
+    return make_user("ann", role="annotator")
+
+
+@pytest.fixture
+def other_annotator(db):
+    return make_user("ann2", role="annotator")
+
+
+@pytest.fixture
+def lead(db):
+    return make_user("leader", role="lead")
+
+
+@pytest.fixture
+def admin_user(db):
+    return make_user("boss", role="admin", is_superuser=True, is_staff=True)
+
+
+@pytest.fixture
+def transcript(db, annotator):
+    return make_transcript(assignees=[annotator])
+
+
+@pytest.fixture
+def realdata_pdf() -> Path:
+    if not REALDATA_PDF.exists():
+        pytest.skip("../shared/realdata is absent")
+    return REALDATA_PDF
+
+
+@pytest.fixture
+def artifacts_dir() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+# --- Browser (Playwright driving Debian's Chromium) -------------------------
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make test` (it installs it).")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def login_page(browser, live_server, client):
+    """``login_page(user)`` → a Playwright page whose session is logged in as ``user``."""
+    contexts = []
+
+    def _login(user):
+        from django.conf import settings
+        from django.test import Client
+
+        c = Client()
+        c.force_login(user)
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        context.add_cookies(
+            [
+                {
+                    "name": settings.SESSION_COOKIE_NAME,
+                    "value": c.cookies[settings.SESSION_COOKIE_NAME].value,
+                    "url": live_server.url,
+                }
+            ]
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    yield _login
+    for context in contexts:
+        context.close()

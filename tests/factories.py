@@ -1,0 +1,58 @@
+"""Factories for test data. All text is synthetic."""
+
+import hashlib
+import itertools
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from transcripts.models import Transcript, Utterance
+
+_counter = itertools.count(1)
+
+
+def make_user(username: str | None = None, *, role: str | None = "annotator", **fields):
+    User = get_user_model()
+    user = User.objects.create_user(
+        username=username or f"user{next(_counter)}", password="pw-test-123", **fields
+    )
+    if role:
+        group, _ = Group.objects.get_or_create(name=role)
+        user.groups.add(group)
+    return user
+
+
+def make_transcript(
+    text: str = "PRESIDING COMMISSIONER ALDEN: Good morning, Mr. Quill.\nINMATE QUILL: Good morning.\n",
+    *,
+    assignees=(),
+    state: str = Transcript.State.READY,
+    metadata: dict | None = None,
+    title: str | None = None,
+) -> Transcript:
+    """A transcript from ``SPEAKER: text`` lines, one utterance per line, on page 1."""
+    n = next(_counter)
+    transcript = Transcript.objects.create(
+        title=title or f"Synthetic hearing {n}",
+        text=text,
+        metadata=metadata or {},
+        sha256=hashlib.sha256(f"{n}:{text}".encode()).hexdigest(),
+        state=state,
+        page_count=1,
+    )
+    offset = 0
+    for index, line in enumerate(text.split("\n")):
+        if line.strip():
+            speaker, sep, _rest = line.partition(": ")
+            Utterance.objects.create(
+                transcript=transcript,
+                index=index,
+                speaker=speaker if sep else "",
+                page=1,
+                start=offset,
+                end=offset + len(line),
+            )
+        offset += len(line) + 1
+    if assignees:
+        transcript.assignees.set(assignees)
+    return transcript

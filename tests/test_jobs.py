@@ -1,0 +1,48 @@
+from datetime import timedelta
+
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.factories import make_transcript
+from transcripts import jobs
+from transcripts.models import Job
+
+
+def test_job_lifecycle_records_progress_and_result(db):
+    job = jobs.job_create(kind=Job.Kind.ANNOTATE)
+    jobs.job_start(job_id=job.pk)
+    jobs.job_progress(job_id=job.pk, progress=140, message="half")
+    job.refresh_from_db()
+    assert (job.status, job.progress, job.message) == (Job.Status.RUNNING, 100, "half")
+    jobs.job_finish(job_id=job.pk, result={"spans": 3})
+    job.refresh_from_db()
+    assert job.status == Job.Status.DONE and job.result == {"spans": 3} and not job.is_active
+
+
+def test_stale_running_job_is_marked_failed_in_words(db):
+    job = jobs.job_create(kind=Job.Kind.IMPORT)
+    jobs.job_start(job_id=job.pk)
+    Job.objects.filter(pk=job.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
+    assert jobs.jobs_fail_stale() == 1
+    job.refresh_from_db()
+    assert job.status == Job.Status.FAILED and "worker stopped" in job.error.lower()
+
+
+def test_job_status_polls_while_active_and_stops_when_done(client, annotator):
+    t = make_transcript(assignees=[annotator])
+    job = jobs.job_create(kind=Job.Kind.ANNOTATE, transcript=t)
+    client.force_login(annotator)
+    url = reverse("transcripts:job-status", args=[job.pk])
+    active = client.get(url, headers={"HX-Request": "true"})
+    assert active.status_code == 200 and b'hx-trigger="every 1s"' in active.content
+    jobs.job_fail(job_id=job.pk, error="The PDF has no text layer; it needs OCR.")
+    done = client.get(url, headers={"HX-Request": "true"})
+    assert done.status_code == 286
+    assert b"needs OCR" in done.content and b"hx-trigger" not in done.content
+
+
+def test_job_on_someone_elses_transcript_is_hidden(client, annotator, other_annotator):
+    t = make_transcript(assignees=[other_annotator])
+    job = jobs.job_create(kind=Job.Kind.ANNOTATE, transcript=t)
+    client.force_login(annotator)
+    assert client.get(reverse("transcripts:job-status", args=[job.pk])).status_code == 404

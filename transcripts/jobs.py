@@ -1,0 +1,94 @@
+"""Job bookkeeping shared by every background task.
+
+A ``Job`` row is what the UI shows (status, progress bar, error in words); the
+task itself runs through Django's tasks API. Pattern (HackSoft): the service
+creates the Job and enqueues the task in ``transaction.on_commit`` so a worker
+never sees a Job whose transaction has not committed; the task takes ids only.
+
+    job = job_create(kind=Job.Kind.ANNOTATE, transcript=t, user=request.user)
+    job_enqueue(job=job, task=annotate_transcript_task, transcript_id=t.pk)
+
+Inside the task: ``job_start``, ``job_progress`` (cheap, throttled), then
+``job_finish`` or ``job_fail``. Messages must not contain personal data.
+"""
+
+import logging
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from transcripts.models import Job
+
+logger = logging.getLogger(__name__)
+
+STALE_AFTER = timedelta(minutes=10)
+
+
+def job_create(*, kind: str, transcript=None, user=None, message: str = "Queued") -> Job:
+    return Job.objects.create(
+        kind=kind,
+        transcript=transcript,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+        message=message,
+    )
+
+
+def job_enqueue(*, job: Job, task, **kwargs) -> Job:
+    """Enqueue ``task(job_id=job.pk, **kwargs)`` once the current transaction commits."""
+
+    def _enqueue() -> None:
+        result = task.enqueue(job_id=job.pk, **kwargs)
+        # The immediate backend has already run the task (and updated the row).
+        Job.objects.filter(pk=job.pk).update(task_result_id=str(result.id)[:64])
+
+    transaction.on_commit(_enqueue)
+    return job
+
+
+def job_start(*, job_id: int, message: str = "Running") -> Job:
+    now = timezone.now()
+    Job.objects.filter(pk=job_id).update(
+        status=Job.Status.RUNNING, message=message, heartbeat_at=now, updated_at=now
+    )
+    return Job.objects.get(pk=job_id)
+
+
+def job_progress(*, job_id: int, progress: int, message: str = "") -> None:
+    now = timezone.now()
+    fields = {"progress": max(0, min(100, int(progress))), "heartbeat_at": now, "updated_at": now}
+    if message:
+        fields["message"] = message[:255]
+    Job.objects.filter(pk=job_id).update(**fields)
+
+
+def job_finish(*, job_id: int, message: str = "Done", result: dict | None = None) -> None:
+    now = timezone.now()
+    Job.objects.filter(pk=job_id).update(
+        status=Job.Status.DONE,
+        progress=100,
+        message=message[:255],
+        result=result or {},
+        heartbeat_at=now,
+        updated_at=now,
+    )
+
+
+def job_fail(*, job_id: int, error: str, message: str = "Failed") -> None:
+    """Record a failure in words. ``error`` is shown to users: no personal data."""
+    now = timezone.now()
+    logger.warning("job %s failed: %s", job_id, error[:200])
+    Job.objects.filter(pk=job_id).update(
+        status=Job.Status.FAILED, message=message[:255], error=error, heartbeat_at=now, updated_at=now
+    )
+
+
+def jobs_fail_stale(*, older_than: timedelta = STALE_AFTER) -> int:
+    """Mark running jobs whose worker stopped reporting (killed mid-job) as failed."""
+    cutoff = timezone.now() - older_than
+    return Job.objects.filter(status=Job.Status.RUNNING, heartbeat_at__lt=cutoff).update(
+        status=Job.Status.FAILED,
+        message="Worker stopped",
+        error="The worker stopped before finishing this job (killed or restarted). Start it again.",
+        updated_at=timezone.now(),
+    )

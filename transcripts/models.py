@@ -1,0 +1,149 @@
+"""Transcripts, their utterances, and background jobs.
+
+Offsets everywhere are character offsets into ``Transcript.text`` (the canonical
+text), end exclusive. The canonical text never changes after import.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from anonreview import roles
+
+
+class TranscriptQuerySet(models.QuerySet):
+    def visible_to(self, user) -> "TranscriptQuerySet":
+        """Leads and admins see every transcript; annotators only their own."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        if roles.is_lead(user):
+            return self
+        return self.filter(assignees=user).distinct()
+
+
+class Transcript(models.Model):
+    class State(models.TextChoices):
+        IMPORTED = "imported", "Imported"
+        ANNOTATING = "annotating", "Annotating"
+        READY = "ready", "Ready for review"
+        IN_REVIEW = "in_review", "In review"
+        SUBMITTED = "submitted", "Submitted"
+        APPROVED = "approved", "Approved"
+        RELEASED = "released", "Released"
+        RETURNED = "returned", "Returned"
+        FAILED = "failed", "Failed"
+
+    class Format(models.TextChoices):
+        PDF = "pdf", "PDF"
+        TEXT = "txt", "Text"
+
+    title = models.CharField(max_length=255)
+    text = models.TextField(help_text="Canonical text; immutable after import.")
+    metadata = models.JSONField(default=dict, blank=True, help_text="Cover-page metadata.")
+    source_format = models.CharField(max_length=8, choices=Format.choices, default=Format.TEXT)
+    original_name = models.CharField(max_length=255, blank=True)
+    original_file = models.FileField(upload_to="originals/", blank=True)
+    sha256 = models.CharField(max_length=64, unique=True)
+    page_count = models.PositiveIntegerField(default=0)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.IMPORTED)
+    state_reason = models.TextField(blank=True, help_text="Why it failed or was returned.")
+    assignees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="assigned_transcripts"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="imported_transcripts",
+    )
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = TranscriptQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Transcript {self.pk}"
+
+    def excerpt(self, start: int, end: int) -> str:
+        return self.text[start:end]
+
+
+class Utterance(models.Model):
+    class Section(models.TextChoices):
+        BODY = "body", "Hearing"
+        CERTIFICATION = "certification", "Certification"
+
+    transcript = models.ForeignKey(Transcript, on_delete=models.CASCADE, related_name="utterances")
+    index = models.PositiveIntegerField()
+    speaker = models.CharField(max_length=255, blank=True)
+    role = models.CharField(max_length=64, blank=True)
+    page = models.PositiveIntegerField(default=0)
+    section = models.CharField(max_length=16, choices=Section.choices, default=Section.BODY)
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["transcript", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["transcript", "index"], name="utterance_unique_index"),
+        ]
+        indexes = [models.Index(fields=["transcript", "page"])]
+
+    def __str__(self) -> str:
+        return f"Utterance {self.index} of transcript {self.transcript_id}"
+
+    @property
+    def text(self) -> str:
+        return self.transcript.text[self.start : self.end]
+
+
+class Job(models.Model):
+    """A background job the UI can show: kind, status, progress and errors in words.
+
+    Tasks update their Job through ``transcripts.jobs``; the pages poll it with htmx.
+    """
+
+    class Kind(models.TextChoices):
+        IMPORT = "import", "Import"
+        ANNOTATE = "annotate", "Annotation"
+        EVALUATE = "evaluate", "Evaluation"
+        TRAIN = "train", "Training"
+        EXPORT = "export", "Export"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0, help_text="0-100")
+    message = models.CharField(max_length=255, blank=True)
+    error = models.TextField(blank=True)
+    result = models.JSONField(default=dict, blank=True)
+    transcript = models.ForeignKey(
+        Transcript, null=True, blank=True, on_delete=models.CASCADE, related_name="jobs"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    task_result_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} job {self.pk} ({self.status})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in {self.Status.QUEUED, self.Status.RUNNING}

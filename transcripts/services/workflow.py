@@ -1,0 +1,117 @@
+"""A transcript's life, as an explicit table of allowed transitions.
+
+    imported → annotating → ready → in_review → submitted → approved → released
+                  ↘ failed            ↖ returned ↙ (lead, with a comment)
+
+``transcript_transition`` is the only writer of ``Transcript.state``: it checks the
+source state and the actor's role, bumps the version, and writes the AuditEvent in
+the same transaction. Extra preconditions (every span decided, leak check passed)
+are checked by the services that call it (submit, approve).
+"""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from annotations.audit import audit_record
+from anonreview import roles
+from transcripts.models import Transcript
+
+S = Transcript.State
+
+SYSTEM = "system"  # background jobs (import, annotation)
+ASSIGNEE = "assignee"  # an annotator assigned to the transcript (or a lead)
+LEAD = "lead"
+
+
+@dataclass(frozen=True)
+class Transition:
+    source: str
+    target: str
+    who: frozenset[str]
+
+
+def _t(source, target, *who) -> Transition:
+    return Transition(source, target, frozenset(who))
+
+
+TRANSITIONS: tuple[Transition, ...] = (
+    _t(S.IMPORTED, S.ANNOTATING, SYSTEM, LEAD),
+    _t(S.ANNOTATING, S.READY, SYSTEM),
+    _t(S.ANNOTATING, S.FAILED, SYSTEM),
+    _t(S.IMPORTED, S.FAILED, SYSTEM),
+    _t(S.FAILED, S.ANNOTATING, SYSTEM, LEAD),
+    _t(S.READY, S.ANNOTATING, SYSTEM, LEAD),
+    _t(S.READY, S.IN_REVIEW, ASSIGNEE, LEAD),
+    _t(S.IN_REVIEW, S.SUBMITTED, ASSIGNEE, LEAD),
+    _t(S.SUBMITTED, S.APPROVED, LEAD),
+    _t(S.SUBMITTED, S.RETURNED, LEAD),
+    _t(S.APPROVED, S.RETURNED, LEAD),
+    _t(S.RETURNED, S.IN_REVIEW, ASSIGNEE, LEAD),
+    _t(S.APPROVED, S.RELEASED, LEAD),
+)
+ALLOWED: dict[tuple[str, str], frozenset[str]] = {(t.source, t.target): t.who for t in TRANSITIONS}
+
+# States in which annotators may change spans (leads may always, until approval).
+EDITABLE_STATES = frozenset({S.READY, S.IN_REVIEW})
+READ_ONLY_STATES = frozenset({S.APPROVED, S.RELEASED})
+
+
+class TransitionError(Exception):
+    """The transition is not allowed from this state or for this actor."""
+
+
+def actor_kinds(*, transcript: Transcript, actor) -> set[str]:
+    if actor is None:
+        return {SYSTEM}
+    kinds = set()
+    if roles.is_lead(actor):
+        kinds |= {LEAD, ASSIGNEE}
+    if transcript.assignees.filter(pk=actor.pk).exists():
+        kinds.add(ASSIGNEE)
+    return kinds
+
+
+def transition_allowed(*, transcript: Transcript, target: str, actor) -> bool:
+    who = ALLOWED.get((transcript.state, target))
+    return bool(who) and bool(who & actor_kinds(transcript=transcript, actor=actor))
+
+
+def allowed_targets(*, transcript: Transcript, actor) -> list[str]:
+    return [
+        t.target
+        for t in TRANSITIONS
+        if t.source == transcript.state and transition_allowed(transcript=transcript, target=t.target, actor=actor)
+    ]
+
+
+@transaction.atomic
+def transcript_transition(
+    *, transcript: Transcript, target: str, actor=None, reason: str = ""
+) -> Transcript:
+    """Move ``transcript`` to ``target``; ``actor=None`` means the system (a job).
+
+    Locks the row, re-reads the state, checks the table and the actor, writes the
+    audit row. Raises ``TransitionError`` with a message fit for users.
+    """
+    locked = Transcript.objects.select_for_update().get(pk=transcript.pk)
+    source = locked.state
+    if (source, target) not in ALLOWED:
+        raise TransitionError(
+            f"A transcript that is {S(source).label.lower()} cannot become {S(target).label.lower()}."
+        )
+    if not transition_allowed(transcript=locked, target=target, actor=actor):
+        raise TransitionError("You are not allowed to make this change.")
+    locked.state = target
+    locked.state_reason = reason
+    locked.version += 1
+    locked.save(update_fields=["state", "state_reason", "version", "updated_at"])
+    audit_record(
+        actor=actor,
+        event_type="transcript.transition",
+        transcript=locked,
+        before={"state": source},
+        after={"state": target, "reason": reason},
+    )
+    transcript.state, transcript.state_reason, transcript.version = target, reason, locked.version
+    return locked

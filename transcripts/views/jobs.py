@@ -1,0 +1,19 @@
+from django.http import Http404
+from django.shortcuts import render
+from django_htmx.http import HttpResponseStopPolling
+
+from transcripts import selectors
+from transcripts.models import Job
+
+
+def job_status(request, job_id: int):
+    """One job's progress bar; htmx polls it every second until it ends."""
+    try:
+        job = selectors.job_get_visible(user=request.user, job_id=job_id)
+    except Job.DoesNotExist as exc:
+        raise Http404("No such job.") from exc
+    response = render(request, "transcripts/_job.html", {"job": job})
+    if request.htmx and not job.is_active:
+        # Swap in the final state once, then stop polling (HTTP 286).
+        response.status_code = HttpResponseStopPolling.status_code
+    return response

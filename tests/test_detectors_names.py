@@ -1,0 +1,24 @@
+from annotations.detectors.names import person_name_parts
+
+
+def parts(text, start=0, end=None):
+    return [text[s:e] for s, e in person_name_parts(text, start, len(text) if end is None else end)]
+
+
+def test_full_name_splits_into_parts():
+    assert parts("John Doe") == ["John", "Doe"]
+
+
+def test_titles_and_possessive_are_left_out():
+    assert parts("Mr. Doe's") == ["Doe"]
+    assert parts("Presiding Commissioner Alden") == ["Alden"]
+    assert parts("Dr. Mary O'Neil-Barker Jr.") == ["Mary", "O'Neil-Barker"]
+
+
+def test_offsets_are_into_the_whole_text():
+    text = "Thank you, Ms. Quill."
+    assert person_name_parts(text, 11, 20) == [(15, 20)]
+
+
+def test_initials_are_parts():
+    assert parts("J. R. Tolkien") == ["J", "R", "Tolkien"]

@@ -57,6 +57,16 @@ class Transcript(models.Model):
         related_name="imported_transcripts",
     )
     version = models.PositiveIntegerField(default=1)
+    # Double annotation (transcripts/services/assignment.py): the second annotator works
+    # on a copy of the transcript (same text, the machine's suggestions) that points back
+    # to the original; copies are compared for agreement and never approved or released.
+    double_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="double_annotations",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

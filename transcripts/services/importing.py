@@ -1,0 +1,410 @@
+"""Import transcripts (HackSoft service): parse, de-duplicate, store, assign, annotate.
+
+``transcript_import`` imports one file atomically: the Transcript, its Utterances,
+the original file and the audit row are written together or not at all. The
+automatic annotation is queued afterwards in a savepoint, so a failure to queue
+it never undoes the import (it is reported instead).
+
+``transcripts_import_batch`` imports many files (from paths, folders, zips or
+uploads); each file is its own transaction and a bad file never stops the rest.
+Nothing here logs transcript text or names (file names can hold names, too).
+"""
+
+import hashlib
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import PurePosixPath
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+
+from annotations.audit import audit_record
+from transcripts.importing import ParsedTranscript, parse_file
+from transcripts.importing.errors import Duplicate, ImportRejected
+from transcripts.importing.sources import SourceFile, iter_bytes, iter_paths, too_large
+from transcripts.models import Transcript, Utterance
+
+logger = logging.getLogger(__name__)
+
+ProgressFn = Callable[[int, int], None]
+
+
+def import_limits() -> dict:
+    """Size caps from settings (read at call time, never at import time)."""
+    max_bytes = int(getattr(settings, "IMPORT_MAX_FILE_BYTES", 50 * 1024 * 1024))
+    return {
+        "max_bytes": max_bytes,
+        "max_members": int(getattr(settings, "IMPORT_MAX_ZIP_MEMBERS", 500)),
+        "max_total": int(getattr(settings, "IMPORT_MAX_ZIP_BYTES", 4 * max_bytes)),
+    }
+
+
+@dataclass
+class ImportOutcome:
+    """What happened to one file of a batch (shown in the page, the command and job results)."""
+
+    path: str
+    ok: bool
+    error: str = ""
+    code: str = ""
+    metadata: dict = field(default_factory=dict)
+    utterances: int = 0
+    pages: int = 0
+    transcript_id: int | None = None
+    duplicate_of: int | None = None
+    annotation_job_id: int | None = None
+    annotation_error: str = ""
+    text: str | None = None
+
+    def to_json(self, *, with_text: bool = False) -> dict:
+        data = asdict(self)
+        if not with_text:
+            data.pop("text")
+        return data
+
+
+def sha256_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _title(parsed: ParsedTranscript, sha: str) -> str:
+    """A title without names: the hearing date and a short content hash."""
+    when = parsed.metadata.get("hearing_date") or "undated"
+    return f"Hearing {when} · {sha[:8]}"
+
+
+def _safe_name(name: str) -> str:
+    return PurePosixPath(name.replace("\\", "/")).name[:255] or "upload"
+
+
+def _duplicate(sha: str) -> Duplicate | None:
+    existing = Transcript.objects.filter(sha256=sha).values_list("pk", flat=True).first()
+    if existing is None:
+        return None
+    error = Duplicate(f"Already imported as transcript {existing} (same file, sha256 {sha[:12]}…).")
+    error.transcript_id = existing
+    return error
+
+
+@transaction.atomic
+def transcript_import(
+    *,
+    name: str,
+    data: bytes,
+    user=None,
+    assignees: Iterable = (),
+    annotate: bool = True,
+    on_page: ProgressFn | None = None,
+) -> Transcript:
+    """Import one PDF or text file. Raises ``ImportRejected`` (nothing written).
+
+    Returns the Transcript with two extra attributes: ``annotation_job`` (the queued
+    annotation Job or None) and ``annotation_error`` (why it could not be queued, or "").
+    """
+    limits = import_limits()
+    if len(data) > limits["max_bytes"]:
+        raise too_large(len(data), limits["max_bytes"])
+    sha = sha256_of(data)
+    if dup := _duplicate(sha):
+        raise dup
+    parsed = parse_file(name, data, on_page=on_page)
+    assignees = [a for a in assignees if a is not None]
+    safe_name = _safe_name(name)
+    suffix = PurePosixPath(safe_name).suffix.lower() or (
+        ".pdf" if parsed.source_format == "pdf" else ".txt"
+    )
+    stored_name = None
+    try:
+        with transaction.atomic():
+            transcript = Transcript.objects.create(
+                title=_title(parsed, sha),
+                text=parsed.text,
+                metadata=parsed.metadata,
+                source_format=parsed.source_format,
+                original_name=safe_name,
+                sha256=sha,
+                page_count=parsed.page_count,
+                created_by=user if getattr(user, "is_authenticated", False) else None,
+            )
+            transcript.original_file.save(f"{sha[:16]}{suffix}", ContentFile(data), save=True)
+            stored_name = transcript.original_file.name
+            Utterance.objects.bulk_create(
+                Utterance(
+                    transcript=transcript,
+                    index=u.index,
+                    speaker=u.speaker[:255],
+                    role=u.role[:64],
+                    page=u.page,
+                    section=u.section,
+                    start=u.start,
+                    end=u.end,
+                )
+                for u in parsed.utterances
+            )
+            if assignees:
+                transcript.assignees.set(assignees)
+            audit_record(
+                actor=user,
+                event_type="transcript.import",
+                transcript=transcript,
+                after={
+                    "sha256": sha,
+                    "format": parsed.source_format,
+                    "pages": parsed.page_count,
+                    "utterances": len(parsed.utterances),
+                    "characters": len(parsed.text),
+                    "assignees": [a.get_username() for a in assignees],
+                },
+            )
+    except IntegrityError as exc:
+        _delete_stored(stored_name)
+        if dup := _duplicate(sha):  # imported by a concurrent request
+            raise dup from exc
+        raise
+    except BaseException:
+        _delete_stored(stored_name)
+        raise
+    transcript.annotation_job = None
+    transcript.annotation_error = ""
+    if annotate:
+        transcript.annotation_job, transcript.annotation_error = _enqueue_annotation(
+            transcript=transcript, user=user
+        )
+    return transcript
+
+
+def _delete_stored(name: str | None) -> None:
+    if name:
+        from django.core.files.storage import default_storage
+
+        try:
+            default_storage.delete(name)
+        except OSError:
+            logger.warning("could not remove a stored original after a failed import")
+
+
+def _enqueue_annotation(*, transcript: Transcript, user):
+    """Queue the automatic annotation; a failure is reported, the import stays."""
+    from annotations.services.annotation import annotation_enqueue
+
+    try:
+        with transaction.atomic():
+            return annotation_enqueue(transcript=transcript, user=user), ""
+    except Exception as exc:  # the annotation area may not be ready; the import stands
+        logger.warning(
+            "annotation could not be queued for transcript %s: %s",
+            transcript.pk,
+            type(exc).__name__,
+        )
+        return (
+            None,
+            f"Imported, but the automatic annotation could not be queued ({type(exc).__name__}).",
+        )
+
+
+def _outcome_for_error(source: SourceFile, error: ImportRejected) -> ImportOutcome:
+    return ImportOutcome(
+        path=source.path,
+        ok=False,
+        error=error.message,
+        code=error.code,
+        duplicate_of=getattr(error, "transcript_id", None),
+    )
+
+
+def transcripts_import_batch(
+    *,
+    sources: Iterable[SourceFile],
+    user=None,
+    assignees: Iterable = (),
+    dry_run: bool = False,
+    annotate: bool = True,
+    on_file: Callable[[int, ImportOutcome], None] | None = None,
+    on_page: Callable[[int, int, int], None] | None = None,
+) -> list[ImportOutcome]:
+    """Import many files; each its own transaction. Never raises for a bad file.
+
+    ``on_file(i, outcome)`` after each file; ``on_page(i, done, total)`` while a PDF parses.
+    With ``dry_run`` nothing is written and each outcome carries the canonical text.
+    """
+    assignees = list(assignees)
+    outcomes: list[ImportOutcome] = []
+    for i, source in enumerate(sources):
+        page_cb = (lambda done, total, i=i: on_page(i, done, total)) if on_page else None
+        if source.error is not None:
+            outcome = _outcome_for_error(source, source.error)
+        else:
+            try:
+                outcome = _import_one(
+                    source,
+                    user=user,
+                    assignees=assignees,
+                    dry_run=dry_run,
+                    annotate=annotate,
+                    on_page=page_cb,
+                )
+            except ImportRejected as exc:
+                outcome = _outcome_for_error(source, exc)
+            except Exception as exc:
+                logger.exception("import of batch file %s failed unexpectedly", i)
+                outcome = ImportOutcome(
+                    path=source.path,
+                    ok=False,
+                    code="internal",
+                    error=f"Unexpected error while importing ({type(exc).__name__}); the file was not imported.",
+                )
+        outcomes.append(outcome)
+        if on_file:
+            on_file(i, outcome)
+    return outcomes
+
+
+def _import_one(
+    source: SourceFile, *, user, assignees, dry_run, annotate, on_page
+) -> ImportOutcome:
+    data = source.data or b""
+    if dry_run:
+        limit = import_limits()["max_bytes"]
+        if len(data) > limit:
+            raise too_large(len(data), limit)
+        parsed = parse_file(source.name, data, on_page=on_page)
+        dup = _duplicate(sha256_of(data))
+        return ImportOutcome(
+            path=source.path,
+            ok=True,
+            metadata=parsed.metadata,
+            utterances=len(parsed.utterances),
+            pages=parsed.page_count,
+            duplicate_of=getattr(dup, "transcript_id", None),
+            error=dup.message if dup else "",
+            text=parsed.text,
+        )
+    transcript = transcript_import(
+        name=source.name,
+        data=data,
+        user=user,
+        assignees=assignees,
+        annotate=annotate,
+        on_page=on_page,
+    )
+    return ImportOutcome(
+        path=source.path,
+        ok=True,
+        metadata=transcript.metadata,
+        utterances=transcript.utterances.count(),
+        pages=transcript.page_count,
+        transcript_id=transcript.pk,
+        annotation_job_id=transcript.annotation_job.pk if transcript.annotation_job else None,
+        annotation_error=transcript.annotation_error,
+    )
+
+
+def sources_from_paths(paths: list[str]) -> list[SourceFile]:
+    return list(iter_paths(paths, **import_limits()))
+
+
+def sources_from_bytes(path: str, data: bytes) -> list[SourceFile]:
+    return list(iter_bytes(path, data, **import_limits()))
+
+
+# --- Upload jobs --------------------------------------------------------------
+
+STAGING = "import-staging"
+
+
+def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
+    """Stage uploaded files and queue their import as one Job (returned).
+
+    ``uploads``: objects with ``.name``, ``.size`` and ``.chunks()`` (Django's
+    UploadedFile). Files over the size limit or empty are refused here, without
+    being stored; their result is part of the job's result all the same.
+    """
+    from django.core.files.storage import default_storage
+
+    from transcripts import jobs
+    from transcripts.models import Job
+    from transcripts.tasks import import_files_task
+
+    limits = import_limits()
+    uploads = list(uploads)
+    assignees = [a for a in assignees if a is not None]
+    with transaction.atomic():
+        job = jobs.job_create(
+            kind=Job.Kind.IMPORT, user=user, message=f"Queued: {len(uploads)} file(s)"
+        )
+        files: list[dict] = []
+        for i, upload in enumerate(uploads):
+            name = _safe_name(upload.name or f"file-{i + 1}")
+            limit = limits["max_total"] if name.lower().endswith(".zip") else limits["max_bytes"]
+            if upload.size > limit:
+                err = too_large(upload.size, limit)
+                files.append({"path": name, "error": err.message, "code": err.code})
+            elif upload.size == 0:
+                files.append({"path": name, "error": "The file is empty.", "code": "empty"})
+            else:
+                staged = default_storage.save(f"{STAGING}/{job.pk}/{i:04d}.bin", upload)
+                files.append({"path": name, "staged": staged})
+        jobs.job_enqueue(
+            job=job,
+            task=import_files_task,
+            files=files,
+            user_id=user.pk if getattr(user, "is_authenticated", False) else None,
+            assignee_ids=[a.pk for a in assignees],
+        )
+    return job
+
+
+def transcripts_import_job(
+    *, job_id: int, files: list[dict], user_id: int | None, assignee_ids: list[int]
+) -> None:
+    """Run an upload job: import each staged file, report progress, store the results."""
+    from django.contrib.auth import get_user_model
+    from django.core.files.storage import default_storage
+
+    from transcripts import jobs
+
+    User = get_user_model()
+    user = User.objects.filter(pk=user_id).first() if user_id else None
+    assignees = list(User.objects.filter(pk__in=assignee_ids))
+    jobs.job_start(job_id=job_id, message=f"Importing {len(files)} file(s)")
+    results: list[dict] = []
+    total = max(1, len(files))
+    for n, f in enumerate(files):
+        if f.get("error"):
+            results.append(
+                ImportOutcome(
+                    path=f["path"], ok=False, error=f["error"], code=f.get("code", "")
+                ).to_json()
+            )
+            continue
+        with default_storage.open(f["staged"], "rb") as fh:
+            data = fh.read()
+
+        def on_page(_i, done, pages, n=n):
+            if done % 5 == 0 or done == pages:
+                jobs.job_progress(
+                    job_id=job_id,
+                    progress=int(100 * (n + done / max(1, pages)) / total),
+                    message=f"File {n + 1} of {len(files)}: page {done} of {pages}",
+                )
+
+        outcomes = transcripts_import_batch(
+            sources=sources_from_bytes(f["path"], data),
+            user=user,
+            assignees=assignees,
+            on_page=on_page,
+        )
+        results.extend(o.to_json() for o in outcomes)
+        jobs.job_progress(
+            job_id=job_id,
+            progress=int(100 * (n + 1) / total),
+            message=f"File {n + 1} of {len(files)} done",
+        )
+    imported = sum(1 for r in results if r["ok"])
+    message = f"Imported {imported} of {len(results)} file(s)"
+    not_queued = sum(1 for r in results if r.get("annotation_error"))
+    if not_queued:
+        message += f"; annotation not queued for {not_queued}"
+    jobs.job_finish(job_id=job_id, message=message, result={"files": results})

@@ -1,0 +1,38 @@
+"""Background tasks for transcripts. Thin: take ids, call a service.
+
+``import_files_task`` imports the files of one upload (staged in the default file
+storage by ``import_job_enqueue``), then removes the staged copies.
+"""
+
+from django.core.files.storage import default_storage
+from django_tasks import task
+
+from transcripts import jobs
+from transcripts.services import importing
+
+
+@task()
+def import_files_task(
+    *,
+    job_id: int,
+    files: list[dict],
+    user_id: int | None = None,
+    assignee_ids: list[int] | None = None,
+) -> None:
+    try:
+        importing.transcripts_import_job(
+            job_id=job_id, files=files, user_id=user_id, assignee_ids=assignee_ids or []
+        )
+    except Exception as exc:
+        jobs.job_fail(
+            job_id=job_id,
+            error=(
+                f"The import stopped unexpectedly ({type(exc).__name__}). "
+                "Files imported before that stay imported; start the rest again."
+            ),
+        )
+        raise
+    finally:
+        for f in files:
+            if f.get("staged"):
+                default_storage.delete(f["staged"])

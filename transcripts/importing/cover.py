@@ -1,6 +1,6 @@
 """Cover page → metadata (DESIGN.md keys). Django-free.
 
-Keys: incarcerated_person, cdcr_number, institution, location (city),
+Keys: incarcerated_person, cdcr_number, institution, location ("City, California"),
 hearing_date (ISO), hearing_time (HH:MM, 24 h), participants [{name, role}],
 transcriber. A key the cover does not give is None ([] for participants).
 """
@@ -40,6 +40,23 @@ _TRANSCRIBED = re.compile(r"^Transcribed\s+by\s*:?\s*(.*)$", re.I)
 _HEARING_OF = re.compile(r"Hearing\s+of\s*:?\s*(.*)$", re.I)
 _NOT_NAMES = {"UNIDENTIFIED", "UNKNOWN", "NONE", "N/A"}
 _INCARCERATED_ROLE = re.compile(r"incarcerated|inmate|prisoner", re.I)
+
+
+def nice_case(value: str | None) -> str | None:
+    """Covers print names and places in capitals: "MULE CREEK STATE PRISON" →
+    "Mule Creek State Prison". Values with lower-case letters are kept as printed."""
+    if not value or any(c.islower() for c in value):
+        return value
+    words = []
+    for word in value.split(" "):
+        titled = "-".join(part[:1].upper() + part[1:].lower() for part in word.split("-"))
+        if "'" in titled and len(titled.split("'", 1)[0]) == 1:  # O'BRIEN → O'Brien
+            head, tail = titled.split("'", 1)
+            titled = f"{head}'{tail[:1].upper()}{tail[1:]}"
+        if word.strip(".,") in {"II", "III", "IV", "VI", "VII", "VIII"}:
+            titled = word
+        words.append(titled)
+    return " ".join(words)
 
 
 def empty_metadata() -> dict:
@@ -89,12 +106,12 @@ def parse_cover(lines: list[str]) -> dict:
         if m := _TRANSCRIBED.match(line):
             in_list = False
             name = m.group(1).strip() or (lines[i + 1] if i + 1 < len(lines) else "")
-            meta["transcriber"] = name.strip() or None
+            meta["transcriber"] = nice_case(name.strip()) or None
             continue
         if in_list and "," in line:
             name, role = (part.strip() for part in line.split(",", 1))
             if name and name.upper() not in _NOT_NAMES:
-                meta["participants"].append({"name": name, "role": role})
+                meta["participants"].append({"name": nice_case(name), "role": role})
 
     # The block "Hearing of: / NAME / INSTITUTION / CITY, CALIFORNIA / DATE / TIME".
     block_start = None
@@ -102,12 +119,12 @@ def parse_cover(lines: list[str]) -> dict:
         if m := _HEARING_OF.search(line):
             rest = _CDCR.sub("", m.group(1)).strip(" :")
             if rest:
-                meta["incarcerated_person"] = rest
+                meta["incarcerated_person"] = nice_case(rest)
                 block_start = i + 1
             else:
                 for j in range(i + 1, min(i + 3, len(lines))):
                     if not _CDCR.search(lines[j]):
-                        meta["incarcerated_person"] = lines[j]
+                        meta["incarcerated_person"] = nice_case(lines[j])
                         block_start = j + 1
                         break
             break
@@ -120,13 +137,13 @@ def parse_cover(lines: list[str]) -> dict:
     search_from = block_start or 0
     for i in range(search_from, len(lines)):
         if m := _CITY.match(lines[i]):
-            meta["location"] = m.group(1).strip()
+            meta["location"] = nice_case(lines[i])
             if i - 1 >= search_from and not _CDCR.search(lines[i - 1]):
-                meta["institution"] = lines[i - 1]
+                meta["institution"] = nice_case(lines[i - 1])
             break
     if meta["institution"] is None:
         for line in lines[search_from:]:
             if _INSTITUTION.search(line) and "," not in line and not _CDCR.search(line):
-                meta["institution"] = line
+                meta["institution"] = nice_case(line)
                 break
     return meta

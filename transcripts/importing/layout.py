@@ -13,8 +13,6 @@ _WS = re.compile(r"\s+")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?$", re.I)
 _LEADING_NUMBER = re.compile(r"^(\d{1,2})(?:\s+(.*))?$")
 _DIGITS = re.compile(r"\d+")
-# The running footer of decision pages: "<NAME> <CDCR> <MM/DD/YYYY> DECISION PAGE <n>".
-_DECISION_FOOTER = re.compile(r"^[^a-z]*\bDECISION PAGE \d+$")
 _COMPANY = re.compile(
     r"^[A-Z][\w&.,' -]{0,60}\b(?:Transcription|Transcribing|Reporting|Reporters)"
     r"(?:\s+(?:Services?|Company|Co\.|Inc\.?|LLC))*,?(?:\s+(?:Inc\.?|LLC))?$"
@@ -23,7 +21,7 @@ SPEAKER_RE = re.compile(
     r"^([A-Z][A-Z0-9'’.\-]*(?:\s+[A-Z0-9][A-Z0-9'’.\-]*){0,6})\s*:(?:\s+(.*))?$"
 )
 _INDEX_TITLE = re.compile(r"^(?:I\s*N\s*D\s*E\s*X|INDEX|TABLE OF CONTENTS)$", re.I)
-_INDEX_ENTRY = re.compile(r"^[A-Za-z][A-Za-z \-'/,&]+?\s+(?:\d{1,3}|-{1,3}|—)$")
+_INDEX_ENTRY = re.compile(r"^[A-Za-z][A-Za-z \-'/,&.]+?\s+(?:\d{1,3}|-{1,3}|—)$")
 _CERT_HEADING = re.compile(
     r"^(?:(?:TRANSCRIPT |TRANSCRIBER'?S |REPORTER'?S )?CERTIFICAT(?:E|ION)\b.*|"
     r"CERTIFICATE AND DECLARATION OF TRANSCRIBER)$"
@@ -162,7 +160,7 @@ def clean_pages(raw_pages: list[list[RawLine]] | list[list[str]]) -> list[Page]:
         texts, hits = _strip_line_numbers([row.text for row in kept])
         for row, text in zip(kept, texts, strict=True):
             row.text = text.strip()
-        kept = [row for row in kept if row.text and not _DECISION_FOOTER.match(row.text)]
+        kept = [row for row in kept if row.text]
         cleaned.append(Page(number=number, rows=kept, numbered=hits > 0))
     _mark_indents(cleaned)
     _classify(cleaned)
@@ -208,7 +206,7 @@ def _classify(pages: list[Page]) -> None:
         if _looks_like_index(page):
             page.kind = "index"
             page.index_entries = [
-                re.sub(r"\s+(?:\d{1,3}|-{1,3}|—)$", "", line)
+                re.sub(r"[\s.]+(?:\d{1,3}|-{1,3}|—)$", "", line)
                 for line in page.lines
                 if _INDEX_ENTRY.match(line)
             ]

@@ -47,22 +47,26 @@ _STAGE = re.compile(r"^\([A-Z][^()]*\)\.?$")
 _SOFT_BREAK = re.compile(r"[\ufffe\u00ad](?=\d{1,2}\s)")
 _SPLIT_HYPHEN = re.compile(r"[A-Za-z0-9]-$")
 
+# Speaker-tag titles and the role they imply when the cover does not list the speaker.
 ROLE_PREFIXES = (
-    ("PRESIDING COMMISSIONER", "presiding_commissioner"),
-    ("DEPUTY COMMISSIONER", "deputy_commissioner"),
-    ("DEPUTY DISTRICT ATTORNEY", "district_attorney"),
-    ("DISTRICT ATTORNEY", "district_attorney"),
-    ("ATTORNEY", "attorney"),
-    ("INCARCERATED PERSON", "incarcerated_person"),
-    ("INMATE", "incarcerated_person"),
-    ("PRISONER", "incarcerated_person"),
-    ("VICTIM", "victim"),
-    ("NEXT OF KIN", "victim"),
-    ("SUPPORT PERSON", "support_person"),
-    ("INTERPRETER", "interpreter"),
-    ("CORRECTIONAL OFFICER", "officer"),
-    ("OFFICER", "officer"),
-    ("COMMISSIONER", "commissioner"),
+    ("PRESIDING COMMISSIONER", "Presiding Commissioner"),
+    ("DEPUTY COMMISSIONER", "Deputy Commissioner"),
+    ("DEPUTY DISTRICT ATTORNEY", "Deputy District Attorney"),
+    ("DISTRICT ATTORNEY", "District Attorney"),
+    ("ATTORNEY", "Attorney for Incarcerated Person"),
+    ("INCARCERATED PERSON", "Incarcerated Person"),
+    ("INMATE", "Incarcerated Person"),
+    ("PRISONER", "Incarcerated Person"),
+    ("VICTIM'S NEXT OF KIN", "Victim's Next of Kin"),
+    ("VICTIM'S", "Victim's Next of Kin"),
+    ("NEXT OF KIN", "Victim's Next of Kin"),
+    ("VICTIM", "Victim"),
+    ("SUPPORT PERSON", "Support Person"),
+    ("INTERPRETER", "Interpreter"),
+    ("CORRECTIONAL OFFICER", "Correctional Officer"),
+    ("OFFICER", "Correctional Officer"),
+    ("COMMISSIONER", "Commissioner"),
+    ("HEARING MONITOR", "Hearing Monitor"),
 )
 
 
@@ -89,19 +93,39 @@ class ParsedTranscript:
     index_entries: list[str] = field(default_factory=list)
 
 
+def _family(role: str) -> str:
+    role = role.upper()
+    for word in (
+        "PRESIDING",
+        "DEPUTY COMMISSIONER",
+        "DISTRICT ATTORNEY",
+        "ATTORNEY",
+        "INCARCERATED",
+        "VICTIM",
+    ):
+        if word in role:
+            return word
+    return role
+
+
 def role_for(speaker: str, participants: list[dict], incarcerated: str | None = None) -> str:
-    """The role slug of a speaker tag, from its title or from the cover's participants."""
-    tag = speaker.upper()
-    for prefix, role in ROLE_PREFIXES:
-        if tag.startswith(prefix):
-            return role
+    """The role of a speaker tag: the cover's role for the participant it names
+    (by full or last name), else the role its title implies, else ""."""
+    tag = speaker.upper().replace("’", "'")
+    implied = next((role for prefix, role in ROLE_PREFIXES if tag.startswith(prefix)), "")
+    last = tag.split()[-1] if tag.split() else ""
+    matches = [
+        p
+        for p in participants
+        if (name := (p.get("name") or "").upper()) and (tag == name or name.split()[-1] == last)
+    ]
+    if len(matches) > 1 and implied:
+        matches = [p for p in matches if _family(p.get("role", "")) == _family(implied)] or matches
+    if matches:
+        return matches[0].get("role") or implied
     if incarcerated and tag == incarcerated.upper():
-        return "incarcerated_person"
-    for p in participants:
-        name = (p.get("name") or "").upper()
-        if name and (tag == name or tag.split()[-1] == name.split()[-1]):
-            return role_for(p.get("role", "").upper(), []) or "other"
-    return ""
+        return "Incarcerated Person"
+    return implied
 
 
 def _is_heading(line: str, headings: set[str]) -> bool:

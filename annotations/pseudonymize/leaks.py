@@ -6,8 +6,10 @@ in any spacing (``V12345``, ``V 1 2 3 4 5``) and its digits, and the cover-page
 names, CDCR number, institution and hearing date. Matching is case-insensitive and
 word-bounded; matches inside our own tags (``[DAY]``, ``[PERSON_2]``) are ignored.
 
-A name part that occurs only in lower case (``young`` for the surname ``Young``) is
-reported with ``blocking=False``: transcribers capitalise names, so it is most likely
+Only leaks of direct identifiers (``annotations.labels.DIRECT_IDENTIFIERS``) and of the
+cover page block a release; the others (an ORGANIZATION, an AGE) are reported with
+``blocking=False``. A name part that occurs only in lower case (``rose`` for the surname
+``Rose``) is reported with ``blocking=False`` too: transcribers capitalise names, so it is most likely
 the common word, but a lead sees it.
 """
 
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from annotations.detectors.names import TITLES, person_name_parts
+from annotations.labels import DIRECT_IDENTIFIERS
 from annotations.pseudonymize.dates import MONTHS
 from annotations.pseudonymize.keys import cdcr_key, spelled_letters
 
@@ -67,7 +70,7 @@ def _literal(text: str) -> str:
 
 
 def _spelled_pattern(letters: str) -> str:
-    return r"[\s.\-]*".join(re.escape(c) for c in letters)
+    return r"[\s.\-]+".join(re.escape(c) for c in letters)
 
 
 def _id_pattern(key: str) -> str:
@@ -181,7 +184,9 @@ def find_leaks(output: str, needles: Iterable[Needle], *, allow: Iterable[str] =
             found = m.group(0)
             if inside_tag(s, e) or found.casefold() in allowed:
                 continue
-            blocking = not (needle.name_like and found.islower())
+            blocking = (needle.kind == "cover" or needle.label in DIRECT_IDENTIFIERS) and not (
+                needle.name_like and found.islower()
+            )
             leak = Leak(
                 needle.kind,
                 needle.label,

@@ -102,6 +102,11 @@ ORGANIZATION_RULES: tuple[tuple[str, str], ...] = (
         r"bank|foods|services|construction|trucking|shop|cafe|grill|hotel|motel|walmart|"
         r"mcdonald'?s|target|costco|safeway|home depot)\b",
     ),
+    (
+        "ORGANIZATION",
+        r"\b(board|commission|court|department|program|agency|committee|council|"
+        r"association|foundation|church|ministry|union|gang|club|team|group|anonymous)\b",
+    ),
 )
 LOCATION_RULES: tuple[tuple[str, str], ...] = (
     ("COUNTY", r"\bcounty\b|\bparish\b"),

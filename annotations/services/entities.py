@@ -43,8 +43,6 @@ def propagation_original(provenance: list | None) -> str | None:
         quoted = _QUOTED.search(explanation)
         if quoted:
             return quoted.group("q")
-        if explanation and len(explanation.split()) <= 3:
-            return explanation
     return None
 
 

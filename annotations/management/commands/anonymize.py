@@ -1,0 +1,170 @@
+"""``manage.py anonymize INPUT... --out DIR [--strategy ...] [--json]``: headless pipeline.
+
+Import (``transcripts.importing``), detection (the detector ensemble), pseudonymization
+and the leak check, with no database writes. Writes ``DIR/<stem>.txt`` (pseudonymized),
+``DIR/<stem>.spans.jsonl`` (offsets, labels, refs, detectors; no original text) and
+``DIR/<stem>.key.json`` (original → pseudonym; sensitive). Leaks are reported by label,
+kind and position, never by text. ``--strict`` exits with status 3 on a blocking leak.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from annotations.pseudonymize import STRATEGIES, SpanInput, key_from_replacements, pseudonymize
+from annotations.pseudonymize.leaks import cover_needles, find_leaks, span_needles
+from annotations.pseudonymize.refs import RefAssigner
+
+SUFFIXES = {".pdf", ".txt"}
+
+
+def _inputs(paths: list[str]) -> list[Path]:
+    out: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            out.extend(sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES))
+        elif path.exists():
+            out.append(path)
+        else:
+            raise CommandError(f"{raw}: no such file or folder")
+    return out
+
+
+def build_ensemble():
+    """The detection engineer's default ensemble (annotations.detectors)."""
+    from annotations.detectors import ensemble as ensemble_module
+
+    for name in ("default_ensemble", "build_ensemble", "ensemble_default"):
+        factory = getattr(ensemble_module, name, None)
+        if callable(factory):
+            return factory()
+    from django.conf import settings
+    from django.utils.module_loading import import_string
+
+    from annotations.models import AllowListTerm
+
+    allow = list(AllowListTerm.objects.values_list("term", flat=True))
+    configured = getattr(settings, "DETECTORS", None)
+    if configured:
+        detectors = [import_string(d["NAME"])(**d.get("OPTIONS", {})) for d in configured]
+    else:
+        from annotations.detectors.cover import CoverPageDetector
+        from annotations.detectors.presidio import PresidioDetector
+        from annotations.detectors.propagation import PropagationDetector
+        from annotations.detectors.spacy_ner import SpacyDetector
+        from annotations.detectors.transformer import TransformerDetector
+
+        detectors = [
+            PresidioDetector(),
+            SpacyDetector(),
+            TransformerDetector(),
+            CoverPageDetector(),
+            PropagationDetector(),
+        ]
+    return ensemble_module.Ensemble(detectors, allow_list=allow)
+
+
+class Command(BaseCommand):
+    help = "Import, detect, pseudonymize and leak-check transcripts without touching the database."
+
+    def add_arguments(self, parser):
+        parser.add_argument("inputs", nargs="+", metavar="INPUT", help="PDF, .txt or folder")
+        parser.add_argument("--out", required=True, help="output folder")
+        parser.add_argument("--strategy", choices=STRATEGIES, default="tags")
+        parser.add_argument("--seed", default=None, help="seed for surrogates")
+        parser.add_argument("--json", action="store_true", help="print a JSON summary")
+        parser.add_argument("--strict", action="store_true", help="exit 3 on a blocking leak")
+
+    def handle(self, *args, **options):
+        from annotations.detectors.base import Document
+        from annotations.pseudonymize.classifier import default_model_path, load_classifier
+        from transcripts.importing import ImportRejected, parse
+
+        inputs = _inputs(options["inputs"])
+        out_dir = Path(options["out"])
+        out_dir.mkdir(parents=True, exist_ok=True)
+        ensemble = build_ensemble()
+        ensemble.load()
+        model = default_model_path()
+        classifier = load_classifier(str(model)) if model else None
+        summary = []
+        any_blocking = False
+        for path in inputs:
+            item: dict = {"path": str(path), "ok": False}
+            summary.append(item)
+            try:
+                parsed = parse(path)
+            except ImportRejected as exc:
+                item["error"] = str(exc)
+                continue
+            result = ensemble.run(Document(parsed.text, parsed.metadata))
+            spans = [
+                SpanInput(s.start, s.end, s.label, span_id=i) for i, s in enumerate(result.spans)
+            ]
+            pseudo = pseudonymize(
+                parsed.text,
+                spans,
+                strategy=options["strategy"],
+                seed=options["seed"],
+                assigner=RefAssigner(classifier=classifier),
+            )
+            needles = []
+            for s in result.spans:
+                needles.extend(span_needles(parsed.text[s.start : s.end], s.label))
+            needles.extend(cover_needles(parsed.metadata))
+            leaks = find_leaks(pseudo.text, needles)
+            blocking = [leak for leak in leaks if leak.blocking]
+            any_blocking |= bool(blocking)
+            stem = path.stem
+            (out_dir / f"{stem}.txt").write_text(pseudo.text, encoding="utf-8")
+            provenance = {i: s for i, s in enumerate(result.spans)}
+            with open(out_dir / f"{stem}.spans.jsonl", "w", encoding="utf-8") as fh:
+                for r in pseudo.replacements:
+                    source = provenance[r.span_id]
+                    row = {
+                        "start": r.start,
+                        "end": r.end,
+                        "label": r.label,
+                        "ref": r.ref,
+                        "out_start": r.out_start,
+                        "out_end": r.out_end,
+                        "score": source.score,
+                        "detectors": source.detectors,
+                    }
+                    fh.write(json.dumps(row) + "\n")
+            key = key_from_replacements(parsed.text, pseudo)
+            (out_dir / f"{stem}.key.json").write_text(
+                json.dumps(key, ensure_ascii=False, indent=2), encoding="utf-8"
+            )
+            item.update(
+                ok=True,
+                output=str(out_dir / f"{stem}.txt"),
+                spans=len(pseudo.replacements),
+                entities=len(key),
+                detector_errors=result.errors,
+                leaks=len(blocking),
+                possible_leaks=len(leaks) - len(blocking),
+                leaks_by_label=dict(Counter(f"{x.label}/{x.kind}" for x in blocking)),
+                leak_positions=[[x.start, x.end, x.label] for x in blocking],
+            )
+        if options["json"]:
+            self.stdout.write(json.dumps({"files": summary}, indent=2))
+        else:
+            for item in summary:
+                if not item["ok"]:
+                    self.stdout.write(f"{item['path']}: ERROR {item.get('error')}")
+                    continue
+                self.stdout.write(
+                    f"{item['path']}: {item['spans']} replacements, {item['entities']} entities, "
+                    f"{item['leaks']} leaks {item['leaks_by_label']}"
+                )
+        if any_blocking:
+            self.stderr.write("Leak check: identifiers remain in the output (see leaks).")
+            if options["strict"]:
+                sys.exit(3)

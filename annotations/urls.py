@@ -1,10 +1,13 @@
 from django.urls import path
 
-from annotations.views import export
+from annotations.views import dashboard, export, review
 
 app_name = "annotations"
 
 urlpatterns: list = [
+    path("dashboard/", dashboard.dashboard, name="dashboard"),
+    path("dashboard/recompute/", dashboard.dashboard_recompute, name="dashboard-recompute"),
+    path("dashboard/download.<str:fmt>", dashboard.dashboard_download, name="dashboard-download"),
     path("export/", export.export_page, name="export"),
     path(
         "export/transcripts/<int:transcript_id>/release.txt",
@@ -19,4 +22,20 @@ urlpatterns: list = [
         name="export-key-one",
     ),
     path("export/gold/", export.gold_download, name="export-gold"),
+    path("transcripts/<int:transcript_id>/review/", review.review_page, name="review"),
+    path(
+        "transcripts/<int:transcript_id>/review/window/<int:window>/",
+        review.review_window,
+        name="review-window",
+    ),
+    path(
+        "transcripts/<int:transcript_id>/review/inspector/",
+        review.review_inspector,
+        name="review-inspector",
+    ),
+    path(
+        "transcripts/<int:transcript_id>/review/<str:action>/",
+        review.review_action,
+        name="review-action",
+    ),
 ]

@@ -190,9 +190,10 @@ def transcript_submit(*, transcript: Transcript, actor) -> Transcript:
 
 
 def _run_leak_check(transcript: Transcript) -> list:
+    """The blocking leaks of the release text (``annotations.services.leaks``)."""
     from annotations.services.leaks import leak_check
 
-    return list(leak_check(transcript=transcript))
+    return [leak for leak in leak_check(transcript=transcript) if getattr(leak, "blocking", True)]
 
 
 def transcript_approve(*, transcript: Transcript, actor) -> Transcript:
@@ -257,6 +258,7 @@ def transcript_release(*, transcripts, actor, strategy: str = "tags") -> bytes:
     one transaction.
     """
     from annotations.services.export import release_build
+    from annotations.services.leaks import LeakError
 
     transcripts = list(transcripts)
     if not transcripts:
@@ -272,7 +274,11 @@ def transcript_release(*, transcripts, actor, strategy: str = "tags") -> bytes:
                         f"Transcript {t.pk} is {S(t.state).label.lower()}: only approved transcripts can be released."
                     )
                 raise TransitionError("Only leads can release transcripts.")
-        data = release_build(transcripts=locked, strategy=strategy, actor=actor)
+        try:
+            data = release_build(transcripts=locked, strategy=strategy, actor=actor)
+        except LeakError as exc:
+            leaks = [leak for found in exc.leaks.values() for leak in found]
+            raise LeakCheckFailed(leaks) from exc
         for original, t in zip(transcripts, locked, strict=True):
             transcript_transition(
                 transcript=t, target=S.RELEASED, actor=actor, reason=f"strategy={strategy}"

@@ -1,0 +1,110 @@
+"""Flatten a dashboard snapshot (``annotations.services.measurements.dashboard_compute``)
+into rows for pages and CSV downloads. Django-free."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+
+TABLES = ("table3", "table5", "table8", "corpus", "agreement", "effort")
+PRF_KEYS = ("p", "r", "f1", "tp", "fp", "fn")
+
+
+def _prf_rows(prefix: list, scores: dict) -> Iterator[list]:
+    for level in ("exact", "token"):
+        s = scores.get(level) or {}
+        yield [*prefix, level, *(s.get(k) for k in PRF_KEYS)]
+
+
+def rows(snapshot: dict, table: str) -> tuple[list[str], list[list]]:
+    """``(header, rows)`` of one table of the snapshot."""
+    if table == "table3":
+        t3 = snapshot.get("table3") or {}
+        out = list(_prf_rows(["overall"], t3.get("overall") or {}))
+        for label, scores in (t3.get("labels") or {}).items():
+            out += list(_prf_rows([label], scores))
+        return ["label", "level", *PRF_KEYS], out
+    if table == "table5":
+        out = []
+        for name, scores in (snapshot.get("table5") or {}).items():
+            out += list(_prf_rows([name], scores))
+        return ["detector", "level", *PRF_KEYS], out
+    if table == "table8":
+        t8 = snapshot.get("table8") or {}
+        out = []
+        if t8.get("available"):
+            for variant in ("with", "without"):
+                result = t8.get(variant) or {}
+                name = "all detectors" if variant == "with" else f"without {t8.get('detector')}"
+                out += list(_prf_rows([name, "overall"], result.get("overall") or {}))
+                for label, scores in (result.get("labels") or {}).items():
+                    out += list(_prf_rows([name, label], scores))
+        return ["ensemble", "label", "level", *PRF_KEYS], out
+    if table == "corpus":
+        c = snapshot.get("corpus") or {}
+        out = [
+            ["all", c.get("entities"), "", "", c.get("per_transcript"), c.get("per_1000_tokens")]
+        ]
+        for label, v in (c.get("labels") or {}).items():
+            out.append(
+                [
+                    label,
+                    v.get("count"),
+                    v.get("groups"),
+                    v.get("share"),
+                    v.get("per_transcript"),
+                    v.get("per_1000_tokens"),
+                ]
+            )
+        return [
+            "label",
+            "entities",
+            "reference_groups",
+            "share",
+            "per_transcript",
+            "per_1000_tokens",
+        ], out
+    if table == "agreement":
+        a = snapshot.get("agreement") or {}
+        span = a.get("span") or {}
+        out = [["all", a.get("kappa"), a.get("alpha"), *(span.get(k) for k in PRF_KEYS)]]
+        for label, v in (a.get("labels") or {}).items():
+            s = v.get("span") or {}
+            out.append([label, v.get("kappa"), "", *(s.get(k) for k in PRF_KEYS)])
+        return ["label", "kappa", "alpha", *(f"span_{k}" for k in PRF_KEYS)], out
+    if table == "effort":
+        e = snapshot.get("effort") or {}
+        keys = [
+            "tokens",
+            "actions",
+            "actions_per_1000_tokens",
+            "suggestions",
+            "accepted_unchanged",
+            "accepted_unchanged_share",
+            "added",
+            "review_seconds",
+        ]
+        out = [
+            [
+                "all",
+                *(e.get(k if k != "added" else "added_total") for k in keys[:7]),
+                e.get("review_seconds_total"),
+            ]
+        ]
+        for r in e.get("per_transcript") or []:
+            out.append([r.get("transcript"), *(r.get(k) for k in keys)])
+        return ["transcript", *keys], out
+    raise KeyError(table)
+
+
+def to_csv(snapshot: dict, table: str) -> str:
+    header, body = rows(snapshot, table)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    for row in body:
+        writer.writerow(
+            ["" if v is None else (f"{v:.6f}" if isinstance(v, float) else v) for v in row]
+        )
+    return buffer.getvalue()

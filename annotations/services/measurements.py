@@ -1,0 +1,378 @@
+"""The dashboard's figures, computed from the database (reads) and stored as a Job
+result (the "recompute" job). The arithmetic lives in the Django-free
+``annotations.evaluation`` and ``annotations.measurements`` packages.
+
+What the tables mean (docs/measurements.md):
+
+* **Table 3** — automatic annotation vs reviewed gold over the approved (and released)
+  transcripts, P/R/F1 per label and overall, exact span and token level. The
+  automatic annotation is what the machine proposed: every span with detector
+  provenance, at the start/end/label it was proposed with (recovered from the audit
+  log where a reviewer resized or relabelled it), whatever the reviewer decided. The
+  gold is every ``accepted`` or ``added`` span.
+* **Table 5** — each detector alone: the proposed spans whose provenance names it.
+* **Table 8** — ablation: detection re-run now with the current ensemble, with and
+  without the cover-page detector, against the same gold.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from annotations.evaluation import evaluate_documents, tokenize
+from annotations.measurements.agreement import agreement
+from annotations.measurements.corpus import corpus_statistics
+from annotations.measurements.effort import (
+    ReviewRecord,
+    actions_per_day,
+    effort_summary,
+    review_seconds,
+)
+from annotations.models import AuditEvent, Span
+from transcripts import jobs
+from transcripts.models import Job, Transcript
+
+logger = logging.getLogger(__name__)
+
+S = Transcript.State
+GOLD_STATES = (S.APPROVED, S.RELEASED)
+REVIEWED_STATES = (S.SUBMITTED, S.APPROVED, S.RELEASED)
+GOLD_STATUSES = (Span.Status.ACCEPTED, Span.Status.ADDED)
+SHAPE_FIELDS = ("start", "end", "label")
+COVER_DETECTOR = "cover_page"
+DASHBOARD_MARK = "dashboard"
+
+
+@dataclass(slots=True)
+class Pred:
+    start: int
+    end: int
+    label: str
+    detectors: list = field(default_factory=list)
+    entity: int | None = None
+
+
+# --- selectors -------------------------------------------------------------------
+
+
+def gold_transcripts() -> QuerySet[Transcript]:
+    """Approved and released originals (never double-annotation copies)."""
+    return Transcript.objects.filter(state__in=GOLD_STATES, double_of__isnull=True).order_by("pk")
+
+
+def gold_spans(transcript: Transcript) -> list[Pred]:
+    return [
+        Pred(s.start, s.end, s.label, entity=s.entity_id)
+        for s in transcript.spans.filter(status__in=GOLD_STATUSES).order_by("start", "end")
+    ]
+
+
+def _span_events(span_ids: Iterable[int]) -> dict[int, list[AuditEvent]]:
+    events: dict[int, list[AuditEvent]] = defaultdict(list)
+    ids = list(span_ids)
+    for i in range(0, len(ids), 500):
+        for event in AuditEvent.objects.filter(span_id__in=ids[i : i + 500]).order_by(
+            "created_at", "id"
+        ):
+            events[event.span_id].append(event)
+    return events
+
+
+def proposed_shape(span: Span, events: list[AuditEvent]) -> tuple[int, int, str]:
+    """``(start, end, label)`` as the machine proposed it: the earliest ``before`` value
+    the audit log holds for each field, else the current value."""
+    values = {}
+    for event in events:
+        before = event.before if isinstance(event.before, dict) else {}
+        for name in SHAPE_FIELDS:
+            if name in before and name not in values:
+                values[name] = before[name]
+    return (
+        int(values.get("start", span.start)),
+        int(values.get("end", span.end)),
+        str(values.get("label", span.label)),
+    )
+
+
+def changed_by_reviewer(span: Span, events: list[AuditEvent]) -> bool:
+    """True when the span's start, end or label differ from what the machine proposed."""
+    return proposed_shape(span, events) != (span.start, span.end, span.label)
+
+
+def machine_predictions(transcript: Transcript) -> list[Pred]:
+    """Every span the detectors proposed, in its proposed shape, with its detectors."""
+    spans = [s for s in transcript.spans.all() if s.provenance]
+    events = _span_events(s.pk for s in spans)
+    out = []
+    for s in spans:
+        start, end, label = proposed_shape(s, events.get(s.pk, []))
+        out.append(Pred(start, end, label, detectors=list(s.provenance)))
+    return out
+
+
+def _gold_doc(transcript: Transcript) -> dict:
+    return {
+        "id": str(transcript.pk),
+        "text": transcript.text,
+        "spans": gold_spans(transcript),
+        "ignore": [],
+    }
+
+
+def evaluation_stored(transcripts: Iterable[Transcript]) -> dict:
+    """Tables 3 and 5 from the stored suggestions (see the module docstring)."""
+    docs, preds = [], {}
+    for t in transcripts:
+        docs.append(_gold_doc(t))
+        preds[str(t.pk)] = machine_predictions(t)
+    return evaluate_documents(docs, preds)
+
+
+# --- Table 8: re-run detection ------------------------------------------------------
+
+
+def _detect(text: str, metadata: dict, *, disabled: tuple[str, ...] = ()) -> list:
+    """Run the current ensemble (the detection engine's public entry point)."""
+    from annotations.detectors.engine import run_detection  # issue 3's engine
+
+    return list(run_detection(text=text, metadata=metadata, disabled=disabled))
+
+
+def evaluation_rerun(
+    transcripts: Iterable[Transcript],
+    *,
+    disabled: tuple[str, ...] = (),
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    transcripts = list(transcripts)
+    docs, preds = [], {}
+    for i, t in enumerate(transcripts):
+        docs.append(_gold_doc(t))
+        preds[str(t.pk)] = _detect(t.text, t.metadata or {}, disabled=disabled)
+        if progress:
+            progress(i + 1, len(transcripts))
+    return evaluate_documents(docs, preds)
+
+
+def ablation(
+    transcripts: Iterable[Transcript],
+    *,
+    detector: str = COVER_DETECTOR,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """Table 8: the ensemble re-run with all detectors and without ``detector``."""
+    transcripts = list(transcripts)
+    n = len(transcripts)
+
+    def half(offset):
+        return (lambda i, total: progress(offset + i, 2 * n)) if progress else None
+
+    full = evaluation_rerun(transcripts, progress=half(0))
+    without = evaluation_rerun(transcripts, disabled=(detector,), progress=half(n))
+    return {"detector": detector, "with": full, "without": without}
+
+
+# --- agreement, effort, corpus ----------------------------------------------------
+
+
+def double_pairs(*, reviewed_only: bool = True) -> list[tuple[Transcript, Transcript]]:
+    """(original, copy) pairs of double-annotated transcripts; by default only pairs
+    both of whose annotators have submitted."""
+    copies = (
+        Transcript.objects.filter(double_of__isnull=False)
+        .select_related("double_of")
+        .order_by("pk")
+    )
+    pairs = []
+    for copy in copies:
+        original = copy.double_of
+        if reviewed_only and not (
+            copy.state in REVIEWED_STATES and original.state in REVIEWED_STATES
+        ):
+            continue
+        pairs.append((original, copy))
+    return pairs
+
+
+def agreement_for(pairs: Iterable[tuple[Transcript, Transcript]]) -> dict:
+    return agreement([(o.text, gold_spans(o), gold_spans(c)) for o, c in pairs])
+
+
+def agreement_for_transcript(transcript: Transcript) -> dict | None:
+    """Agreement between the annotators of ``transcript`` (an original or its copy),
+    whatever their progress; ``None`` if it is not double-annotated."""
+    original = transcript.double_of or transcript
+    copy = Transcript.objects.filter(double_of=original).order_by("pk").first()
+    if copy is None:
+        return None
+    result = agreement_for([(original, copy)])
+    result["annotators"] = [
+        ", ".join(u.get_username() for u in original.assignees.all()),
+        ", ".join(u.get_username() for u in copy.assignees.all()),
+    ]
+    result["final"] = original.state in REVIEWED_STATES and copy.state in REVIEWED_STATES
+    result["copy_id"] = copy.pk
+    result["original_id"] = original.pk
+    return result
+
+
+def _review_actions(transcript_ids: list[int]) -> QuerySet[AuditEvent]:
+    return (
+        AuditEvent.objects.filter(transcript_id__in=transcript_ids, actor__isnull=False)
+        .exclude(event_type__startswith="transcript.")
+        .order_by("created_at")
+    )
+
+
+def review_record(transcript: Transcript) -> ReviewRecord:
+    spans = list(transcript.spans.all())
+    machine = [s for s in spans if s.provenance]
+    events = _span_events(s.pk for s in machine)
+    unchanged = sum(
+        1
+        for s in machine
+        if s.status == Span.Status.ACCEPTED and not changed_by_reviewer(s, events.get(s.pk, []))
+    )
+    added: dict[str, int] = defaultdict(int)
+    for s in spans:
+        if s.status == Span.Status.ADDED:
+            added[s.label] += 1
+    transitions = [
+        (e.created_at, e.before.get("state", ""), e.after.get("state", ""))
+        for e in AuditEvent.objects.filter(
+            transcript=transcript, event_type="transcript.transition"
+        )
+    ]
+    return ReviewRecord(
+        transcript_id=transcript.pk,
+        title=transcript.title,
+        tokens=len(tokenize(transcript.text)),
+        actions=_review_actions([transcript.pk]).count(),
+        suggestions=len(machine),
+        accepted_unchanged=unchanged,
+        added_by_label=dict(added),
+        review_seconds=review_seconds(transitions),
+    )
+
+
+def reviewed_transcripts() -> QuerySet[Transcript]:
+    """Every reviewed transcript (submitted or later), originals and copies."""
+    return Transcript.objects.filter(state__in=REVIEWED_STATES).order_by("pk")
+
+
+def effort(transcripts: Iterable[Transcript]) -> dict:
+    transcripts = list(transcripts)
+    summary = effort_summary([review_record(t) for t in transcripts])
+    moments = _review_actions([t.pk for t in transcripts]).values_list("created_at", flat=True)
+    summary["per_day"] = actions_per_day(timezone.localtime(m) for m in moments)
+    return summary
+
+
+def corpus(transcripts: Iterable[Transcript]) -> dict:
+    return corpus_statistics([(t.pk, t.text, gold_spans(t)) for t in transcripts])
+
+
+# --- the dashboard snapshot and its job ---------------------------------------------
+
+
+def dashboard_compute(
+    *, rerun: bool = True, progress: Callable[[int, str], None] | None = None
+) -> dict:
+    """Every figure of the dashboard, as one JSON-serialisable dict."""
+
+    def report(pct: int, message: str) -> None:
+        if progress:
+            progress(pct, message)
+
+    gold = list(gold_transcripts())
+    report(5, "Scoring the stored suggestions")
+    stored = evaluation_stored(gold)
+    report(20, "Corpus statistics")
+    stats = corpus(gold)
+    report(30, "Agreement and effort")
+    pairs = double_pairs()
+    agree = agreement_for(pairs)
+    agree["pairs"] = [{"original": o.pk, "copy": c.pk} for o, c in pairs]
+    work = effort(reviewed_transcripts())
+    table8: dict = {"available": False, "reason": "not computed"}
+    if rerun and gold:
+        report(40, "Re-running detection for the ablation")
+        try:
+            table8 = ablation(
+                gold,
+                progress=lambda i, n: report(40 + int(55 * i / max(n, 1)), f"Detection {i}/{n}"),
+            )
+            table8["available"] = True
+        except Exception as exc:  # the ensemble may be missing or fail: say so, keep the rest
+            logger.warning("ablation failed: %s", exc.__class__.__name__)
+            table8 = {"available": False, "reason": f"{exc.__class__.__name__}: {exc}"[:300]}
+    elif not gold:
+        table8 = {"available": False, "reason": "no approved transcripts yet"}
+    return {
+        "kind": DASHBOARD_MARK,
+        "computed_at": timezone.now().isoformat(),
+        "transcripts": [{"id": t.pk, "title": t.title, "state": t.state} for t in gold],
+        "table3": {
+            "overall": stored["overall"],
+            "labels": stored["labels"],
+            "leaked_tokens": stored["leaked_tokens"],
+        },
+        "table5": stored["detectors"],
+        "table8": table8,
+        "corpus": stats,
+        "agreement": agree,
+        "effort": work,
+    }
+
+
+def dashboard_enqueue(*, user, rerun: bool = True) -> Job:
+    from annotations.tasks_measurements import dashboard_recompute_task
+
+    with transaction.atomic():
+        job = jobs.job_create(kind=Job.Kind.EVALUATE, user=user, message="Queued: dashboard")
+        Job.objects.filter(pk=job.pk).update(result={"kind": DASHBOARD_MARK, "pending": True})
+        jobs.job_enqueue(job=job, task=dashboard_recompute_task, rerun=rerun)
+    return job
+
+
+def dashboard_recompute_job(*, job_id: int, rerun: bool = True) -> None:
+    jobs.job_start(job_id=job_id, message="Computing the dashboard")
+    try:
+        snapshot = dashboard_compute(
+            rerun=rerun,
+            progress=lambda pct, msg: jobs.job_progress(job_id=job_id, progress=pct, message=msg),
+        )
+    except Exception as exc:
+        logger.warning("dashboard job %s failed: %s", job_id, exc.__class__.__name__)
+        jobs.job_fail(job_id=job_id, error=f"{exc.__class__.__name__}: {exc}"[:500])
+        return
+    jobs.job_finish(job_id=job_id, message="Dashboard computed", result=snapshot)
+
+
+def dashboard_latest() -> Job | None:
+    """The most recent finished dashboard job (its ``result`` is the snapshot)."""
+    return (
+        Job.objects.filter(
+            kind=Job.Kind.EVALUATE, status=Job.Status.DONE, result__kind=DASHBOARD_MARK
+        )
+        .order_by("-updated_at", "-id")
+        .first()
+    )
+
+
+def dashboard_running() -> Job | None:
+    return (
+        Job.objects.filter(
+            kind=Job.Kind.EVALUATE, status__in=[Job.Status.QUEUED, Job.Status.RUNNING]
+        )
+        .filter(message__icontains="dashboard")
+        .order_by("-id")
+        .first()
+    )

@@ -1,0 +1,128 @@
+"""The measurement dashboard (leads): Tables 3, 5 and 8, corpus statistics,
+agreement, reviewer effort, SVG plots, CSV/JSON downloads, and a button that
+recomputes everything as a background job."""
+
+import json
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_POST
+
+from annotations.measurements import plots, tables
+from annotations.services import measurements
+from anonreview import roles
+
+
+def _lead(request) -> None:
+    if not roles.is_lead(request.user):
+        raise PermissionDenied("The dashboard is for leads.")
+
+
+def _label_rows(result: dict) -> list[dict]:
+    rows = [{"name": "overall", **(result.get("overall") or {})}]
+    rows += [{"name": label, **scores} for label, scores in (result.get("labels") or {}).items()]
+    return rows
+
+
+def _charts(snapshot: dict) -> dict:
+    charts = {}
+    t3 = snapshot.get("table3") or {}
+    labels = t3.get("labels") or {}
+    if labels:
+        charts["f1"] = plots.bar_chart(
+            [(label, [s["exact"]["f1"], s["token"]["f1"]]) for label, s in labels.items()],
+            series=("exact F1", "token F1"),
+            title="F1 per label, automatic annotation vs reviewed gold",
+        )
+    t5 = snapshot.get("table5") or {}
+    if t5:
+        charts["detectors"] = plots.bar_chart(
+            [(name, [s["exact"]["f1"], s["token"]["f1"]]) for name, s in t5.items()],
+            series=("exact F1", "token F1"),
+            title="F1 per detector alone",
+        )
+    t8 = snapshot.get("table8") or {}
+    if t8.get("available"):
+        with_labels = (t8.get("with") or {}).get("labels") or {}
+        without_labels = (t8.get("without") or {}).get("labels") or {}
+        names = list(dict.fromkeys([*with_labels, *without_labels]))
+        charts["ablation"] = plots.bar_chart(
+            [
+                (
+                    label,
+                    [
+                        (with_labels.get(label) or {}).get("token", {}).get("f1"),
+                        (without_labels.get(label) or {}).get("token", {}).get("f1"),
+                    ],
+                )
+                for label in names
+            ],
+            series=("all detectors", f"without {t8.get('detector')}"),
+            title="Token F1 per label, ablation",
+        )
+    per_day = (snapshot.get("effort") or {}).get("per_day") or []
+    if per_day:
+        charts["effort"] = plots.line_chart(
+            [(day, count) for day, count in per_day],
+            title="Review actions per day",
+            y_label="actions",
+        )
+    return {key: mark_safe(svg) for key, svg in charts.items()}  # noqa: S308 - built by plots, escaped there
+
+
+def dashboard(request):
+    _lead(request)
+    latest = measurements.dashboard_latest()
+    snapshot = latest.result if latest else None
+    context = {"latest": latest, "running": measurements.dashboard_running(), "snapshot": snapshot}
+    if snapshot:
+        t8 = snapshot.get("table8") or {}
+        context.update(
+            table3=_label_rows(snapshot.get("table3") or {}),
+            table5=[{"name": n, **s} for n, s in (snapshot.get("table5") or {}).items()],
+            table8_with=_label_rows(t8.get("with") or {}) if t8.get("available") else [],
+            table8_without=_label_rows(t8.get("without") or {}) if t8.get("available") else [],
+            charts=_charts(snapshot),
+        )
+    return render(request, "annotations/dashboard.html", context)
+
+
+@require_POST
+def dashboard_recompute(request):
+    _lead(request)
+    if measurements.dashboard_running():
+        messages.info(request, "The dashboard is already being recomputed.")
+    else:
+        measurements.dashboard_enqueue(user=request.user, rerun=request.POST.get("rerun") == "on")
+        messages.success(
+            request, "Recomputing the dashboard; the figures appear when the job is done."
+        )
+    return redirect("annotations:dashboard")
+
+
+def dashboard_download(request, fmt: str):
+    """The latest snapshot as JSON, or one of its tables as CSV (``?table=``)."""
+    _lead(request)
+    latest = measurements.dashboard_latest()
+    if latest is None:
+        raise Http404("Nothing computed yet.")
+    stamp = latest.updated_at.strftime("%Y%m%d-%H%M%S")
+    if fmt == "json":
+        response = HttpResponse(
+            json.dumps(latest.result, indent=2), content_type="application/json"
+        )
+        response["Content-Disposition"] = f'attachment; filename="dashboard-{stamp}.json"'
+        return response
+    if fmt == "csv":
+        table = request.GET.get("table", "table3")
+        if table not in tables.TABLES:
+            raise Http404("No such table.")
+        response = HttpResponse(
+            tables.to_csv(latest.result, table), content_type="text/csv; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="{table}-{stamp}.csv"'
+        return response
+    raise Http404("Unknown format.")

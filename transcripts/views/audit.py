@@ -1,0 +1,64 @@
+"""Audit pages: per transcript (anyone who can see it) and corpus-wide (leads),
+filterable by user, action and date."""
+
+from datetime import date
+
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import render
+
+from anonreview import roles
+from transcripts import selectors_workflow
+from transcripts.models import Transcript
+
+PER_PAGE = 100
+
+
+def _date(value: str) -> date | None:
+    try:
+        return date.fromisoformat(value) if value else None
+    except ValueError:
+        return None
+
+
+def _render(request, *, transcript: Transcript | None):
+    filters = {
+        "username": request.GET.get("user", "").strip(),
+        "action": request.GET.get("action", "").strip(),
+        "date_from": _date(request.GET.get("from", "")),
+        "date_to": _date(request.GET.get("to", "")),
+    }
+    events = selectors_workflow.audit_list(user=request.user, transcript=transcript, **filters)
+    page = Paginator(events, PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    template = "transcripts/audit.html#audit-table" if request.htmx else "transcripts/audit.html"
+    return render(
+        request,
+        template,
+        {
+            "transcript": transcript,
+            "page": page,
+            "filters": filters,
+            "query": query.urlencode(),
+            "actions": selectors_workflow.audit_actions(),
+            "usernames": selectors_workflow.audit_usernames(),
+        },
+    )
+
+
+def transcript_audit(request, pk: int):
+    """The audit log of one transcript (and of its second-annotation copies)."""
+    try:
+        transcript = selectors_workflow.transcript_get_visible(user=request.user, pk=pk)
+    except Transcript.DoesNotExist as exc:
+        raise Http404("No such transcript.") from exc
+    return _render(request, transcript=transcript)
+
+
+def audit_all(request):
+    """The corpus-wide audit log (leads only)."""
+    if not roles.is_lead(request.user):
+        raise PermissionDenied("Only leads can read the corpus-wide audit log.")
+    return _render(request, transcript=None)

@@ -1,0 +1,72 @@
+"""Load the synthetic demo hearings (idempotent).
+
+Generates a few synthetic hearing PDFs with the project's generator
+(``transcripts.synthetic``), imports them assigned to the demo annotator
+(``create_demo_accounts``) and queues their automatic annotation. Running it
+again imports nothing new: a demo hearing is recognised by its file name
+(``synthetic-demo-<seed>.pdf``) and, failing that, by its sha256.
+"""
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from transcripts.importing.errors import ImportRejected
+from transcripts.models import Transcript
+from transcripts.services.importing import transcript_import
+
+DEMO_SEEDS = (101, 102, 103)
+DEMO_WORDS = 4000
+
+
+class Command(BaseCommand):
+    help = "Import the synthetic demo hearings assigned to the demo annotator (idempotent)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--count", type=int, default=len(DEMO_SEEDS), help="How many hearings.")
+        parser.add_argument("--words", type=int, default=DEMO_WORDS, help="Words per hearing.")
+        parser.add_argument("--assign", default="annotator", help="Assign to this user.")
+        parser.add_argument("--no-annotate", action="store_true", help="Do not queue annotation.")
+
+    def handle(self, *args, **options):
+        from transcripts.synthetic import generate_hearing, render_pdf_bytes
+
+        user = get_user_model().objects.filter(username=options["assign"]).first()
+        if user is None:
+            self.stdout.write(
+                self.style.WARNING(
+                    f"No user {options['assign']!r} (run create_demo_accounts first); "
+                    "importing the demo hearings unassigned."
+                )
+            )
+        seeds = [
+            DEMO_SEEDS[i] if i < len(DEMO_SEEDS) else 100 + i + 1 for i in range(options["count"])
+        ]
+        created = 0
+        for seed in seeds:
+            name = f"synthetic-demo-{seed}.pdf"
+            if Transcript.objects.filter(original_name=name).exists():
+                self.stdout.write(f"{name}: already imported")
+                continue
+            hearing = generate_hearing(seed, words=options["words"])
+            try:
+                transcript = transcript_import(
+                    name=name,
+                    data=render_pdf_bytes(hearing),
+                    assignees=[user] if user else [],
+                    annotate=not options["no_annotate"],
+                )
+            except ImportRejected as exc:
+                self.stdout.write(f"{name}: {exc.message}")
+                continue
+            created += 1
+            note = f"; {transcript.annotation_error}" if transcript.annotation_error else ""
+            queued = "annotation queued" if transcript.annotation_job else "annotation not queued"
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"{name}: imported as transcript {transcript.pk} "
+                    f"({transcript.page_count} pages), {queued}{note}"
+                )
+            )
+        self.stdout.write(
+            f"Demo hearings: {created} imported, {len(seeds) - created} already there."
+        )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotations.views import dashboard, export, review
+from annotations.views import dashboard, export, learning, review
 
 app_name = "annotations"
 
@@ -9,6 +9,7 @@ urlpatterns: list = [
     path("dashboard/recompute/", dashboard.dashboard_recompute, name="dashboard-recompute"),
     path("dashboard/download.<str:fmt>", dashboard.dashboard_download, name="dashboard-download"),
     path("export/", export.export_page, name="export"),
+    path("learning/", learning.learning_page, name="learning"),
     path(
         "export/transcripts/<int:transcript_id>/release.txt",
         export.release_text_download,

@@ -1,0 +1,352 @@
+"""Read-side queries for the review workspace (HackSoft: selectors read, services write).
+
+The page shows a transcript by *windows* of a few pages; one query loads every span of
+the transcript as plain rows (``review_span_rows``) from which the entity list, the
+progress counter and the navigation queue are computed in Python, so no query runs per
+span. Offsets are characters into ``Transcript.text``, end exclusive.
+"""
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Max, Min
+
+from annotations.labels import LABELS, SPELLED_NAME
+from annotations.models import Span
+from transcripts.models import Transcript, Utterance
+
+WINDOW_PAGES = 3  # pages per lazily loaded window
+UNDECIDED = Span.Status.SUGGESTED
+
+
+@dataclass(frozen=True)
+class ReviewFilters:
+    """What the reviewer narrowed the view to (query parameters of the page)."""
+
+    undecided: bool = False
+    label: str = ""
+    detector: str = ""
+    order: str = "position"  # or "score": lowest score first
+    q: str = ""
+
+    @classmethod
+    def from_params(cls, params) -> "ReviewFilters":
+        label = params.get("label", "")
+        return cls(
+            undecided=params.get("undecided") in {"1", "on", "true"},
+            label=label if label in LABELS else "",
+            detector=params.get("detector", "")[:64],
+            order="score" if params.get("order") == "score" else "position",
+            q=params.get("q", "").strip()[:100],
+        )
+
+    @property
+    def active(self) -> bool:
+        return bool(
+            self.undecided or self.label or self.detector or self.q or self.order != "position"
+        )
+
+    def as_query(self) -> str:
+        from urllib.parse import urlencode
+
+        params = {
+            "undecided": "1" if self.undecided else "",
+            "label": self.label,
+            "detector": self.detector,
+            "order": "score" if self.order == "score" else "",
+            "q": self.q,
+        }
+        return urlencode({k: v for k, v in params.items() if v})
+
+
+@dataclass
+class SpanRow:
+    """One span as the page needs it (no model instance, no per-span query)."""
+
+    id: int
+    start: int
+    end: int
+    label: str
+    status: str
+    score: float
+    provenance: list
+    version: int
+    entity_id: int | None
+    ref: str
+    text: str
+    page: int = 0
+
+    @property
+    def detectors(self) -> list[str]:
+        return [p.get("detector", "") for p in self.provenance or [] if isinstance(p, dict)]
+
+    @property
+    def decided(self) -> bool:
+        return self.status != UNDECIDED
+
+    def provenance_text(self) -> str:
+        parts = []
+        for item in self.provenance or []:
+            if not isinstance(item, dict):
+                continue
+            score = item.get("score")
+            name = item.get("detector", "?")
+            parts.append(f"{name} {score:.2f}" if isinstance(score, int | float) else name)
+        return ", ".join(parts) or "no detector"
+
+    def matches(self, filters: ReviewFilters) -> bool:
+        if filters.undecided and self.decided:
+            return False
+        if filters.label and self.label != filters.label:
+            return False
+        if filters.detector and filters.detector not in self.detectors:
+            return False
+        return not (filters.q and filters.q.casefold() not in self.text.casefold())
+
+
+@dataclass
+class Window:
+    index: int
+    pages: list[int]
+    chars: int
+    utterances: int
+
+    @property
+    def first_page(self) -> int:
+        return self.pages[0] if self.pages else 0
+
+    @property
+    def last_page(self) -> int:
+        return self.pages[-1] if self.pages else 0
+
+    @property
+    def estimated_height(self) -> int:
+        """Pixels the placeholder reserves before the window loads (≈ 95 chars a line)."""
+        return max(120, int((self.chars / 95 + self.utterances * 0.6) * 22))
+
+
+@dataclass
+class EntityRow:
+    id: int
+    ref: str
+    label: str
+    forms: list[tuple[str, int]]
+    mentions: int
+    undecided: int
+    rejected: int
+    spelled: int = 0
+    first_span_id: int | None = None
+    first_page: int = 0
+
+    @property
+    def decided(self) -> int:
+        return self.mentions - self.undecided
+
+    @property
+    def status(self) -> str:
+        if self.undecided:
+            return "undecided"
+        return "rejected" if self.rejected == self.mentions else "decided"
+
+
+@dataclass
+class LabelGroup:
+    label: str
+    entities: list[EntityRow] = field(default_factory=list)
+    undecided: int = 0
+    mentions: int = 0
+
+
+@dataclass
+class Progress:
+    decided: int
+    total: int
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.decided / self.total) if self.total else 100
+
+
+# --- spans ------------------------------------------------------------------------
+
+
+def review_span_rows(*, transcript: Transcript) -> list[SpanRow]:
+    """Every span of the transcript as rows, in text order, with its page (two queries)."""
+    text = transcript.text
+    rows = [
+        SpanRow(
+            id=r["id"],
+            start=r["start"],
+            end=r["end"],
+            label=r["label"],
+            status=r["status"],
+            score=r["score"],
+            provenance=r["provenance"],
+            version=r["version"],
+            entity_id=r["entity_id"],
+            ref=r["entity__ref"] or "",
+            text=text[r["start"] : r["end"]],
+        )
+        for r in Span.objects.filter(transcript=transcript)
+        .order_by("start", "-end", "id")
+        .values(
+            "id",
+            "start",
+            "end",
+            "label",
+            "status",
+            "score",
+            "provenance",
+            "version",
+            "entity_id",
+            "entity__ref",
+        )
+    ]
+    bounds = list(
+        Utterance.objects.filter(transcript=transcript)
+        .order_by("start")
+        .values_list("start", "page")
+    )
+    i = 0
+    for row in rows:
+        while i + 1 < len(bounds) and bounds[i + 1][0] <= row.start:
+            i += 1
+        row.page = bounds[i][1] if bounds else 0
+    return rows
+
+
+def review_progress(*, rows: list[SpanRow]) -> Progress:
+    return Progress(decided=sum(1 for r in rows if r.decided), total=len(rows))
+
+
+def review_queue(*, rows: list[SpanRow], filters: ReviewFilters) -> list[list]:
+    """The order of ``j``/``k``: ``[span_id, page, decided]`` of the spans the filters keep."""
+    kept = [r for r in rows if r.matches(filters)]
+    if filters.order == "score":
+        kept.sort(key=lambda r: (r.score, r.start))
+    return [[r.id, r.page, int(r.decided)] for r in kept]
+
+
+def review_detectors(*, rows: list[SpanRow]) -> list[str]:
+    return sorted({d for r in rows for d in r.detectors if d})
+
+
+def review_entities(
+    *, rows: list[SpanRow], filters: ReviewFilters | None = None
+) -> list[LabelGroup]:
+    """Reference groups by label: surface forms with counts, spelled-out mentions, status."""
+    by_entity: dict[int, list[SpanRow]] = defaultdict(list)
+    for row in rows:
+        if row.entity_id is not None:
+            by_entity[row.entity_id].append(row)
+    spelled_by_ref: Counter = Counter()
+    for row in rows:
+        if row.label == SPELLED_NAME and row.status != Span.Status.REJECTED and row.ref:
+            target = row.ref.removeprefix(f"{SPELLED_NAME}_")
+            if target != row.ref:
+                spelled_by_ref[target] += 1
+    groups: dict[str, LabelGroup] = {}
+    for entity_id, spans in by_entity.items():
+        first = spans[0]
+        kept = [s for s in spans if s.status != Span.Status.REJECTED] or spans
+        forms = Counter(s.text for s in kept).most_common()
+        entity = EntityRow(
+            id=entity_id,
+            ref=first.ref,
+            label=first.label,
+            forms=forms,
+            mentions=len(spans),
+            undecided=sum(1 for s in spans if not s.decided),
+            rejected=sum(1 for s in spans if s.status == Span.Status.REJECTED),
+            spelled=spelled_by_ref.get(first.ref, 0)
+            + sum(1 for s in kept if s.label == SPELLED_NAME and first.label != SPELLED_NAME),
+            first_span_id=first.id,
+            first_page=first.page,
+        )
+        if filters is not None and not any(s.matches(filters) for s in spans):
+            continue
+        group = groups.setdefault(first.label, LabelGroup(label=first.label))
+        group.entities.append(entity)
+        group.undecided += entity.undecided
+        group.mentions += entity.mentions
+    ordered = [groups[label] for label in LABELS if label in groups]
+    for group in ordered:
+        group.entities.sort(key=lambda e: _ref_key(e.ref))
+    return ordered
+
+
+def _ref_key(ref: str) -> tuple:
+    head, _, tail = ref.rpartition("_")
+    return (head, int(tail)) if tail.isdigit() else (ref, 0)
+
+
+# --- windows of pages ---------------------------------------------------------------
+
+
+def review_windows(*, transcript: Transcript, pages_per_window: int = WINDOW_PAGES) -> list[Window]:
+    """The transcript cut into windows of a few pages (one aggregate query)."""
+    pages = list(
+        Utterance.objects.filter(transcript=transcript)
+        .values("page")
+        .annotate(n=Count("id"), first=Min("start"), last=Max("end"))
+        .order_by("page")
+    )
+    windows = []
+    for i in range(0, len(pages), pages_per_window):
+        chunk = pages[i : i + pages_per_window]
+        windows.append(
+            Window(
+                index=len(windows),
+                pages=[p["page"] for p in chunk],
+                chars=sum(p["last"] - p["first"] for p in chunk),
+                utterances=sum(p["n"] for p in chunk),
+            )
+        )
+    return windows
+
+
+def review_window_of_page(*, windows: list[Window], page: int) -> int:
+    for window in windows:
+        if page in window.pages:
+            return window.index
+    return 0
+
+
+def review_utterances(
+    *, transcript: Transcript, pages: list[int] | None = None, indices: list[int] | None = None
+) -> list[Utterance]:
+    queryset = Utterance.objects.filter(transcript=transcript).defer("transcript")
+    if pages is not None:
+        queryset = queryset.filter(page__in=pages)
+    if indices is not None:
+        queryset = queryset.filter(index__in=indices)
+    return list(queryset.order_by("index"))
+
+
+def review_replacements(*, transcript: Transcript) -> dict[int, tuple[int, int, str]]:
+    """Span id → ``(start, end, replacement)`` in the pseudonymized text (tags strategy).
+
+    From ``annotations.services.pseudonymization.transcript_pseudonymize`` (suggested
+    spans included; rejected spans are not replaced). A span replaced in several pieces
+    (a date → ``[MONTH] [DAY], [YEAR]``) keeps the original text between its pieces.
+    """
+    from annotations.services.pseudonymization import transcript_pseudonymize
+
+    result = transcript_pseudonymize(transcript=transcript, strategy="tags", include_suggested=True)
+    pieces: dict[int, list] = defaultdict(list)
+    for r in result.replacements:
+        if r.span_id is not None:
+            pieces[r.span_id].append(r)
+    text = transcript.text
+    out = {}
+    for span_id, reps in pieces.items():
+        reps.sort(key=lambda r: r.start)
+        start, pos, parts = reps[0].start, reps[0].start, []
+        for r in reps:
+            if r.start < pos:
+                continue
+            parts.append(text[pos : r.start])
+            parts.append(r.replacement)
+            pos = r.end
+        out[span_id] = (start, pos, "".join(parts))
+    return out

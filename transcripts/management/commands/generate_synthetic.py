@@ -1,0 +1,64 @@
+"""Write synthetic parole hearings: DIR/<id>.txt, DIR/<id>.pdf (with --pdf) and DIR/gold.jsonl.
+
+Seeds are SEED, SEED+1, ... SEED+N-1; the same seed always gives the same hearing.
+Touches no database.
+"""
+
+import json
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from transcripts.synthetic import generate_hearing, render_pdf, write_gold_jsonl
+
+
+class Command(BaseCommand):
+    help = "Generate synthetic hearing transcripts (text, optional PDF) with gold spans."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--n", type=int, default=1, help="Number of hearings (default 1).")
+        parser.add_argument("--out", required=True, help="Output folder (created if missing).")
+        parser.add_argument(
+            "--words", type=int, default=15000, help="Words per hearing (default 15000)."
+        )
+        parser.add_argument("--seed", type=int, default=0, help="First seed (default 0).")
+        parser.add_argument("--pdf", action="store_true", help="Also render each hearing as a PDF.")
+        parser.add_argument("--json", action="store_true", help="Print a JSON summary.")
+
+    def handle(self, *args, **options):
+        n, words = options["n"], options["words"]
+        if n < 1:
+            raise CommandError("--n must be at least 1")
+        if words < 500:
+            raise CommandError("--words must be at least 500")
+        out = Path(options["out"])
+        out.mkdir(parents=True, exist_ok=True)
+        hearings = []
+        files = []
+        started = time.perf_counter()
+        for seed in range(options["seed"], options["seed"] + n):
+            hearing = generate_hearing(seed, words=words)
+            txt = out / f"{hearing.id}.txt"
+            txt.write_text(hearing.text, encoding="utf-8")
+            entry = {"id": hearing.id, "seed": seed, "words": hearing.word_count, "txt": str(txt)}
+            if options["pdf"]:
+                pdf = out / f"{hearing.id}.pdf"
+                render_pdf(hearing, pdf)
+                entry["pdf"] = str(pdf)
+                entry["pages"] = len(hearing.pages) + 2
+            entry["spans"] = len(hearing.gold.spans)
+            files.append(entry)
+            hearings.append(hearing)
+        gold = out / "gold.jsonl"
+        write_gold_jsonl(hearings, gold)
+        elapsed = time.perf_counter() - started
+        if options["json"]:
+            self.stdout.write(
+                json.dumps({"files": files, "gold": str(gold), "seconds": round(elapsed, 3)})
+            )
+        else:
+            self.stdout.write(
+                f"Wrote {n} synthetic hearing(s) to {out} "
+                f"({sum(f['words'] for f in files)} words, {elapsed:.2f} s); gold: {gold}"
+            )

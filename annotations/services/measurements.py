@@ -46,7 +46,7 @@ GOLD_STATES = (S.APPROVED, S.RELEASED)
 REVIEWED_STATES = (S.SUBMITTED, S.APPROVED, S.RELEASED)
 GOLD_STATUSES = (Span.Status.ACCEPTED, Span.Status.ADDED)
 SHAPE_FIELDS = ("start", "end", "label")
-COVER_DETECTOR = "cover_page"
+COVER_DETECTOR = "cover"
 DASHBOARD_MARK = "dashboard"
 
 
@@ -55,8 +55,9 @@ class Pred:
     start: int
     end: int
     label: str
-    detectors: list = field(default_factory=list)
+    detectors: list = field(default_factory=list)  # provenance dicts
     entity: int | None = None
+    score: float = 0.0
 
 
 # --- selectors -------------------------------------------------------------------
@@ -74,47 +75,127 @@ def gold_spans(transcript: Transcript) -> list[Pred]:
     ]
 
 
-def _span_events(span_ids: Iterable[int]) -> dict[int, list[AuditEvent]]:
-    events: dict[int, list[AuditEvent]] = defaultdict(list)
-    ids = list(span_ids)
-    for i in range(0, len(ids), 500):
-        for event in AuditEvent.objects.filter(span_id__in=ids[i : i + 500]).order_by(
-            "created_at", "id"
-        ):
-            events[event.span_id].append(event)
-    return events
+HUMAN_DETECTORS = frozenset({"human", ""})
 
 
-def proposed_shape(span: Span, events: list[AuditEvent]) -> tuple[int, int, str]:
-    """``(start, end, label)`` as the machine proposed it: the earliest ``before`` value
-    the audit log holds for each field, else the current value."""
-    values = {}
-    for event in events:
-        before = event.before if isinstance(event.before, dict) else {}
-        for name in SHAPE_FIELDS:
-            if name in before and name not in values:
-                values[name] = before[name]
+def machine_provenance(provenance) -> list[dict]:
+    """The provenance entries of real detectors (not the reviewer's ``human`` marker)."""
+    out = []
+    for item in provenance or []:
+        name = item.get("detector", "") if isinstance(item, dict) else str(item)
+        if name not in HUMAN_DETECTORS:
+            out.append(item if isinstance(item, dict) else {"detector": name})
+    return out
+
+
+def _snapshots(payload) -> list[dict]:
+    """Span snapshots in an audit payload: ``{"spans": [{"id", "start", ...}]}``
+    (the review services' format)."""
+    if not isinstance(payload, dict):
+        return []
+    spans = payload.get("spans")
     return (
-        int(values.get("start", span.start)),
-        int(values.get("end", span.end)),
-        str(values.get("label", span.label)),
+        [s for s in spans if isinstance(s, dict) and "id" in s] if isinstance(spans, list) else []
     )
 
 
-def changed_by_reviewer(span: Span, events: list[AuditEvent]) -> bool:
+@dataclass(slots=True)
+class SpanHistory:
+    """What the audit log says about one span: its shape before the first reviewer
+    action that touched it, whether a reviewer created it, its last snapshot."""
+
+    proposed: tuple[int, int, str] | None = None
+    created_by_reviewer: bool = False
+    snapshot: dict | None = None
+
+
+def span_histories(transcript: Transcript) -> dict[int, SpanHistory]:
+    """Per span id, from the transcript's audit log (oldest first). Two payload shapes
+    are read: the review services' ``{"spans": [snapshot, ...]}`` lists, and flat
+    ``before``/``after`` dicts with ``start``/``end``/``label`` on the event's span."""
+    histories: dict[int, SpanHistory] = {}
+    events = AuditEvent.objects.filter(transcript=transcript).order_by("created_at", "id")
+    for event in events.only("span_id", "actor_id", "before", "after"):
+        before, after = _snapshots(event.before), _snapshots(event.after)
+        if not before and not after and event.span_id and isinstance(event.before, dict):
+            flat = {k: event.before[k] for k in SHAPE_FIELDS if k in event.before}
+            if flat:
+                h = histories.setdefault(event.span_id, SpanHistory())
+                if h.proposed is None:
+                    h.proposed = tuple(flat.get(k) for k in SHAPE_FIELDS)  # completed below
+                    h.snapshot = {"_partial": flat}
+            continue
+        before_ids = {snap["id"] for snap in before}
+        for snap in before:
+            h = histories.setdefault(snap["id"], SpanHistory())
+            if h.proposed is None and not h.created_by_reviewer:
+                h.proposed = (int(snap["start"]), int(snap["end"]), str(snap["label"]))
+            h.snapshot = h.snapshot or snap
+        for snap in after:
+            if snap["id"] in before_ids:
+                continue
+            h = histories.setdefault(snap["id"], SpanHistory())
+            if h.proposed is None and h.snapshot is None and event.actor_id is not None:
+                h.created_by_reviewer = True
+    return histories
+
+
+def proposed_shape(span: Span, history: SpanHistory | None) -> tuple[int, int, str]:
+    """``(start, end, label)`` as the machine proposed it (current values where the
+    audit log holds no earlier ones)."""
+    current = (span.start, span.end, span.label)
+    if history is None or history.proposed is None:
+        return current
+    return tuple(
+        c if p is None else type(c)(p) for p, c in zip(history.proposed, current, strict=True)
+    )
+
+
+def is_machine_proposal(span: Span, history: SpanHistory | None) -> bool:
+    if span.status == Span.Status.ADDED or (history is not None and history.created_by_reviewer):
+        return False
+    return bool(machine_provenance(span.provenance))
+
+
+def changed_by_reviewer(span: Span, history: SpanHistory | None) -> bool:
     """True when the span's start, end or label differ from what the machine proposed."""
-    return proposed_shape(span, events) != (span.start, span.end, span.label)
+    return proposed_shape(span, history) != (span.start, span.end, span.label)
 
 
 def machine_predictions(transcript: Transcript) -> list[Pred]:
-    """Every span the detectors proposed, in its proposed shape, with its detectors."""
-    spans = [s for s in transcript.spans.all() if s.provenance]
-    events = _span_events(s.pk for s in spans)
+    """Every span the detectors proposed, in its proposed shape, with its detectors,
+    including proposals a reviewer later deleted (recovered from the audit log)."""
+    histories = span_histories(transcript)
     out = []
-    for s in spans:
-        start, end, label = proposed_shape(s, events.get(s.pk, []))
-        out.append(Pred(start, end, label, detectors=list(s.provenance)))
-    return out
+    existing = set()
+    for s in transcript.spans.all():
+        existing.add(s.pk)
+        history = histories.get(s.pk)
+        if not is_machine_proposal(s, history):
+            continue
+        start, end, label = proposed_shape(s, history)
+        out.append(
+            Pred(start, end, label, detectors=machine_provenance(s.provenance), score=s.score)
+        )
+    for span_id, history in histories.items():
+        snap = history.snapshot
+        if span_id in existing or history.created_by_reviewer or not snap or "_partial" in snap:
+            continue
+        if snap.get("status") == Span.Status.ADDED or not machine_provenance(
+            snap.get("provenance")
+        ):
+            continue
+        start, end, label = history.proposed
+        out.append(
+            Pred(
+                start,
+                end,
+                label,
+                detectors=machine_provenance(snap.get("provenance")),
+                score=snap.get("score") or 0.0,
+            )
+        )
+    return sorted(out, key=lambda p: (p.start, p.end, p.label))
 
 
 def _gold_doc(transcript: Transcript) -> dict:
@@ -138,44 +219,80 @@ def evaluation_stored(transcripts: Iterable[Transcript]) -> dict:
 # --- Table 8: re-run detection ------------------------------------------------------
 
 
-def _detect(text: str, metadata: dict, *, disabled: tuple[str, ...] = ()) -> list:
-    """Run the current ensemble (the detection engine's public entry point)."""
-    from annotations.detectors.engine import run_detection  # issue 3's engine
+def _detect(
+    text: str, metadata: dict, *, ensemble, disabled: tuple[str, ...] = ()
+) -> tuple[list[Pred], dict]:
+    """Run the current ensemble (issue 3's ``annotation_detect``) with ``disabled``
+    detectors switched off; PERSON spans are cut into name parts as stored spans are."""
+    from annotations.detectors.names import person_name_parts
+    from annotations.services.annotation import annotation_detect
 
-    return list(run_detection(text=text, metadata=metadata, disabled=disabled))
+    only = [d.name for d in ensemble.detectors if d.name not in disabled]
+    result = annotation_detect(text=text, metadata=metadata, only=only, ensemble=ensemble)
+    preds = []
+    for merged in result.spans:
+        pieces = (
+            person_name_parts(text, merged.start, merged.end)
+            if merged.label == "PERSON"
+            else [(merged.start, merged.end)]
+        )
+        preds += [
+            Pred(start, end, merged.label, detectors=list(merged.detectors))
+            for start, end in pieces
+        ]
+    return preds, dict(result.errors)
 
 
 def evaluation_rerun(
     transcripts: Iterable[Transcript],
     *,
+    ensemble=None,
     disabled: tuple[str, ...] = (),
     progress: Callable[[int, int], None] | None = None,
 ) -> dict:
+    """Detection re-run now on each transcript's text, scored against its gold."""
+    from annotations.services.annotation import ensemble_build
+
+    ensemble = ensemble or ensemble_build()
     transcripts = list(transcripts)
-    docs, preds = [], {}
+    docs, preds, errors = [], {}, {}
     for i, t in enumerate(transcripts):
         docs.append(_gold_doc(t))
-        preds[str(t.pk)] = _detect(t.text, t.metadata or {}, disabled=disabled)
+        preds[str(t.pk)], failed = _detect(
+            t.text, t.metadata or {}, ensemble=ensemble, disabled=disabled
+        )
+        errors.update(failed)
         if progress:
             progress(i + 1, len(transcripts))
-    return evaluate_documents(docs, preds)
+    result = evaluate_documents(docs, preds)
+    result["errors"] = errors
+    result["detectors_run"] = [d.name for d in ensemble.detectors if d.name not in disabled]
+    return result
 
 
 def ablation(
     transcripts: Iterable[Transcript],
     *,
     detector: str = COVER_DETECTOR,
+    ensemble=None,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict:
     """Table 8: the ensemble re-run with all detectors and without ``detector``."""
+    from annotations.services.annotation import ensemble_build
+
+    ensemble = ensemble or ensemble_build()
+    if detector not in {d.name for d in ensemble.detectors}:
+        raise ValueError(f"no detector called {detector!r} is configured")
     transcripts = list(transcripts)
     n = len(transcripts)
 
     def half(offset):
         return (lambda i, total: progress(offset + i, 2 * n)) if progress else None
 
-    full = evaluation_rerun(transcripts, progress=half(0))
-    without = evaluation_rerun(transcripts, disabled=(detector,), progress=half(n))
+    full = evaluation_rerun(transcripts, ensemble=ensemble, progress=half(0))
+    without = evaluation_rerun(
+        transcripts, ensemble=ensemble, disabled=(detector,), progress=half(n)
+    )
     return {"detector": detector, "with": full, "without": without}
 
 
@@ -233,13 +350,14 @@ def _review_actions(transcript_ids: list[int]) -> QuerySet[AuditEvent]:
 
 def review_record(transcript: Transcript) -> ReviewRecord:
     spans = list(transcript.spans.all())
-    machine = [s for s in spans if s.provenance]
-    events = _span_events(s.pk for s in machine)
+    histories = span_histories(transcript)
+    machine = [s for s in spans if is_machine_proposal(s, histories.get(s.pk))]
     unchanged = sum(
         1
         for s in machine
-        if s.status == Span.Status.ACCEPTED and not changed_by_reviewer(s, events.get(s.pk, []))
+        if s.status == Span.Status.ACCEPTED and not changed_by_reviewer(s, histories.get(s.pk))
     )
+    deleted = len(machine_predictions(transcript)) - len(machine)
     added: dict[str, int] = defaultdict(int)
     for s in spans:
         if s.status == Span.Status.ADDED:
@@ -255,7 +373,7 @@ def review_record(transcript: Transcript) -> ReviewRecord:
         title=transcript.title,
         tokens=len(tokenize(transcript.text)),
         actions=_review_actions([transcript.pk]).count(),
-        suggestions=len(machine),
+        suggestions=len(machine) + deleted,
         accepted_unchanged=unchanged,
         added_by_label=dict(added),
         review_seconds=review_seconds(transitions),
@@ -283,7 +401,7 @@ def corpus(transcripts: Iterable[Transcript]) -> dict:
 
 
 def dashboard_compute(
-    *, rerun: bool = True, progress: Callable[[int, str], None] | None = None
+    *, rerun: bool = True, ensemble=None, progress: Callable[[int, str], None] | None = None
 ) -> dict:
     """Every figure of the dashboard, as one JSON-serialisable dict."""
 
@@ -307,6 +425,7 @@ def dashboard_compute(
         try:
             table8 = ablation(
                 gold,
+                ensemble=ensemble,
                 progress=lambda i, n: report(40 + int(55 * i / max(n, 1)), f"Detection {i}/{n}"),
             )
             table8["available"] = True

@@ -5,8 +5,9 @@ A lead assigns one or two annotators to a transcript.
 **Double annotation: one copy per extra annotator.** The first annotator reviews the
 transcript itself. The second gets a *copy*: a new ``Transcript`` row with the same
 canonical text, utterances and metadata, ``double_of`` pointing to the original, and
-a fresh set of the machine's suggestions (every span that has detector provenance,
-reset to ``suggested``; nothing a reviewer decided or added is copied). Because the
+a fresh set of the machine's suggestions (every span the detectors proposed, in the
+shape they proposed it, reset to ``suggested``; nothing a reviewer decided, changed or
+added is copied; reference groups are assigned afresh). Because the
 copy is an ordinary transcript, the review page, its undo, locking and audit work on
 it unchanged, and the two annotators never see or overwrite each other's decisions.
 Agreement (``annotations.services.measurements``) compares the original's reviewed
@@ -23,7 +24,7 @@ import hashlib
 from django.db import transaction
 
 from annotations.audit import audit_record
-from annotations.models import Entity, Span
+from annotations.models import Span
 from anonreview import roles
 from transcripts.models import Transcript, Utterance
 from transcripts.services.workflow import READ_ONLY_STATES, TransitionError
@@ -76,31 +77,25 @@ def transcript_copy_for_double_annotation(
             for u in transcript.utterances.all()
         ]
     )
-    entity_map: dict[int, Entity] = {}
-    for entity in Entity.objects.filter(transcript=transcript):
-        entity_map[entity.pk] = Entity.objects.create(
-            transcript=copy,
-            label=entity.label,
-            ref=entity.ref,
-            key=entity.key,
-            pseudonym=entity.pseudonym,
-        )
-    machine = [s for s in transcript.spans.all() if s.provenance]
+    from annotations.services.entities import entities_assign
+    from annotations.services.measurements import machine_predictions
+
+    machine = machine_predictions(transcript)
     Span.objects.bulk_create(
         [
             Span(
                 transcript=copy,
-                start=_original(s, "start"),
-                end=_original(s, "end"),
-                label=_original(s, "label"),
+                start=p.start,
+                end=p.end,
+                label=p.label,
                 status=Span.Status.SUGGESTED,
-                provenance=s.provenance,
-                score=s.score,
-                entity=entity_map.get(s.entity_id),
+                provenance=p.detectors,
+                score=p.score,
             )
-            for s in machine
+            for p in machine
         ]
     )
+    entities_assign(transcript=copy)
     copy.assignees.set([annotator])
     audit_record(
         actor=actor,
@@ -113,20 +108,6 @@ def transcript_copy_for_double_annotation(
         },
     )
     return copy
-
-
-def _original(span: Span, field: str):
-    """The machine's value of ``field`` before any reviewer changed it (from the audit)."""
-    from annotations.models import AuditEvent
-
-    for before in (
-        AuditEvent.objects.filter(span=span)
-        .order_by("created_at", "id")
-        .values_list("before", flat=True)
-    ):
-        if isinstance(before, dict) and field in before:
-            return before[field]
-    return getattr(span, field)
 
 
 @transaction.atomic

@@ -1,0 +1,57 @@
+import json
+import re
+
+import pytest
+from django.apps import apps
+from django.core.management import call_command
+
+from annotations.pseudonymize.leaks import cover_needles, find_leaks
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
+
+SYNTHETIC = (
+    "PRESIDING COMMISSIONER ALDEN: Good morning. Please state your name and spell it.\n"
+    "INCARCERATED PERSON QUILL: Jonah Quill, Q-U-I-L-L. My number is V12345.\n"
+    "PRESIDING COMMISSIONER ALDEN: Thank you, Mr. Quill. You were arrested on May 13, 2012 "
+    "in Fresno, California.\n"
+)
+
+
+def row_counts():
+    return {m._meta.label: m.objects.count() for m in apps.get_models()}
+
+
+def test_anonymize_text_file_writes_outputs_and_leaves_no_rows(tmp_path, capsys):
+    source = tmp_path / "hearing-one.txt"
+    source.write_text(SYNTHETIC)
+    before = row_counts()
+    call_command("anonymize", str(source), "--out", str(tmp_path / "out"), "--json")
+    assert row_counts() == before
+    summary = json.loads(capsys.readouterr().out)["files"][0]
+    assert summary["ok"] and summary["leaks"] == 0
+    out = (tmp_path / "out" / "hearing-one.txt").read_text()
+    for secret in ("Quill", "QUILL", "Q-U-I-L-L", "V12345", "2012", "Jonah"):
+        assert secret not in out
+    assert "[SPELLED_NAME_PERSON_" in out and "[MONTH] [DAY], [YEAR]" in out
+    rows = [json.loads(line) for line in (tmp_path / "out" / "hearing-one.spans.jsonl").open()]
+    assert all({"start", "end", "label", "ref", "detectors"} <= set(r) for r in rows)
+    assert "text" not in rows[0]
+    key = json.loads((tmp_path / "out" / "hearing-one.key.json").read_text())
+    assert any("V12345" in entry["originals"] for entry in key.values())
+
+
+@pytest.mark.realdata
+def test_anonymize_real_transcript_leaves_no_cover_identifier(realdata_pdf, tmp_path, capsys):
+    from transcripts.importing import parse
+
+    call_command("anonymize", str(realdata_pdf), "--out", str(tmp_path), "--json")
+    summary = json.loads(capsys.readouterr().out)["files"][0]
+    out = (tmp_path / f"{realdata_pdf.stem}.txt").read_text()
+    metadata = parse(realdata_pdf).metadata
+    blocking = [x for x in find_leaks(out, cover_needles(metadata)) if x.blocking]
+    assert blocking == [], [(x.label, x.kind, x.start) for x in blocking]  # no text in messages
+    assert re.search(r"\b(?:19|20)\d\d\b", out) is None  # no year left
+    assert summary["leaks_by_label"].get("PERSON/name_part", 0) == 0
+    assert not any(
+        k.startswith(("PERSON", "SPELLED_NAME", "CDCR_ID")) for k in summary["leaks_by_label"]
+    )

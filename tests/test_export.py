@@ -1,0 +1,162 @@
+import hashlib
+import io
+import json
+import zipfile
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from annotations.gold import parse_doc
+from annotations.models import AuditEvent, Span
+from annotations.services.entities import entities_assign
+from annotations.services.export import gold_export, key_build, release_build
+from annotations.services.leaks import LeakError
+from tests.factories import make_transcript
+
+pytestmark = pytest.mark.django_db
+
+TEXT = (
+    "INMATE QUILL: My name is Jonah Quill, Q-U-I-L-L.\nPRESIDING COMMISSIONER ALDEN: Thank you.\n"
+)
+
+
+def reviewed(**kwargs):
+    t = make_transcript(TEXT, metadata={"incarcerated_person": "Jonah Quill"}, **kwargs)
+    t.original_name = "Quill, V12345, 2012-05-13.pdf"
+    t.save(update_fields=["original_name"])
+    for needle, label, nth in [
+        ("QUILL", "PERSON", 1),
+        ("Jonah", "PERSON", 1),
+        ("Quill", "PERSON", 1),
+        ("Q-U-I-L-L", "SPELLED_NAME", 1),
+        ("ALDEN", "PERSON", 1),
+    ]:
+        start = -1
+        for _ in range(nth):
+            start = t.text.index(needle, start + 1)
+        Span.objects.create(
+            transcript=t, start=start, end=start + len(needle), label=label, status="accepted"
+        )
+    entities_assign(transcript=t)
+    return t
+
+
+def test_release_zip_has_pseudonymous_names_manifest_and_no_key(lead):
+    t = reviewed()
+    data = release_build(transcripts=[t], actor=lead)
+    zf = zipfile.ZipFile(io.BytesIO(data))
+    assert sorted(zf.namelist()) == ["manifest.json", f"transcript-{t.pk}.txt"]
+    text = zf.read(f"transcript-{t.pk}.txt").decode()
+    assert text == (
+        "INMATE [PERSON_1]: My name is [PERSON_2] [PERSON_1], [SPELLED_NAME_PERSON_1].\n"
+        "PRESIDING COMMISSIONER [PERSON_3]: Thank you.\n"
+    )
+    manifest = json.loads(zf.read("manifest.json"))
+    entry = manifest["files"][0]
+    assert entry["sha256"] == hashlib.sha256(text.encode()).hexdigest()
+    everything = b"".join(zf.read(n) for n in zf.namelist()).decode()
+    for secret in ("Quill", "V12345", "Jonah", "QUILL", "2012-05-13"):
+        assert secret not in everything
+    assert AuditEvent.objects.filter(transcript=t, event_type="release_exported").exists()
+
+
+def test_release_is_blocked_by_a_leak_and_lists_it(lead):
+    t = reviewed()
+    Span.objects.filter(transcript=t, label="SPELLED_NAME").update(status="rejected")
+    with pytest.raises(LeakError) as excinfo:
+        release_build(transcripts=[t], actor=lead)
+    leaks = excinfo.value.leaks[t.pk]
+    assert [(x.kind, x.label) for x in leaks] == [("spelled", "PERSON")]
+    assert not AuditEvent.objects.filter(event_type="release_exported").exists()
+
+
+def test_key_maps_originals_to_pseudonyms(lead):
+    t = reviewed()
+    key = json.loads(key_build(transcripts=[t], actor=lead))
+    entities = key["transcripts"][0]["entities"]
+    assert entities["PERSON_1"]["originals"] == ["QUILL", "Quill"]
+    assert entities["SPELLED_NAME_PERSON_1"]["pseudonym"] == "[SPELLED_NAME_PERSON_1]"
+    assert AuditEvent.objects.filter(transcript=t, event_type="key_exported").count() == 1
+
+
+def test_gold_jsonl_conll_spacy_and_svala(lead):
+    t = reviewed(state="approved")
+    doc = parse_doc(json.loads(gold_export(transcripts=[t], fmt="jsonl", actor=lead)))
+    assert [t.text[s.start : s.end] for s in doc.spans] == [
+        "QUILL",
+        "Jonah",
+        "Quill",
+        "Q-U-I-L-L",
+        "ALDEN",
+    ]
+    conll = gold_export(transcripts=[t], fmt="conll", actor=lead).decode()
+    assert "Jonah\tB-PERSON" in conll and "\tB-SPELLED_NAME" in conll
+    assert conll.startswith(f"# id = transcript-{t.pk}\nINMATE\tO\n")
+    import spacy
+    from spacy.tokens import DocBin
+
+    docs = list(
+        DocBin()
+        .from_bytes(gold_export(transcripts=[t], fmt="spacy", actor=lead))
+        .get_docs(spacy.blank("en").vocab)
+    )
+    assert [e.text for e in docs[0].ents][:3] == ["QUILL", "Jonah", "Quill"]
+    svala = json.loads(gold_export(transcripts=[t], fmt="svala", actor=lead))[0]
+    assert "".join(tok["text"] for tok in svala["source"]) == t.text
+    target = "".join(tok["text"] for tok in svala["target"])
+    assert target.startswith("INMATE [PERSON_1]: My name is [PERSON_2] [PERSON_1],")
+    labelled = [e for e in svala["edges"].values() if e["labels"]]
+    assert ["PERSON", "PERSON_1"] in [e["labels"] for e in labelled]
+    assert all(any(i.startswith("s") for i in e["ids"]) for e in labelled)
+    assert AuditEvent.objects.filter(event_type="gold_exported").count() == 4
+
+
+def test_export_gold_command_writes_approved_transcripts(tmp_path):
+    reviewed(state="approved")
+    reviewed(state="in_review")
+    out = tmp_path / "gold.jsonl"
+    call_command("export_gold", "--format", "jsonl", "--out", str(out))
+    assert len(out.read_text().splitlines()) == 1
+    call_command(
+        "export_gold", "--format", "conll", "--out", str(tmp_path / "g.conll"), "--state", "all"
+    )
+    assert (tmp_path / "g.conll").read_text().count("# id = ") == 2
+
+
+def test_annotator_may_not_download_keys_or_open_the_export_page(client, annotator):
+    t = reviewed(assignees=[annotator])
+    client.force_login(annotator)
+    assert client.get(reverse("annotations:export")).status_code == 403
+    assert client.get(reverse("annotations:export-key-one", args=[t.pk])).status_code == 403
+    assert (
+        client.post(reverse("annotations:export-key"), {"transcripts": [t.pk]}).status_code == 403
+    )
+    assert client.get(reverse("annotations:export-release-text", args=[t.pk])).status_code == 403
+
+
+def test_lead_export_page_and_downloads(client, lead):
+    t = reviewed(state="approved")
+    client.force_login(lead)
+    page = client.get(reverse("annotations:export"))
+    assert page.status_code == 200
+    assert f'data-transcript-id="{t.pk}"' in page.content.decode()
+    assert "Quill" not in page.content.decode()
+    text = client.get(reverse("annotations:export-release-text", args=[t.pk]))
+    assert text["Content-Disposition"] == f'attachment; filename="transcript-{t.pk}.txt"'
+    assert b"[SPELLED_NAME_PERSON_1]" in text.content
+    zipped = client.post(reverse("annotations:export-release-zip"), {"transcripts": [t.pk]})
+    assert zipfile.ZipFile(io.BytesIO(zipped.content)).namelist()[0] == f"transcript-{t.pk}.txt"
+    key = client.post(reverse("annotations:export-key"), {"transcripts": [t.pk]})
+    assert key.status_code == 200 and b"Q-U-I-L-L" in key.content
+    gold = client.get(reverse("annotations:export-gold") + "?format=conll&state=approved")
+    assert gold.status_code == 200 and b"B-PERSON" in gold.content
+
+
+def test_release_download_with_a_leak_shows_the_leaks(client, lead):
+    t = reviewed()
+    Span.objects.filter(transcript=t, label="SPELLED_NAME").update(status="rejected")
+    client.force_login(lead)
+    response = client.get(reverse("annotations:export-release-text", args=[t.pk]))
+    assert response.status_code == 409
+    assert b'class="leak"' in response.content

@@ -1,0 +1,83 @@
+import re
+
+from annotations.pseudonymize import SpanInput, pseudonymize
+
+TEXT = (
+    "INMATE QUILL: I am Jonah Quill, Q-U-I-L-L, number Victor 12345, also V12345. "
+    "Mary Alden lives in Fresno, California. Mr. Quill was 23 on May 13, 2012."
+)
+
+
+def spans(*marks):
+    out = []
+    for needle, label, nth in marks:
+        start = [m.start() for m in re.finditer(re.escape(needle), TEXT)][nth - 1]
+        out.append(SpanInput(start, start + len(needle), label))
+    return out
+
+
+SPANS = spans(
+    ("QUILL", "PERSON", 1),
+    ("Jonah", "PERSON", 1),
+    ("Quill", "PERSON", 1),
+    ("Q-U-I-L-L", "SPELLED_NAME", 1),
+    ("Victor 12345", "CDCR_ID", 1),
+    ("V12345", "CDCR_ID", 1),
+    ("Mary", "PERSON", 1),
+    ("Alden", "PERSON", 1),
+    ("Fresno", "LOCATION", 1),
+    ("California", "LOCATION", 1),
+    ("Quill", "PERSON", 2),
+    ("23", "AGE", 3),
+    ("May 13, 2012", "DATE", 1),
+)
+
+
+def surrogate(seed=7):
+    return pseudonymize(TEXT, SPANS, strategy="surrogate", seed=seed)
+
+
+def test_surrogates_are_deterministic_per_seed_and_differ_across_seeds():
+    assert surrogate(7).text == surrogate(7).text
+    assert surrogate(7).text != surrogate(8).text
+
+
+def test_surrogates_are_consistent_per_entity_and_never_the_original():
+    out = surrogate()
+    by_ref = {}
+    for r in out.replacements:
+        original = TEXT[r.start : r.end]
+        assert r.replacement.casefold() != original.casefold()
+        by_ref.setdefault(r.ref, set()).add(r.replacement.casefold())
+    assert len(by_ref["PERSON_3"]) == 1  # QUILL, Quill, Quill
+    assert len(by_ref["ID_1"]) == 2  # spoken and written forms of one surrogate
+    for secret in ("Quill", "Jonah", "12345", "Alden", "2012"):
+        assert secret.casefold() not in out.text.casefold()
+
+
+def test_surrogate_keeps_case_spelling_and_id_shape():
+    out = surrogate()
+    reps = {TEXT[r.start : r.end]: r.replacement for r in out.replacements}
+    assert reps["QUILL"].isupper()
+    assert reps["Quill"].upper() == reps["QUILL"]
+    assert reps["Q-U-I-L-L"] == "-".join(reps["QUILL"])
+    spoken, written = reps["Victor 12345"], reps["V12345"]
+    assert re.fullmatch(r"[A-Z][a-z-]+ \d{5}", spoken) and re.fullmatch(r"[A-Z]\d{5}", written)
+    assert spoken.split()[0][0] == written[0] and spoken.split()[1] == written[1:]
+
+
+def test_first_names_keep_gender_and_places_stay_in_the_state():
+    import gender_guesser.detector as gender
+
+    from annotations.pseudonymize.surrogates import _us_geo
+
+    out = surrogate()
+    reps = {TEXT[r.start : r.end]: r.replacement for r in out.replacements}
+    detector = gender.Detector()
+    assert detector.get_gender(reps["Mary"]) in {"female", "mostly_female"}
+    assert detector.get_gender(reps["Jonah"]) in {"male", "mostly_male"}
+    assert reps["Fresno"] in _us_geo()["by_state"]["CA"]
+    age = int(reps["23"])
+    assert 21 <= age <= 25 and age != 23
+    year = int(re.search(r"\d{4}", reps["May 13, 2012"]).group(0))
+    assert 2010 <= year <= 2014 and year != 2012

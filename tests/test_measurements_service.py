@@ -1,0 +1,196 @@
+"""The dashboard's figures on a small corpus computed by hand.
+
+Two approved transcripts, reviewed through the real review services:
+
+T1 "ALDEN: Mr. Quill lives in Fresno."   (9 tokens)
+   machine: ALDEN PERSON [cover], Quill PERSON [cover, spacy], Fresno PERSON [spacy],
+            lives PERSON [spacy]
+   review:  accept ALDEN, accept Quill, relabel Fresno → LOCATION, reject lives
+T2 "QUILL: I was born in 1990."          (8 tokens)
+   machine: QUILL PERSON [cover]
+   review:  accept QUILL, add 1990 DATE
+
+Table 3 (exact = token here, every span is one token):
+   PERSON   tp 3 (ALDEN, Quill, QUILL)  fp 2 (Fresno as PERSON, lives)  fn 0 → P .6  R 1   F1 .75
+   LOCATION fn 1; DATE fn 1
+   overall  tp 3 fp 2 fn 2 → P .6 R .6 F1 .6;  leaked gold tokens: 1 (1990)
+Table 5: cover tp 3 fp 0 fn 2 → P 1 R .6 F1 .75;  spacy tp 1 fp 2 fn 4 → P 1/3 R .2 F1 .25
+Corpus: PERSON 3, LOCATION 1, DATE 1 = 5 entities, 17 tokens → 294.1 per 1,000 tokens
+Effort: 6 actions / 17 tokens → 352.9 per 1,000; 5 suggestions, 3 accepted unchanged (.6);
+        added DATE 1; time in review 600 s and 300 s (mean 450 s)
+"""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from annotations.models import AuditEvent, Span
+from annotations.services import measurements as m
+from annotations.services import review
+from tests.factories import make_transcript
+from transcripts.models import Transcript
+from transcripts.services import workflow as wf
+
+S = Transcript.State
+T1 = "ALDEN: Mr. Quill lives in Fresno."
+T2 = "QUILL: I was born in 1990."
+META = {
+    "participants": [{"name": "Ann Alden", "role": "Presiding Commissioner"}],
+    "incarcerated_person": "Tom Quill",
+}
+
+
+def machine(t, word, label, *detectors):
+    start = t.text.index(word)
+    return Span.objects.create(
+        transcript=t,
+        start=start,
+        end=start + len(word),
+        label=label,
+        provenance=[{"detector": d, "score": 0.9} for d in detectors],
+        score=0.9,
+    )
+
+
+def set_review_time(t, seconds):
+    start = timezone.now() - timedelta(hours=2)
+    events = AuditEvent.objects.filter(transcript=t, event_type="transcript.transition")
+    events.filter(after__state=S.IN_REVIEW).update(created_at=start)
+    events.filter(after__state=S.SUBMITTED).update(created_at=start + timedelta(seconds=seconds))
+
+
+@pytest.fixture
+def corpus(annotator, lead):
+    t1 = make_transcript(T1 + "\n", assignees=[annotator], metadata=META)
+    t2 = make_transcript(T2 + "\n", assignees=[annotator], metadata=META)
+    alden = machine(t1, "ALDEN", "PERSON", "cover")
+    quill = machine(t1, "Quill", "PERSON", "cover", "spacy")
+    fresno = machine(t1, "Fresno", "PERSON", "spacy")
+    lives = machine(t1, "lives", "PERSON", "spacy")
+    quill2 = machine(t2, "QUILL", "PERSON", "cover")
+    for t in (t1, t2):
+        wf.transcript_start_review(transcript=t, actor=annotator)
+    review.span_accept(span=alden, actor=annotator)
+    review.span_accept(span=quill, actor=annotator)
+    review.span_relabel(span=fresno, actor=annotator, label="LOCATION")
+    review.span_reject(span=lives, actor=annotator)
+    review.span_accept(span=quill2, actor=annotator)
+    start = T2.index("1990")
+    review.span_add(transcript=t2, actor=annotator, start=start, end=start + 4, label="DATE")
+    for t, seconds in ((t1, 600), (t2, 300)):
+        wf.transcript_submit(transcript=t, actor=annotator)
+        set_review_time(t, seconds)
+        wf.transcript_approve(transcript=t, actor=lead)
+    return t1, t2
+
+
+def test_machine_predictions_are_what_the_detectors_proposed(corpus):
+    t1, t2 = corpus
+    preds = m.machine_predictions(t1)
+    assert [(t1.text[p.start : p.end], p.label) for p in preds] == [
+        ("ALDEN", "PERSON"),
+        ("Quill", "PERSON"),
+        ("lives", "PERSON"),
+        ("Fresno", "PERSON"),  # as proposed, before the reviewer relabelled it
+    ]
+    assert [p.label for p in m.machine_predictions(t2)] == ["PERSON"]  # the added DATE is not
+
+
+def test_table3_and_table5_match_the_hand_computed_figures(corpus):
+    snap = m.dashboard_compute(rerun=False)
+    t3 = snap["table3"]
+    assert t3["overall"]["exact"] == pytest.approx(
+        {"p": 0.6, "r": 0.6, "f1": 0.6, "tp": 3, "fp": 2, "fn": 2}
+    )
+    assert t3["overall"]["token"] == t3["overall"]["exact"]
+    assert t3["labels"]["PERSON"]["exact"] == pytest.approx(
+        {"p": 0.6, "r": 1.0, "f1": 0.75, "tp": 3, "fp": 2, "fn": 0}
+    )
+    assert t3["labels"]["LOCATION"]["exact"]["fn"] == 1
+    assert t3["labels"]["DATE"]["exact"]["fn"] == 1
+    assert t3["leaked_tokens"] == 1
+    cover, spacy = snap["table5"]["cover"]["exact"], snap["table5"]["spacy"]["exact"]
+    assert cover == pytest.approx({"p": 1.0, "r": 0.6, "f1": 0.75, "tp": 3, "fp": 0, "fn": 2})
+    assert spacy == pytest.approx({"p": 1 / 3, "r": 0.2, "f1": 0.25, "tp": 1, "fp": 2, "fn": 4})
+    assert snap["table8"]["available"] is False
+
+
+def test_corpus_and_effort_match_the_hand_computed_figures(corpus):
+    snap = m.dashboard_compute(rerun=False)
+    c = snap["corpus"]
+    assert (c["transcripts"], c["tokens"], c["entities"]) == (2, 17, 5)
+    assert c["per_1000_tokens"] == pytest.approx(5000 / 17)
+    assert {k: v["count"] for k, v in c["labels"].items()} == {
+        "PERSON": 3,
+        "LOCATION": 1,
+        "DATE": 1,
+    }
+    e = snap["effort"]
+    assert e["actions"] == 6
+    assert e["actions_per_1000_tokens"] == pytest.approx(6000 / 17)
+    assert (e["suggestions"], e["accepted_unchanged"]) == (5, 3)
+    assert e["accepted_unchanged_share"] == pytest.approx(0.6)
+    assert e["added_per_label"] == {"DATE": 1}
+    assert e["review_seconds_total"] == pytest.approx(900)
+    assert e["review_seconds_mean"] == pytest.approx(450)
+    assert sum(n for _, n in e["per_day"]) == 6
+
+
+def test_table8_ablation_reruns_detection_without_the_cover_page_detector(corpus):
+    from annotations.detectors.cover import CoverPageDetector
+    from annotations.detectors.propagation import PropagationDetector
+    from annotations.services.annotation import ensemble_build
+
+    ensemble = ensemble_build(detectors=[CoverPageDetector(), PropagationDetector()], allow_list=[])
+    snap = m.dashboard_compute(rerun=True, ensemble=ensemble)
+    t8 = snap["table8"]
+    assert t8["available"] is True and t8["detector"] == "cover"
+    with_cover = t8["with"]["labels"]["PERSON"]["exact"]
+    # The cover page names every participant: ALDEN, Quill and QUILL are found.
+    assert (with_cover["tp"], with_cover["fn"]) == (3, 0)
+    # Without it nothing is left to propose (propagation only spreads what others found).
+    without = t8["without"]["overall"]["exact"]
+    assert (without["tp"], without["fp"], without["fn"]) == (0, 0, 5)
+    assert t8["without"]["detectors_run"] == ["propagation"]
+
+
+def test_only_approved_originals_count_as_gold(corpus, annotator):
+    t1, _ = corpus
+    make_transcript("OTHER: Submitted, not approved.\n", state=S.SUBMITTED, assignees=[annotator])
+    assert [t.pk for t in m.gold_transcripts()] == [t1.pk, corpus[1].pk]
+
+
+def test_agreement_on_a_double_annotated_transcript(annotator, other_annotator, lead):
+    from transcripts.services.assignment import transcript_assign
+
+    t = make_transcript(T1 + "\n", assignees=[annotator])
+    for word, label in (("ALDEN", "PERSON"), ("Quill", "PERSON"), ("Fresno", "LOCATION")):
+        machine(t, word, label, "cover")
+    transcript_assign(transcript=t, annotators=[annotator, other_annotator], actor=lead)
+    copy = Transcript.objects.get(double_of=t)
+    # First annotator accepts all three; the second rejects Fresno.
+    for span in t.spans.all():
+        review.span_accept(span=span, actor=annotator)
+    for span in copy.spans.all():
+        if copy.text[span.start : span.end] == "Fresno":
+            review.span_reject(span=span, actor=other_annotator)
+        else:
+            review.span_accept(span=span, actor=other_annotator)
+    result = m.agreement_for_transcript(t)
+    assert result["final"] is False  # neither has submitted
+    assert m.agreement_for_transcript(copy)["copy_id"] == copy.pk
+    # 9 tokens; they differ on one (Fresno): po = 8/9; pe = (2*2 + 6*7)/81 + (1*0)/81 = 46/81
+    assert result["observed"] == pytest.approx(8 / 9)
+    assert result["kappa"] == pytest.approx((8 / 9 - 46 / 81) / (1 - 46 / 81))
+    assert result["span"]["tp"] == 2 and result["span"]["fn"] == 1 and result["span"]["fp"] == 0
+    assert result["labels"]["PERSON"]["span"]["f1"] == pytest.approx(1.0)
+    assert result["labels"]["LOCATION"]["span"]["f1"] == pytest.approx(0.0)
+    # Only pairs both annotators submitted count on the dashboard.
+    assert m.double_pairs() == []
+    for tr, who in ((t, annotator), (copy, other_annotator)):
+        tr.refresh_from_db()
+        assert tr.state == S.IN_REVIEW  # the first review action started the review
+        wf.transcript_submit(transcript=tr, actor=who)
+    assert m.double_pairs() == [(t, copy)]
+    assert m.dashboard_compute(rerun=False)["agreement"]["kappa"] == pytest.approx(result["kappa"])

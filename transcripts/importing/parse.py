@@ -44,6 +44,10 @@ HEADINGS = {
     "CONFIDENTIAL PORTION",
 }
 _STAGE = re.compile(r"^\([A-Z][^()]*\)\.?$")
+# The footer printed on line 25 of decision pages: "<NAME> <CDCR> <date> DECISION PAGE <n>".
+_DECISION_FOOTER = re.compile(r"^[^a-z]*\bDECISION PAGE \d+$")
+# Text input only (no layout): certification lines such as "Signed: ..." stand alone.
+_LABEL = re.compile(r"^[A-Z][A-Za-z ]{0,20}:\s")
 _SOFT_BREAK = re.compile(r"[\ufffe\u00ad](?=\d{1,2}\s)")
 _SPLIT_HYPHEN = re.compile(r"[A-Za-z0-9]-$")
 
@@ -135,6 +139,14 @@ def _is_heading(line: str, headings: set[str]) -> bool:
     return bare in headings or is_cert_heading(line)
 
 
+def _cert_line_alone(line: str) -> bool:
+    """Without layout (text input), which certification lines stand alone: lines in
+    capitals (the cover block) and "Label: value" lines."""
+    return (any(c.isalpha() for c in line) and not any(c.islower() for c in line)) or bool(
+        _LABEL.match(line)
+    )
+
+
 def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtterance]]:
     """Join the body and certification lines into canonical lines (utterances)."""
     headings = set(HEADINGS)
@@ -154,7 +166,14 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
             m = SPEAKER_RE.match(line) if is_speaker_line(line) else None
             if m:
                 kind, speaker, text = "open", m.group(1), m.group(2) or ""
-            elif row.centered or row.bold or _STAGE.match(line) or _is_heading(line, headings):
+            elif (
+                row.centered
+                or row.bold
+                or _STAGE.match(line)
+                or _DECISION_FOOTER.match(line)
+                or _is_heading(line, headings)
+                or (row.x0 is None and section == CERTIFICATION and _cert_line_alone(line))
+            ):
                 kind, speaker, text = "closed", "", line
             elif (
                 row.indented or not (paras and paras[-1]["open"]) or paras[-1]["section"] != section

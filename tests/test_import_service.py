@@ -1,0 +1,120 @@
+"""transcript_import: atomic, de-duplicated by sha256, stores the original, assigns,
+audits, and queues the automatic annotation without letting it undo the import."""
+
+import hashlib
+
+import pytest
+from django.db import transaction
+
+from annotations.models import AuditEvent
+from tests.factories import make_user
+from transcripts.models import Job, Transcript
+from transcripts.services import importing
+from transcripts.services.importing import transcript_import
+
+TEXT = (
+    "PROCEEDINGS\n"
+    "PRESIDING COMMISSIONER ALDEN: Good morning. Please spell your last name.\n"
+    "INCARCERATED PERSON QUILL: Quill, Q-U-\n"
+    "I-L-L.\n"
+)
+
+
+def test_import_creates_transcript_utterances_original_and_audit(db, lead, annotator):
+    t = transcript_import(name="hearing.txt", data=TEXT.encode(), user=lead, assignees=[annotator])
+    t.refresh_from_db()
+    assert t.text.split("\n")[-1] == "INCARCERATED PERSON QUILL: Quill, Q-U-I-L-L."
+    assert t.sha256 == hashlib.sha256(TEXT.encode()).hexdigest()
+    assert t.source_format == "txt" and t.state == Transcript.State.IMPORTED
+    assert t.created_by == lead and list(t.assignees.all()) == [annotator]
+    with t.original_file.open("rb") as fh:
+        assert fh.read() == TEXT.encode()
+    assert "Quill" not in t.title and "hearing" not in t.original_file.name
+    lines = t.text.split("\n")
+    utterances = list(t.utterances.order_by("index"))
+    assert [u.text for u in utterances] == lines
+    assert [u.speaker for u in utterances] == [
+        "",
+        "PRESIDING COMMISSIONER ALDEN",
+        "INCARCERATED PERSON QUILL",
+    ]
+    audit = AuditEvent.objects.get(event_type="transcript.import", transcript=t)
+    assert audit.actor == lead and audit.after["utterances"] == 3
+    assert audit.after["assignees"] == [annotator.get_username()]
+
+
+LIGHT_DETECTORS = [{"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}}]
+
+
+def test_import_queues_annotation_which_runs_after_commit(
+    db, lead, settings, django_capture_on_commit_callbacks
+):
+    settings.DETECTORS = LIGHT_DETECTORS  # no model loading in this test
+    with django_capture_on_commit_callbacks(execute=True):
+        t = transcript_import(name="h.txt", data=TEXT.encode(), user=lead)
+        assert Job.objects.get(pk=t.annotation_job.pk).status == Job.Status.QUEUED
+    assert t.annotation_error == ""
+    job = Job.objects.get(pk=t.annotation_job.pk)
+    assert job.kind == Job.Kind.ANNOTATE and job.transcript_id == t.pk
+    assert not job.is_active  # the immediate backend ran it once the import committed
+    assert Transcript.objects.filter(pk=t.pk).exists()
+
+
+def test_import_stays_committed_when_the_annotation_task_fails(
+    db, lead, settings, django_capture_on_commit_callbacks
+):
+    settings.DETECTORS = [{"NAME": "annotations.detectors.nowhere.Missing", "OPTIONS": {}}]
+    with django_capture_on_commit_callbacks(execute=True):
+        t = transcript_import(name="h.txt", data=TEXT.encode(), user=lead)
+    t.refresh_from_db()
+    assert t.utterances.count() == 3
+    job = Job.objects.get(pk=t.annotation_job.pk)
+    assert job.status == Job.Status.FAILED and job.error  # the failure, in words
+
+
+def test_failure_to_queue_annotation_is_reported_and_the_import_kept(db, lead, monkeypatch):
+    def refuse(**kwargs):
+        raise RuntimeError("queue unavailable")
+
+    monkeypatch.setattr("annotations.services.annotation.annotation_enqueue", refuse)
+    t = transcript_import(name="h.txt", data=TEXT.encode(), user=lead)
+    assert t.annotation_job is None
+    assert "could not be queued (RuntimeError)" in t.annotation_error
+    assert Transcript.objects.filter(pk=t.pk).exists()
+    assert t.utterances.count() == 3
+
+
+def test_import_is_atomic_when_writing_fails_midway(db, lead, monkeypatch):
+    def broken_audit(**kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(importing, "audit_record", broken_audit)
+    with pytest.raises(RuntimeError):
+        transcript_import(name="h.txt", data=TEXT.encode(), user=lead)
+    assert not Transcript.objects.exists()
+    assert not AuditEvent.objects.filter(event_type="transcript.import").exists()
+
+
+def test_transcript_title_holds_no_names(db):
+    hearing_text = (
+        "In the matter of the Life Term CDCR Number: V12345\nParole Consideration Hearing of:\n"
+        "CALVIN QUILL\nMULE CREEK STATE PRISON\nIONE, CALIFORNIA\nMARCH 5, 2024\n1:15 PM\n"
+        "\f" + TEXT
+    )
+    t = transcript_import(name="Quill-V12345.txt", data=hearing_text.encode(), annotate=False)
+    assert t.metadata["incarcerated_person"] == "Calvin Quill"
+    assert t.metadata["hearing_date"] == "2024-03-05"
+    assert "Quill" not in t.title and "V12345" not in t.title and "2024-03-05" in t.title
+
+
+def test_batch_import_assigns_every_file(db):
+    user = make_user("reviewer1", role="annotator")
+    sources = importing.sources_from_bytes("a.txt", TEXT.encode()) + importing.sources_from_bytes(
+        "b.txt", (TEXT + "ATTORNEY VANCE: Thank you.\n").encode()
+    )
+    with transaction.atomic():
+        outcomes = importing.transcripts_import_batch(
+            sources=sources, assignees=[user], annotate=False
+        )
+    assert [o.ok for o in outcomes] == [True, True]
+    assert Transcript.objects.filter(assignees=user).count() == 2

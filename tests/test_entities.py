@@ -126,3 +126,12 @@ def test_transcript_pseudonymize_maps_span_ids_and_release_uses_reviewed_spans_o
     assert review.by_span_id()[doe.pk] == "[PERSON_2]"
     release = transcript_pseudonymize(transcript=t, include_suggested=False)
     assert release.text == "[PERSON_1] [PERSON_2] met Ann."
+
+
+def test_propagated_misspelling_without_a_named_original_joins_the_closest_name():
+    t = make_transcript("Mr. Weatherby and Mr. Wetherby and Mr. Whitley.")
+    add(t, "Weatherby", "PERSON", status="accepted")
+    add(t, "Wetherby", "PERSON", provenance=[{"detector": "propagation", "score": 0.7}])
+    add(t, "Whitley", "PERSON", provenance=[{"detector": "propagation", "score": 0.7}])
+    entities_assign(transcript=t)
+    assert [r[2] for r in refs(t)] == ["PERSON_1", "PERSON_1", "PERSON_2"]

@@ -134,3 +134,29 @@ def edit_distance_at_most_one(a: str, b: str) -> bool:
             i += 1
         j += 1
     return edits + (lb - j) + (la - i) <= 1
+
+
+def _levenshtein(a: str, b: str) -> int:
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def closest_name(key: str, candidates: set[str]) -> str | None:
+    """The one name ``key`` most likely misspells (same initial, ≤1 edit, ≤2 from 6 letters)."""
+    if not key or key in candidates:
+        return None
+    limit = 2 if len(key) >= 6 else 1
+    scored = sorted(
+        (_levenshtein(key, c), c)
+        for c in candidates
+        if c and c[0] == key[0] and abs(len(c) - len(key)) <= limit
+    )
+    scored = [(d, c) for d, c in scored if d <= limit]
+    if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
+        return None
+    return scored[0][1]

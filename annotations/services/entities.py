@@ -19,7 +19,7 @@ from django.db import transaction
 
 from annotations.audit import audit_record
 from annotations.models import Entity, Span
-from annotations.pseudonymize.keys import entity_key
+from annotations.pseudonymize.keys import closest_name, entity_key
 from annotations.pseudonymize.refs import _REF, RefAssigner, assign_refs
 from transcripts.models import Transcript
 
@@ -44,6 +44,13 @@ def propagation_original(provenance: list | None) -> str | None:
         if quoted:
             return quoted.group("q")
     return None
+
+
+def _is_propagated(provenance: list | None) -> bool:
+    return any(
+        isinstance(item, dict) and item.get("detector") == "propagation"
+        for item in provenance or []
+    )
 
 
 def _prefix_of(ref: str) -> str:
@@ -100,12 +107,21 @@ def entities_assign(*, transcript: Transcript) -> None:
     text = transcript.text
     assigner = ref_assigner_for(transcript=transcript)
     mentions = []
+    # PERSON keys of mentions not proposed by propagation: what a misspelling may copy.
+    originals = {k for (prefix, k) in assigner.known if prefix == "PERSON"}
+    originals |= {
+        entity_key("PERSON", text[s.start : s.end])
+        for s in spans
+        if s.label == "PERSON" and not _is_propagated(s.provenance)
+    }
     for span in spans:
         if span.entity_id:
             mentions.append((span.start, span.end, span.label, span.entity.ref, span.entity.key))
             continue
         original = propagation_original(span.provenance)
         key = entity_key(span.label, original) if original else None
+        if key is None and span.label == "PERSON" and _is_propagated(span.provenance):
+            key = closest_name(entity_key("PERSON", text[span.start : span.end]), originals)
         mentions.append((span.start, span.end, span.label, None, key))
     keyed = assign_refs(mentions, text, assigner=assigner)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from annotations.pseudonymize import STRATEGIES, SpanInput, key_from_replacements, pseudonymize
+from annotations.pseudonymize.keys import closest_name, person_key
 from annotations.pseudonymize.leaks import cover_needles, find_leaks, span_needles
 from annotations.pseudonymize.refs import RefAssigner
 
@@ -70,6 +71,22 @@ def build_ensemble():
     return ensemble_module.Ensemble(detectors, allow_list=allow)
 
 
+def _span_inputs(text: str, merged) -> list[SpanInput]:
+    """Ensemble spans as SpanInputs; a propagated misspelling keys to the name it copies."""
+    originals = {
+        person_key(text[s.start : s.end])
+        for s in merged
+        if s.label == "PERSON" and "propagation" not in s.sources
+    }
+    out = []
+    for i, s in enumerate(merged):
+        key = None
+        if s.label == "PERSON" and "propagation" in s.sources:
+            key = closest_name(person_key(text[s.start : s.end]), originals)
+        out.append(SpanInput(s.start, s.end, s.label, key=key, span_id=i))
+    return out
+
+
 class Command(BaseCommand):
     help = "Import, detect, pseudonymize and leak-check transcripts without touching the database."
 
@@ -104,9 +121,7 @@ class Command(BaseCommand):
                 item["error"] = str(exc)
                 continue
             result = ensemble.run(Document(parsed.text, parsed.metadata))
-            spans = [
-                SpanInput(s.start, s.end, s.label, span_id=i) for i, s in enumerate(result.spans)
-            ]
+            spans = _span_inputs(parsed.text, result.spans)
             pseudo = pseudonymize(
                 parsed.text,
                 spans,

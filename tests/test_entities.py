@@ -135,3 +135,18 @@ def test_propagated_misspelling_without_a_named_original_joins_the_closest_name(
     add(t, "Whitley", "PERSON", provenance=[{"detector": "propagation", "score": 0.7}])
     entities_assign(transcript=t)
     assert [r[2] for r in refs(t)] == ["PERSON_1", "PERSON_1", "PERSON_2"]
+
+
+def test_surrogates_are_stable_per_transcript_and_shared_in_corpus_scope(settings):
+    first = make_transcript("Mr. Quill spoke.")
+    second = make_transcript("Then Mr. Quill left.")
+    for t in (first, second):
+        add(t, "Quill", "PERSON", status="accepted")
+        entities_assign(transcript=t)
+    one = transcript_pseudonymize(transcript=first, strategy="surrogate").text
+    assert one == transcript_pseudonymize(transcript=first, strategy="surrogate").text
+    assert "Quill" not in one
+    settings.PSEUDONYM_SCOPE = "corpus"
+    a = transcript_pseudonymize(transcript=first, strategy="surrogate").text.split()[1]
+    b = transcript_pseudonymize(transcript=second, strategy="surrogate").text.split()[2]
+    assert a == b

@@ -67,13 +67,17 @@ def transcript_pseudonymize(
 
     ``include_suggested=False`` (releases): only accepted and added spans count.
     Surrogates are deterministic per transcript (seed: ``settings.PSEUDONYM_SEED`` and
-    the transcript's sha256) unless ``seed`` is given.
+    the transcript's sha256; in corpus scope the setting alone) unless ``seed`` is given.
     """
     from annotations.services.entities import ref_assigner_for
 
     spans = transcript_spans_input(transcript=transcript, include_suggested=include_suggested)
     if seed is None:
-        seed = f"{getattr(settings, 'PSEUDONYM_SEED', '')}:{transcript.sha256}"
+        # Corpus scope: one seed for the corpus, so a person keeps one surrogate everywhere.
+        from annotations.services.entities import pseudonym_scope
+
+        base = getattr(settings, "PSEUDONYM_SEED", "")
+        seed = base if pseudonym_scope() == "corpus" else f"{base}:{transcript.sha256}"
     return pseudonymize(
         transcript.text,
         spans,

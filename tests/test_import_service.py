@@ -43,7 +43,7 @@ def test_import_creates_transcript_utterances_original_and_audit(db, lead, annot
     assert audit.after["assignees"] == [annotator.get_username()]
 
 
-LIGHT_DETECTORS = [{"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}}]
+LIGHT_DETECTORS = [{"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}}]
 
 
 def test_import_queues_annotation_which_runs_after_commit(

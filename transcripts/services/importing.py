@@ -332,7 +332,7 @@ def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
     assignees = [a for a in assignees if a is not None]
     with transaction.atomic():
         job = jobs.job_create(
-            kind=Job.Kind.IMPORT, user=user, message=f"Queued: {len(uploads)} file(s)"
+            kind=Job.Kind.IMPORT, user=user, message=f"{len(uploads)} file(s) waiting"
         )
         files: list[dict] = []
         for i, upload in enumerate(uploads):

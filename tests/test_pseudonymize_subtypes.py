@@ -21,6 +21,7 @@ from annotations.pseudonymize.subtypes import rule_subtype, subtype_of
         ("ORGANIZATION", "Lincoln High School", "SCHOOL"),
         ("ORGANIZATION", "Acme Trucking Inc.", "COMPANY"),
         ("ORGANIZATION", "Board of Parole Hearings", "ORGANIZATION"),
+        ("ORGANIZATION", "the Department of Corrections and Rehabilitation", "ORGANIZATION"),
         ("NRP", "Buddhist", "RELIGION"),
         ("NRP", "Salvadoran", "NATIONALITY"),
         ("NRP", "Democrats", "POLITICAL_GROUP"),
@@ -53,3 +54,11 @@ def test_minilm_classifier_decides_what_the_gazetteers_cannot():
     }
     assert subtype_of("NRP", "Lutherans", classifier=classifier) == "RELIGION"
     assert load_classifier(str(path)) is classifier  # loaded once per process
+
+
+@pytest.mark.slow
+def test_minilm_classifier_abstains_when_unsure():
+    classifier = load_classifier(str(default_model_path()))
+    assert subtype_of("LOCATION", "the Tenderloin", classifier=classifier) == "LOCATION"
+    assert subtype_of("ORGANIZATION", "Sitting En Banc", classifier=classifier) == "ORGANIZATION"
+    assert subtype_of("ORGANIZATION", "BPH", classifier=classifier) == "ORGANIZATION"

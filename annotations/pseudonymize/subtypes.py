@@ -78,12 +78,17 @@ CALIFORNIA_PRISONS = (
 
 # Keyword rules: (subtype, regular expression on the mention), first match wins.
 ORGANIZATION_RULES: tuple[tuple[str, str], ...] = (
+    (
+        "ORGANIZATION",
+        r"\b(department of corrections|board of (parole|prison) (hearings|terms)|parole board|"
+        r"bph|cdcr|adult parole|parole division)\b",
+    ),
     ("JAIL", r"\b(jail|detention (center|facility)|juvenile hall|youth authority|camp)\b"),
     (
         "PRISON",
         r"\b(prison|penitentiary|correctional|corrections|conservation (center|camp)|"
         r"vocational institution|men'?s colony|women'?s facility|institution for (men|women)|"
-        r"medical facility|health care facility|rehabilitation center|cdcr|state hospital)\b",
+        r"medical facility|health care facility|rehabilitation center|state hospital)\b",
     ),
     (
         "POLICE_DEPARTMENT",
@@ -277,6 +282,9 @@ def subtype_of(label: str, text: str, *, classifier: Classifier | None = None) -
     decided = rule_subtype(label, text)
     if decided:
         return decided
+    stripped = text.strip()
+    if label == "ORGANIZATION" and stripped.isupper() and len(stripped.split()) == 1:
+        return DEFAULT_SUBTYPE[label]  # an acronym: the encoder cannot read it
     if classifier is not None:
         try:
             guess = classifier(label, text, SUBTYPES[label])

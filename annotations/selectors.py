@@ -323,16 +323,29 @@ def review_utterances(
     return list(queryset.order_by("index"))
 
 
-def review_replacements(*, transcript: Transcript) -> dict[int, tuple[int, int, str]]:
-    """Span id → ``(start, end, replacement)`` in the pseudonymized text (tags strategy).
+def review_replacements(
+    *, transcript: Transcript, rows: list[SpanRow]
+) -> dict[int, tuple[int, int, str]]:
+    """Span id → ``(start, end, replacement)`` for the given spans, tags strategy.
 
-    From ``annotations.services.pseudonymization.transcript_pseudonymize`` (suggested
-    spans included; rejected spans are not replaced). A span replaced in several pieces
-    (a date → ``[MONTH] [DAY], [YEAR]``) keeps the original text between its pieces.
+    Runs the pseudonymization core (``annotations.pseudonymize.pseudonymize``, the same
+    code ``transcript_pseudonymize`` runs) on just these spans with the refs of their
+    reference groups, so that rendering a window or an action's lines costs milliseconds,
+    not a pass over the whole transcript. Rejected spans are not replaced. A span
+    replaced in several pieces (a date → ``[MONTH] [DAY], [YEAR]``) keeps the original
+    text between its pieces.
     """
-    from annotations.services.pseudonymization import transcript_pseudonymize
+    from annotations.pseudonymize import SpanInput, pseudonymize
+    from annotations.pseudonymize.refs import RefAssigner
 
-    result = transcript_pseudonymize(transcript=transcript, strategy="tags", include_suggested=True)
+    inputs = [
+        SpanInput(r.start, r.end, r.label, ref=r.ref or None, span_id=r.id)
+        for r in rows
+        if r.status != Span.Status.REJECTED
+    ]
+    if not inputs:
+        return {}
+    result = pseudonymize(transcript.text, inputs, strategy="tags", assigner=RefAssigner())
     pieces: dict[int, list] = defaultdict(list)
     for r in result.replacements:
         if r.span_id is not None:

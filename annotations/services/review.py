@@ -24,6 +24,7 @@ from annotations.audit import audit_record
 from annotations.detectors.names import person_name_parts
 from annotations.labels import LABELS, PERSON
 from annotations.models import AuditEvent, Entity, Span
+from annotations.pseudonymize.keys import entity_key
 from annotations.services.entities import entities_assign
 from anonreview import roles
 from transcripts.models import Transcript
@@ -168,8 +169,29 @@ def _entity_ids(transcript: Transcript) -> set[int]:
     return set(Entity.objects.filter(transcript=transcript).values_list("pk", flat=True))
 
 
-def review_assign_entities(*, transcript: Transcript) -> None:
-    """Give every non-rejected span without a reference group one (keeps existing groups)."""
+def review_assign_entities(*, transcript: Transcript, spans: Iterable[Span] = ()) -> None:
+    """Give every non-rejected span without a reference group one (keeps existing groups).
+
+    ``spans`` (new or relabelled) first join an existing group of their label whose key
+    is theirs (what ``entities_assign`` would do, without its pass over the whole
+    transcript); only the rest go through ``entities_assign``.
+    """
+    spans = [s for s in spans if s.entity_id is None and s.status != Span.Status.REJECTED]
+    if spans:
+        text = transcript.text
+        keys = {s.pk: entity_key(s.label, text[s.start : s.end]) for s in spans}
+        groups: dict[tuple[str, str], Entity] = {}
+        for e in Entity.objects.filter(
+            transcript=transcript, label__in={s.label for s in spans}, key__in=set(keys.values())
+        ).order_by("id"):
+            groups.setdefault((e.label, e.key), e)  # the oldest group of that key
+        for span in spans:
+            entity = groups.get((span.label, keys[span.pk]))
+            if entity is not None:
+                span.entity = entity
+                Span.objects.filter(pk=span.pk).update(entity=entity)
+        if all(s.entity_id for s in spans):
+            return
     entities_assign(transcript=transcript)
 
 
@@ -317,7 +339,7 @@ def span_relabel(*, span: Span | int, actor, label: str, version: int | None = N
                     provenance=locked.provenance,
                 )
             )
-    review_assign_entities(transcript=transcript)
+    review_assign_entities(transcript=transcript, spans=result)
     result = list(Span.objects.filter(pk__in=[s.pk for s in result]))
     _record(
         actor=actor,
@@ -440,7 +462,7 @@ def span_add(*, transcript: Transcript, actor, start: int, end: int, label: str)
         )
     if not created:
         raise ReviewError("The selection is already annotated; relabel or resize that span.")
-    review_assign_entities(transcript=transcript)
+    review_assign_entities(transcript=transcript, spans=created)
     created = list(Span.objects.filter(pk__in=[s.pk for s in created]))
     _record(
         actor=actor,
@@ -605,7 +627,7 @@ def span_apply_to_all(*, span: Span | int, actor, version: int | None = None) ->
     if not created:
         return []
     created = Span.objects.bulk_create(created)
-    review_assign_entities(transcript=transcript)
+    review_assign_entities(transcript=transcript, spans=created)
     _record(
         actor=actor,
         action="apply_to_all",
@@ -741,7 +763,7 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
     created_entities = event.after.get("created_entities", [])
     if created_entities:
         Entity.objects.filter(pk__in=created_entities, spans__isnull=True).delete()
-    review_assign_entities(transcript=transcript)
+    review_assign_entities(transcript=transcript, spans=restored)
     return audit_record(
         actor=actor,
         event_type=UNDO_EVENT,

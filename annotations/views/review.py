@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from annotations import selectors
 from annotations.labels import LABELS
-from annotations.models import AuditEvent, Entity, Span
+from annotations.models import AuditEvent, Span
 from annotations.selectors import ReviewFilters, SpanRow
 from annotations.services import review as services
 from transcripts.models import Transcript, Utterance
@@ -49,9 +49,9 @@ def _mark_open(row: SpanRow, filters: ReviewFilters, focus: int | None) -> str:
         title = f"{row.ref} · {title}"
     return format_html(
         '<mark id="s-{}" class="{}" tabindex="0" data-span-id="{}" data-ref="{}" data-label="{}"'
-        ' data-status="{}" data-version="{}" data-score="{:.2f}" data-start="{}" data-end="{}"'
+        ' data-status="{}" data-version="{}" data-score="{}" data-start="{}" data-end="{}"'
         ' title="{}">',
-        row.id, classes, row.id, row.ref, row.label, row.status, row.version, row.score,
+        row.id, classes, row.id, row.ref, row.label, row.status, row.version, f"{row.score:.2f}",
         row.start, row.end, title,
     )  # fmt: skip
 
@@ -172,25 +172,28 @@ def build_lines(
     transcript: Transcript,
     utterances: list[Utterance],
     rows: list[SpanRow],
-    replacements: dict[int, tuple[int, int, str]],
     filters: ReviewFilters,
     focus: int | None = None,
     page_breaks: bool = True,
 ) -> list[Line]:
     text = transcript.text
     starts = [r.start for r in rows]
+    inside: list[list[SpanRow]] = []
+    for utterance in utterances:  # spans starting inside the utterance (none crosses one)
+        inside.append(
+            rows[bisect_left(starts, utterance.start) : bisect_left(starts, utterance.end)]
+        )
+    replacements = selectors.review_replacements(
+        transcript=transcript, rows=[r for group in inside for r in group]
+    )
     lines = []
     last_page = None
-    for utterance in utterances:
-        # Spans starting inside the utterance (spans never cross utterances).
-        lo = bisect_left(starts, utterance.start)
-        hi = bisect_left(starts, utterance.end)
-        inside = rows[lo:hi]
+    for utterance, spans in zip(utterances, inside, strict=True):
         lines.append(
             Line(
                 utterance,
-                line_original_html(text, utterance, inside, filters, focus),
-                line_pseudonymized_html(text, utterance, inside, replacements),
+                line_original_html(text, utterance, spans, filters, focus),
+                line_pseudonymized_html(text, utterance, spans, replacements),
                 page_breaks and utterance.page != last_page,
             )
         )
@@ -267,7 +270,6 @@ def review_page(request: HttpRequest, transcript_id: int) -> HttpResponse:
     if focus_row is not None:
         page = focus_row.page
     open_window = selectors.review_window_of_page(windows=windows, page=page) if page else 0
-    replacements = selectors.review_replacements(transcript=transcript)
     lines = []
     if windows:
         utterances = selectors.review_utterances(
@@ -275,7 +277,7 @@ def review_page(request: HttpRequest, transcript_id: int) -> HttpResponse:
         )
         lines = build_lines(
             transcript=transcript, utterances=utterances, rows=rows,
-            replacements=replacements, filters=filters, focus=focus,
+            filters=filters, focus=focus,
         )  # fmt: skip
     context = _page_context(request, transcript, rows=rows, filters=filters, focus=focus)
     context.update(
@@ -301,8 +303,7 @@ def review_window(request: HttpRequest, transcript_id: int, window: int) -> Http
     utterances = selectors.review_utterances(transcript=transcript, pages=windows[window].pages)
     lines = build_lines(
         transcript=transcript, utterances=utterances, rows=rows,
-        replacements=selectors.review_replacements(transcript=transcript), filters=filters,
-        focus=_int(request.GET.get("focus")),
+        filters=filters, focus=_int(request.GET.get("focus")),
     )  # fmt: skip
     return render(
         request,
@@ -424,7 +425,7 @@ def _loaded_pages(request, windows) -> list[int]:
 
 def _fragments(request, transcript, *, offsets, message, level="ok", focus=None, status=200):
     """The out-of-band answer to an htmx action."""
-    transcript.refresh_from_db()
+    transcript.refresh_from_db(fields=["state"])
     filters = _filters(request)
     rows = selectors.review_span_rows(transcript=transcript)
     windows = selectors.review_windows(transcript=transcript)
@@ -438,7 +439,6 @@ def _fragments(request, transcript, *, offsets, message, level="ok", focus=None,
         ]
         lines = build_lines(
             transcript=transcript, utterances=utterances, rows=rows,
-            replacements=selectors.review_replacements(transcript=transcript),
             filters=filters, focus=focus, page_breaks=False,
         )  # fmt: skip
     context = _page_context(request, transcript, rows=rows, filters=filters, focus=focus)

@@ -1,0 +1,275 @@
+"""Server time of the review page and of every review action on a long transcript.
+
+    python manage.py bench_review [--words 15000] [--spans 1500] [--repeat 15] [--json]
+
+Generates a synthetic hearing (``transcripts.synthetic.generate_hearing``), stores it with
+about ``--spans`` suggested spans (its gold mentions, PERSON split into name parts, with
+detector provenance), then times page loads and htmx actions through Django's test client
+(in process: middleware, services, queries and template rendering, no network) against the
+configured database (``DATABASE_URL`` for PostgreSQL). Everything it creates is deleted at
+the end unless ``--keep``. Models are loaded before timing (one warm-up call per action).
+"""
+
+import json
+import random
+import statistics
+import time
+import uuid
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext, override_settings
+from django.urls import reverse
+
+from annotations.detectors.names import person_name_parts
+from annotations.models import AuditEvent, Entity, Span
+from annotations.services.review import review_assign_entities
+from transcripts.models import Transcript, Utterance
+
+DETECTORS = ("presidio", "spacy", "rampart", "cover_names", "propagation")
+
+
+def build_review_transcript(
+    *, seed: int = 7, words: int = 15000, max_spans: int | None = 1500, assignees=(), title=None
+) -> Transcript:
+    """A stored synthetic hearing with suggested spans and reference groups (for benchmarks
+    and tests): its gold mentions as suggestions, PERSON split into name parts, thinned
+    evenly to ``max_spans``."""
+    from transcripts.synthetic import generate_hearing
+
+    hearing = generate_hearing(seed, words=words)
+    text = hearing.text
+    transcript = Transcript.objects.create(
+        title=title or f"Synthetic hearing {seed} ({words} words)",
+        text=text,
+        metadata=hearing.metadata,
+        sha256=f"bench-{seed}-{words}-{uuid.uuid4().hex}",
+        state=Transcript.State.READY,
+        page_count=max((u.page for u in hearing.utterances), default=0),
+    )
+    Utterance.objects.bulk_create(
+        Utterance(
+            transcript=transcript,
+            index=i,
+            speaker=u.speaker,
+            role=u.role,
+            page=u.page,
+            section=u.section,
+            start=u.start,
+            end=u.end,
+        )  # fmt: skip
+        for i, u in enumerate(hearing.utterances)
+    )
+    extents = []
+    for span in hearing.gold.spans:
+        if span.label == "PERSON":
+            extents += [(s, e, "PERSON") for s, e in person_name_parts(text, span.start, span.end)]
+        else:
+            extents.append((span.start, span.end, span.label))
+    extents = sorted(set(extents))
+    if max_spans and len(extents) > max_spans:
+        step = len(extents) / max_spans
+        extents = [extents[int(i * step)] for i in range(max_spans)]
+    rng = random.Random(seed)
+    spans = []
+    last_end = -1
+    for start, end, label in extents:
+        if start < last_end:
+            continue
+        last_end = end
+        score = round(rng.uniform(0.35, 0.99), 2)
+        provenance = [{"detector": d, "score": round(min(1.0, score + rng.uniform(-0.1, 0.1)), 2)}
+                      for d in rng.sample(DETECTORS, rng.randint(1, 3))]  # fmt: skip
+        spans.append(
+            Span(
+                transcript=transcript,
+                start=start,
+                end=end,
+                label=label,
+                score=score,
+                provenance=provenance,
+            )  # fmt: skip
+        )
+    Span.objects.bulk_create(spans)
+    if assignees:
+        transcript.assignees.set(assignees)
+    review_assign_entities(transcript=transcript)
+    return transcript
+
+
+class Command(BaseCommand):
+    help = "Time the review page and each review action on a generated long transcript."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--words", type=int, default=15000)
+        parser.add_argument("--spans", type=int, default=1500)
+        parser.add_argument("--repeat", type=int, default=15, help="Timed calls per action.")
+        parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument("--json", action="store_true")
+        parser.add_argument("--keep", action="store_true", help="Keep the transcript and user.")
+
+    def handle(self, *args, **options):
+        hosts = [*settings.ALLOWED_HOSTS, "testserver"]
+        with override_settings(ALLOWED_HOSTS=hosts):
+            result = self._run(options)
+        if options["json"]:
+            self.stdout.write(json.dumps(result, indent=2))
+            return
+        self.stdout.write(
+            f"{result['database']}: {result['words']} words, {result['pages']} pages, "
+            f"{result['spans']} spans, {result['entities']} groups"
+        )
+        self.stdout.write(
+            f"{'request':<22}{'median ms':>10}{'p95 ms':>9}{'max ms':>9}{'queries':>9}"
+        )
+        for name, row in result["timings"].items():
+            self.stdout.write(
+                f"{name:<22}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}"
+                f"{row['max_ms']:>9.1f}{row['queries']:>9}"
+            )
+
+    def _run(self, options) -> dict:
+        User = get_user_model()
+        user = User.objects.create_user(username=f"bench-review-{uuid.uuid4().hex[:8]}")
+        transcript = build_review_transcript(
+            seed=options["seed"], words=options["words"], max_spans=options["spans"],
+            assignees=[user],
+        )  # fmt: skip
+        try:
+            return self._measure(transcript, user, options["repeat"])
+        finally:
+            if not options["keep"]:
+                AuditEvent.objects.filter(transcript=transcript).delete()
+                transcript.delete()
+                user.delete()
+
+    def _measure(self, transcript: Transcript, user, repeat: int) -> dict:
+        client = Client(HTTP_HX_REQUEST="true")
+        client.force_login(user)
+        page_url = reverse("annotations:review", args=[transcript.pk])
+        action = lambda name: reverse("annotations:review-action", args=[transcript.pk, name])  # noqa: E731
+        windows = Utterance.objects.filter(transcript=transcript).values("page").distinct().count()
+        n_windows = max(1, (windows + 2) // 3)
+        loaded = "0,1"
+        rng = random.Random(1)
+        timings: dict[str, list[float]] = {}
+        queries: dict[str, int] = {}
+
+        def spans(**filters):
+            return list(Span.objects.filter(transcript=transcript, **filters).order_by("start"))
+
+        def call(name, method, url, data=None, expect=(200,)):
+            t0 = time.perf_counter()
+            response = getattr(client, method)(url, data or {})
+            elapsed = (time.perf_counter() - t0) * 1000
+            if response.status_code not in expect:
+                raise RuntimeError(f"{name}: HTTP {response.status_code}")
+            return elapsed
+
+        def timed(name, method, make_args, expect=(200,)):
+            """One warm-up call, one counted call, ``repeat`` timed calls."""
+            call(name, method, *make_args(), expect=expect)
+            with CaptureQueriesContext(connection) as ctx:
+                call(name, method, *make_args(), expect=expect)
+            queries[name] = len(ctx.captured_queries)
+            timings[name] = [call(name, method, *make_args(), expect=expect) for _ in range(repeat)]
+
+        suggested = iter(spans(status="suggested"))
+
+        def next_span():
+            span = next(suggested)
+            span.refresh_from_db()
+            return span
+
+        def span_post(name, extra=None):
+            def make():
+                span = next_span()
+                return action(name), {"span": span.pk, "version": span.version, "loaded": loaded,
+                                      **(extra or {})}  # fmt: skip
+
+            return make
+
+        timed("page_load", "get", lambda: (page_url, {}))
+        timed("window_load", "get", lambda: (
+            reverse("annotations:review-window", args=[transcript.pk, rng.randrange(n_windows)]), {}
+        ))  # fmt: skip
+        timed("inspector", "get", lambda: (
+            reverse("annotations:review-inspector", args=[transcript.pk]), {"span": next_span().pk}
+        ))  # fmt: skip
+        timed("accept", "post", span_post("accept"))
+        timed("reject", "post", span_post("reject"))
+        timed("relabel", "post", span_post("relabel", {"label": "ORGANIZATION"}))
+        timed("resize", "post", span_post("resize", {"edge": "left"}), expect=(200, 400))
+        timed("undo", "post", lambda: (action("undo"), {"loaded": loaded}))
+
+        text = transcript.text
+        words = [(m.start(), m.end()) for m in __import__("re").finditer(r"[a-z]{6,}", text)]
+        taken = [(s.start, s.end) for s in spans()]
+        free = iter(
+            (s, e) for s, e in words[:: max(1, len(words) // 200)]
+            if not any(a < e and b > s for a, b in taken)
+        )  # fmt: skip
+
+        def add_args():
+            start, end = next(free)
+            return action("add"), {
+                "start": start,
+                "end": end,
+                "label": "LOCATION",
+                "loaded": loaded,
+            }
+
+        timed("add", "post", add_args)
+        timed("delete", "post", span_post("delete"))
+        timed("apply_all", "post", span_post("apply_all"))
+
+        person_groups = iter(
+            Entity.objects.filter(transcript=transcript, label="PERSON", spans__isnull=False)
+            .distinct()
+            .order_by("id")
+        )
+
+        def merge_args():
+            source, target = next(person_groups), next(person_groups)
+            return action("merge"), {"source": source.ref, "target": target.ref, "loaded": loaded}
+
+        timed("merge", "post", merge_args)
+
+        def split_args():
+            while True:
+                entity = next(person_groups)
+                members = list(entity.spans.all()[:2])
+                if len(members) > 1:
+                    return action("split"), {"span": members[0].pk, "loaded": loaded}
+
+        timed("split", "post", split_args)
+
+        def accept_group_args():
+            while True:
+                entity = next(person_groups)
+                if entity.spans.filter(status="suggested").exists():
+                    return action("accept_all"), {"entity": entity.ref, "confirm": "yes",
+                                                  "loaded": loaded}  # fmt: skip
+
+        timed("accept_all_group", "post", accept_group_args)
+
+        return {
+            "database": connection.vendor,
+            "words": len(text.split()),
+            "pages": transcript.page_count,
+            "spans": Span.objects.filter(transcript=transcript).count(),
+            "entities": Entity.objects.filter(transcript=transcript).count(),
+            "repeat": repeat,
+            "timings": {
+                name: {
+                    "median_ms": round(statistics.median(values), 1),
+                    "p95_ms": round(sorted(values)[max(0, int(len(values) * 0.95) - 1)], 1),
+                    "max_ms": round(max(values), 1),
+                    "queries": queries[name],
+                }
+                for name, values in timings.items()
+            },
+        }

@@ -150,3 +150,14 @@ def test_surrogates_are_stable_per_transcript_and_shared_in_corpus_scope(setting
     a = transcript_pseudonymize(transcript=first, strategy="surrogate").text.split()[1]
     b = transcript_pseudonymize(transcript=second, strategy="surrogate").text.split()[2]
     assert a == b
+
+
+def test_new_entities_carry_their_tag_as_pseudonym():
+    t = make_transcript("Quill on May 13, 2012.")
+    add(t, "Quill", "PERSON")
+    add(t, "May 13, 2012", "DATE")
+    entities_assign(transcript=t)
+    assert dict(Entity.objects.filter(transcript=t).values_list("ref", "pseudonym")) == {
+        "PERSON_1": "[PERSON_1]",
+        "DATE_1": "[MONTH] [DAY], [YEAR]",
+    }

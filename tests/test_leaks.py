@@ -120,3 +120,13 @@ def test_leak_check_on_given_output_text_and_allow_list():
     assert len(leak_check(transcript=t, output_text="The Parole Board met.")) == 1
     AllowListTerm.objects.create(term="Parole Board")
     assert leak_check(transcript=t, output_text="The Parole Board met.") == []
+
+
+@pytest.mark.django_db
+def test_still_suggested_span_is_reported_as_unreviewed_without_blocking():
+    t = make_transcript("Mr. Quill spoke to Reyes.")
+    Span.objects.create(transcript=t, start=4, end=9, label="PERSON", status="accepted")
+    Span.objects.create(transcript=t, start=19, end=24, label="PERSON", status="suggested")
+    leaks = leak_check(transcript=t)
+    assert [(x.kind, x.label, x.blocking) for x in leaks] == [("suggested", "PERSON", False)]
+    assert blocking_leaks(leaks) == []

@@ -32,6 +32,7 @@ __all__ = [
     "SpanInput",
     "pseudonymize",
     "resolve_overlaps",
+    "tag_for",
 ]
 
 
@@ -122,7 +123,8 @@ def expand_person_parts(text: str, spans: list[SpanInput]) -> list[SpanInput]:
     return out
 
 
-def _tag(label: str, ref: str, mention: str) -> str:
+def tag_for(label: str, ref: str, mention: str) -> str:
+    """The paper's tag for one mention (``[PERSON_2]``, ``[MONTH] [DAY], [YEAR]``, ``[AGE]``)."""
     if label == "DATE":
         return date_tags(mention)
     if label in UNCOUNTED:
@@ -166,7 +168,7 @@ def pseudonymize(
     for span, k in zip(spans, keyed, strict=True):
         mention = text[span.start : span.end]
         if strategy == "tags":
-            new = _tag(span.label, k.ref, mention)
+            new = tag_for(span.label, k.ref, mention)
         elif strategy == "mask":
             new = MASK
         elif strategy == "redact":

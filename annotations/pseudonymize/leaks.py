@@ -9,8 +9,9 @@ word-bounded; matches inside our own tags (``[DAY]``, ``[PERSON_2]``) are ignore
 Only leaks of direct identifiers (``annotations.labels.DIRECT_IDENTIFIERS``) and of the
 cover page block a release; the others (an ORGANIZATION, an AGE) are reported with
 ``blocking=False``. A name part that occurs only in lower case (``rose`` for the surname
-``Rose``) is reported with ``blocking=False`` too: transcribers capitalise names, so it is most likely
-the common word, but a lead sees it.
+``Rose``) is reported with ``blocking=False`` too: transcribers capitalise names, so it is
+most likely the common word, but a lead sees it. So are the texts of spans still only
+suggested (``Needle.unreviewed``): a release replaces reviewed spans only.
 """
 
 from __future__ import annotations
@@ -37,9 +38,10 @@ class Needle:
     """A string (or pattern) that must not occur in the output."""
 
     pattern: str  # a regular expression (already escaped where literal)
-    kind: str  # span | name_part | spelled | id | cover
+    kind: str  # span | name_part | spelled | id | cover (a Leak from an unreviewed one: suggested)
     label: str
     name_like: bool = False  # lower-case occurrences are non-blocking
+    unreviewed: bool = False  # from a still-suggested span: reported, never blocking
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,11 +186,13 @@ def find_leaks(output: str, needles: Iterable[Needle], *, allow: Iterable[str] =
             found = m.group(0)
             if inside_tag(s, e) or found.casefold() in allowed:
                 continue
-            blocking = (needle.kind == "cover" or needle.label in DIRECT_IDENTIFIERS) and not (
-                needle.name_like and found.islower()
+            blocking = (
+                (needle.kind == "cover" or needle.label in DIRECT_IDENTIFIERS)
+                and not (needle.name_like and found.islower())
+                and not needle.unreviewed
             )
             leak = Leak(
-                needle.kind,
+                "suggested" if needle.unreviewed else needle.kind,
                 needle.label,
                 s,
                 e,

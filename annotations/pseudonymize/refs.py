@@ -48,7 +48,13 @@ class RefAssigner:
         return ref
 
     def prefix_for(self, label: str, text: str) -> str:
-        return subtype_of(label, text, classifier=self.classifier) or PREFIX.get(label, label)
+        cache = self.__dict__.setdefault("_prefix_cache", {})
+        key = (label, text)
+        if key not in cache:
+            cache[key] = subtype_of(label, text, classifier=self.classifier) or PREFIX.get(
+                label, label
+            )
+        return cache[key]
 
 
 @dataclass(frozen=True, slots=True)

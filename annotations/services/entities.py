@@ -19,6 +19,7 @@ from django.db import transaction
 
 from annotations.audit import audit_record
 from annotations.models import Entity, Span
+from annotations.pseudonymize import tag_for
 from annotations.pseudonymize.keys import closest_name, entity_key
 from annotations.pseudonymize.refs import _REF, RefAssigner, assign_refs
 from transcripts.models import Transcript
@@ -130,7 +131,13 @@ def entities_assign(*, transcript: Transcript) -> None:
     for span, k in zip(spans, keyed, strict=True):
         if span.entity_id or k.ref in entities or k.ref in new_entities:
             continue
-        new_entities[k.ref] = Entity(transcript=transcript, label=span.label, ref=k.ref, key=k.key)
+        new_entities[k.ref] = Entity(
+            transcript=transcript,
+            label=span.label,
+            ref=k.ref,
+            key=k.key,
+            pseudonym=tag_for(span.label, k.ref, text[span.start : span.end]),
+        )
     if new_entities:
         Entity.objects.bulk_create(list(new_entities.values()))
         # bulk_create sets pks on PostgreSQL and SQLite >= 3.35; re-read to be portable.

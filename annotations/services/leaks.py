@@ -8,6 +8,8 @@ blocked while any returned leak has ``blocking=True``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from annotations.models import AllowListTerm, Span
 from annotations.pseudonymize.leaks import Leak, Needle, cover_needles, find_leaks, span_needles
 from transcripts.models import Transcript
@@ -29,12 +31,21 @@ class LeakError(Exception):
 def transcript_needles(*, transcript: Transcript) -> list[Needle]:
     needles: list[Needle] = []
     text = transcript.text
-    spans = Span.objects.filter(
-        transcript=transcript, status__in=[Span.Status.ACCEPTED, Span.Status.ADDED]
-    ).values_list("start", "end", "label")
-    for start, end, label in spans:
-        needles.extend(span_needles(text[start:end], label))
+    spans = list(
+        Span.objects.filter(transcript=transcript)
+        .exclude(status=Span.Status.REJECTED)
+        .values_list("start", "end", "label", "status")
+    )
+    for start, end, label, status in spans:
+        if status != Span.Status.SUGGESTED:
+            needles.extend(span_needles(text[start:end], label))
     needles.extend(cover_needles(transcript.metadata or {}))
+    # Still-suggested spans last: reported as unreviewed, never blocking by themselves.
+    for start, end, label, status in spans:
+        if status == Span.Status.SUGGESTED:
+            needles.extend(
+                replace(n, unreviewed=True) for n in span_needles(text[start:end], label)
+            )
     return needles
 
 

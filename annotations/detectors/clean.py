@@ -1,0 +1,146 @@
+"""Cleaning rules applied to every detection before merging. Django-free.
+
+- trailing punctuation and surrounding spaces trimmed;
+- allow-listed terms (``Board of Parole Hearings``, ``Commissioner``) dropped;
+- PERSON split into name parts (titles and possessives left out: ``Mr. Quill's`` →
+  ``Quill``), since stored PERSON spans are name parts;
+- DATE without a digit, month, weekday, decade or spoken year dropped (``today's``),
+  and DATE that is really an age (``the age of 19``) dropped (AGE covers it);
+- TIME without a clock, hour word or time of day dropped (``Good morning``);
+- stutters dropped (``I-I-I``, ``th-th-that``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from annotations.detectors.base import Detection
+from annotations.detectors.names import TITLES, person_name_parts
+
+_TRAIL = re.compile(r"[\s,;:!?\"'“”‘’()\[\]{}…—–-]+$")
+_LEAD = re.compile(r"^[\s,;:!?\"'“”‘’()\[\]{}…—–-]+")
+_DOTTED_ABBR = re.compile(r"(?:\b[a-zA-Z]\.){2,}$|\b(?:Jr|Sr|St|Mt|Ft|Dr|Inc|Co|Corp|Ltd)\.$")
+
+MONTH_RE = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+_DATE_OK = re.compile(
+    rf"\d|\b(?:{MONTH_RE})\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+    r"\b(?:twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)\b|"
+    r"\b(?:nineteen|two thousand|twenty)[- ]\w+|\b(?:first|second|third|\w+teenth|\w+tieth|\w+th) of\b",
+    re.IGNORECASE,
+)
+_DATE_AGE = re.compile(r"\bage\b|\byears? old\b|\byear-old\b", re.IGNORECASE)
+_DURATION = re.compile(
+    r"^(?:about |around |almost |over |nearly |some |approximately |another |the (?:past|last|next) )?"
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|\w+ty(?:[- ]\w+)?|several|few|a few|many|couple(?: of)?|a couple(?: of)?)"
+    r"(?: and a half)? (?:years?|months?|weeks?|days?|decades?)(?: (?:ago|old|later|earlier|prior|before|after))?$",
+    re.IGNORECASE,
+)
+_TIME_OK = re.compile(
+    r"\d|o'clock|o’clock|\bnoon\b|\bmidnight\b|\b[ap]\.?m\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b.*\b(?:morning|afternoon|evening|night)\b",
+    re.IGNORECASE,
+)
+_STUTTER = re.compile(r"^(\w{1,3})-(?:\1-)*\1\w*$", re.IGNORECASE)
+_ALNUM = re.compile(r"\w")
+
+
+def normalise_term(term: str) -> str:
+    return re.sub(r"\s+", " ", term.strip().lower().replace("’", "'"))
+
+
+class AllowList:
+    """Terms that are never personal data; matched on whole spans, case-insensitive.
+
+    A span equal to a term (or to a term plus a possessive, or a plural ``s``) is
+    dropped; so is a span lying inside an occurrence of a multi-word term in the text
+    (``Parole`` inside ``Board of Parole Hearings``).
+    """
+
+    def __init__(self, terms: Iterable[str] = ()) -> None:
+        self.terms = {normalise_term(t) for t in terms if t and t.strip()}
+        multi = sorted((t for t in self.terms if " " in t), key=len, reverse=True)
+        alternatives = [r"\s+".join(re.escape(w) for w in t.split(" ")) for t in multi]
+        self._multi = (
+            re.compile("|".join(rf"(?<!\w)(?:{a})(?!\w)" for a in alternatives), re.IGNORECASE)
+            if alternatives
+            else None
+        )
+        self._regions_for: tuple[int, list[tuple[int, int]]] | None = None
+
+    def __contains__(self, text: str) -> bool:
+        key = normalise_term(text)
+        key = re.sub(r"^the ", "", key)
+        return key in self.terms or re.sub(r"'s?$|s$", "", key) in self.terms
+
+    def regions(self, text: str) -> list[tuple[int, int]]:
+        """Where multi-word terms occur in ``text`` (cached for the last text)."""
+        if self._multi is None:
+            return []
+        if self._regions_for is None or self._regions_for[0] != id(text):
+            self._regions_for = (id(text), [m.span() for m in self._multi.finditer(text)])
+        return self._regions_for[1]
+
+    def allows(self, text: str, start: int, end: int) -> bool:
+        if text[start:end] in self:
+            return True
+        for s, e in self.regions(text):
+            if s <= start and end <= e:
+                return True
+        return False
+
+
+def trim(text: str, d: Detection) -> Detection | None:
+    start, end = d.start, d.end
+    segment = text[start:end]
+    lead = _LEAD.match(segment)
+    if lead and not re.match(r"['’]\d", segment[lead.end() - 1 : lead.end() + 1]):
+        start += lead.end()
+    segment = text[start:end]
+    if segment.endswith(".") and not _DOTTED_ABBR.search(segment):
+        segment = segment.rstrip(".")
+        end = start + len(segment)
+    trail = _TRAIL.search(segment)
+    if trail and d.label not in {"HEIGHT"}:  # 6'2" keeps its marks
+        end = start + trail.start()
+    if d.label == "HEIGHT":
+        end = start + len(text[start:end].rstrip(" ,;:!?."))
+    if end <= start or not _ALNUM.search(text[start:end]):
+        return None
+    if (start, end) == (d.start, d.end):
+        return d
+    return Detection(start, end, d.label, d.score, d.detector, d.explanation)
+
+
+def clean(
+    text: str, detections: Iterable[Detection], allow: AllowList | None = None
+) -> list[Detection]:
+    """Apply the cleaning rules; returns new detections (PERSON ones as name parts)."""
+    allow = allow or AllowList()
+    out: list[Detection] = []
+    for raw in detections:
+        d = trim(text, raw)
+        if d is None:
+            continue
+        value = text[d.start : d.end]
+        if d.label == "PERSON":
+            for s, e in person_name_parts(text, d.start, d.end):
+                part = text[s:e]
+                if len(part) < 2 and not part.isupper():
+                    continue
+                if allow.allows(text, s, e) or part.lower() in TITLES or _STUTTER.match(part):
+                    continue
+                out.append(Detection(s, e, "PERSON", d.score, d.detector, d.explanation))
+            continue
+        if allow.allows(text, d.start, d.end):
+            continue
+        if d.label == "DATE":
+            if not _DATE_OK.search(value) or _DATE_AGE.search(value) or _DURATION.match(value):
+                continue
+        elif d.label == "TIME":
+            if not _TIME_OK.search(value):
+                continue
+        elif d.label in {"ORGANIZATION", "LOCATION", "NRP"}:
+            if _STUTTER.match(value) or value.islower() and len(value) < 4:
+                continue
+        out.append(d)
+    return out

@@ -1,0 +1,200 @@
+"""Merging the detectors' proposals into one set of non-overlapping spans. Django-free.
+
+The paper's rules, made order-independent:
+
+1. exact duplicates (same start and end) become one span; every contributing detector
+   and its score is kept in the provenance. Its label: a *structured* label (from a
+   pattern: e-mail, phone, spelled name, CDCR number, ...) when any detector proposed
+   one, else the label with the highest summed score (ties: ``LABEL_PRIORITY``);
+2. then spans are taken in a fixed rank order — structured labels first, then longer
+   before shorter, then more detectors, higher score, earlier start, label — so
+   *same start → longer* and *same end → longer* hold: the shorter span is absorbed
+   into the longer one (its detectors join the provenance);
+3. a *partial overlap* is split: the higher-ranked span is kept whole and the other
+   keeps only its part outside it (when that part is a whole word or more).
+
+The result depends only on the set of detections, never on the order detectors
+finished in.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from annotations.detectors.base import Detection
+
+STRUCTURED = (
+    "EMAIL_ADDRESS",
+    "URL",
+    "PHONE_NUMBER",
+    "SPELLED_OUT_ITEM",
+    "SPELLED_NAME",
+    "CDCR_ID",
+    "HEIGHT",
+    "AGE",
+    "TIME",
+)
+LABEL_PRIORITY = (*STRUCTURED, "DATE", "PERSON", "LOCATION", "ORGANIZATION", "NRP")
+_PRIORITY = {label: i for i, label in enumerate(LABEL_PRIORITY)}
+_STRUCTURED = frozenset(STRUCTURED)
+_WORDCHAR = re.compile(r"\w")
+
+
+@dataclass(slots=True)
+class MergedSpan:
+    """A merged span: offsets into the text (end exclusive), label, provenance."""
+
+    start: int
+    end: int
+    label: str
+    # detector → (score, label it proposed)
+    sources: dict[str, tuple[float, str]] = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        same = [s for s, label in self.sources.values() if label == self.label]
+        return round(max(same or [s for s, _ in self.sources.values()] or [0.0]), 4)
+
+    @property
+    def detectors(self) -> list[str]:
+        return sorted(self.sources)
+
+    @property
+    def provenance(self) -> list[dict]:
+        """``[{"detector", "score"}]`` (plus ``"label"`` where a detector proposed another)."""
+        items = []
+        for name in sorted(self.sources):
+            score, label = self.sources[name]
+            item = {"detector": name, "score": round(float(score), 4)}
+            if label != self.label:
+                item["label"] = label
+            items.append(item)
+        return items
+
+    def absorb(self, other: MergedSpan) -> None:
+        for name, (score, label) in other.sources.items():
+            mine = self.sources.get(name)
+            if (
+                mine is None
+                or (mine[1] != self.label and label == self.label)
+                or (mine[1] == label and score > mine[0])
+            ):
+                self.sources[name] = (score, label)
+
+    def as_detection(self) -> Detection:
+        return Detection(self.start, self.end, self.label, self.score, "+".join(self.detectors))
+
+
+def _choose_label(items: list[Detection]) -> str:
+    structured = sorted({d.label for d in items if d.label in _STRUCTURED}, key=_PRIORITY.get)
+    if structured:
+        return structured[0]
+    totals: dict[str, float] = defaultdict(float)
+    for d in items:
+        totals[d.label] += d.score
+    return min(
+        totals, key=lambda label: (-round(totals[label], 6), _PRIORITY.get(label, 99), label)
+    )
+
+
+def _rank(span: MergedSpan) -> tuple:
+    same = [s for s, label in span.sources.values() if label == span.label]
+    return (
+        0 if span.label in _STRUCTURED else 1,
+        -(span.end - span.start),
+        -len(same),
+        -max(same or [0.0]),
+        span.start,
+        _PRIORITY.get(span.label, 99),
+        span.label,
+    )
+
+
+def _word_piece(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Trim a leftover piece to whole words; ``None`` when nothing word-like remains."""
+    while start < end and not _WORDCHAR.match(text[start]):
+        start += 1
+    while end > start and not _WORDCHAR.match(text[end - 1]):
+        end -= 1
+    if end <= start:
+        return None
+    # a piece must not cut a word in two
+    if start > 0 and _WORDCHAR.match(text[start - 1]):
+        return None
+    if end < len(text) and _WORDCHAR.match(text[end]):
+        return None
+    return start, end
+
+
+def merge(detections: Iterable[Detection], text: str | None = None) -> list[MergedSpan]:
+    """Merge ``detections`` (any order, overlaps allowed) into non-overlapping spans.
+
+    ``text`` lets split pieces be trimmed to whole words; without it a partially
+    overlapping lower-ranked span is dropped instead of split.
+    """
+    groups: dict[tuple[int, int], list[Detection]] = defaultdict(list)
+    for d in detections:
+        if d.end > d.start:
+            groups[(d.start, d.end)].append(d)
+    candidates = []
+    for (start, end), items in groups.items():
+        items.sort(key=lambda d: (d.detector, d.label, -d.score))
+        span = MergedSpan(start, end, _choose_label(items))
+        for d in items:
+            span.absorb(MergedSpan(start, end, d.label, {d.detector: (d.score, d.label)}))
+        candidates.append(span)
+    candidates.sort(key=_rank)
+
+    kept: list[MergedSpan] = []  # sorted by start, pairwise disjoint
+    starts: list[int] = []
+    queue = list(candidates)
+    i = 0
+    while i < len(queue):
+        span = queue[i]
+        i += 1
+        lo = bisect.bisect_right(starts, span.start) - 1
+        lo = max(lo, 0)
+        overlapping = []
+        j = lo
+        while j < len(kept) and kept[j].start < span.end:
+            if kept[j].end > span.start:
+                overlapping.append(kept[j])
+            j += 1
+        if not overlapping:
+            pos = bisect.bisect_left(starts, span.start)
+            kept.insert(pos, span)
+            starts.insert(pos, span.start)
+            continue
+        # contained in one kept span → absorbed (same start/end → longer)
+        holder = next((k for k in overlapping if k.start <= span.start and span.end <= k.end), None)
+        if holder is not None:
+            holder.absorb(span)
+            continue
+        # partial overlap → split: keep the parts outside the kept spans
+        for k in overlapping:
+            if k.label == span.label:
+                k.absorb(span)
+        if text is None:
+            continue
+        cursor = span.start
+        pieces = []
+        for k in sorted(overlapping, key=lambda k: k.start):
+            if k.start > cursor:
+                pieces.append((cursor, k.start))
+            cursor = max(cursor, k.end)
+        if cursor < span.end:
+            pieces.append((cursor, span.end))
+        for s, e in pieces:
+            piece = _word_piece(text, s, e)
+            if piece is None:
+                continue
+            new = MergedSpan(piece[0], piece[1], span.label, dict(span.sources))
+            # re-rank the piece among what is left (it is shorter now)
+            rest = queue[i:]
+            bisect.insort(rest, new, key=_rank)
+            queue[i:] = rest
+    return kept

@@ -1,0 +1,69 @@
+"""``python manage.py bench_annotate [--words 15000] [--json]`` (DESIGN.md).
+
+Generates a synthetic transcript of about ``--words`` words, loads the default ensemble
+(models loaded and warmed before timing), times one annotation of it, and in the same
+run times one full spaCy pass (``nlp(text)``, every component) of the configured
+``SPACY_MODEL`` (default ``en_core_web_sm``) over the same text.
+JSON: ``{"words", "ensemble_s", "spacy_sm_s", "ratio", "peak_rss_mb", "spans"}``.
+"""
+
+import json
+import resource
+import sys
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from annotations.detectors.base import Document
+from annotations.detectors.nlp import load_spacy
+from annotations.services.annotation import ensemble_build
+
+
+def peak_rss_mb() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024, 1)
+
+
+class Command(BaseCommand):
+    help = "Time the detector ensemble against one spaCy pass on a generated transcript."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--words", type=int, default=15000)
+        parser.add_argument("--seed", type=int, default=4242)
+        parser.add_argument("--json", action="store_true", dest="as_json")
+
+    def handle(self, *args, words, seed, as_json: bool, **options):
+        from transcripts.synthetic.generator import generate_hearing
+
+        hearing = generate_hearing(seed, words=words)
+        ensemble = ensemble_build()
+        ensemble.load()
+        ensemble.run(Document(hearing.text[:2000], hearing.metadata))  # warm-up
+        nlp = load_spacy(settings.SPACY_MODEL)
+        nlp("Warm-up sentence for Dr. Ann Lee in Fresno on May 1, 2020.")
+
+        started = time.perf_counter()
+        result = ensemble.run(Document(hearing.text, hearing.metadata))
+        ensemble_s = time.perf_counter() - started
+
+        started = time.perf_counter()
+        nlp(hearing.text)
+        spacy_s = time.perf_counter() - started
+
+        report = {
+            "words": len(hearing.text.split()),
+            "ensemble_s": round(ensemble_s, 3),
+            "spacy_sm_s": round(spacy_s, 3),
+            "ratio": round(ensemble_s / spacy_s, 3) if spacy_s else None,
+            "peak_rss_mb": peak_rss_mb(),
+            "spans": len(result.spans),
+        }
+        if as_json:
+            self.stdout.write(json.dumps(report))
+        else:
+            for key, value in report.items():
+                self.stdout.write(f"{key}: {value}")
+            self.stdout.write(f"per detector (s): {result.seconds}")
+            if result.errors:
+                self.stdout.write(f"failed detectors: {sorted(result.errors)}")

@@ -1,0 +1,117 @@
+"""``python manage.py evaluate --gold FILE.jsonl [--detectors a,b] [--json]`` (DESIGN.md).
+
+Runs the automatic annotation on each gold document's text (its ``meta.metadata`` is
+used as the cover page when present) and prints precision/recall/F1 overall, per label
+and per detector (spans credited to a detector through their provenance), exact-span
+and token level, and the gold tokens left uncovered (leaks). Gold ``ignore`` regions
+count neither way.
+
+PERSON: stored spans are name parts; gold files that mark whole names (``John Doe``)
+are compared with adjacent predicted parts joined (``--person auto``, the default,
+decides by whether any gold PERSON span contains a space).
+"""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from annotations.evaluation.metrics import evaluate_documents
+from annotations.gold import GoldFormatError, read_jsonl
+from annotations.services.annotation import annotation_detect, ensemble_build
+
+
+def join_name_parts(text: str, spans: list[dict]) -> list[dict]:
+    """Join PERSON spans separated by one space (``John`` ``Doe`` → ``John Doe``)."""
+    out: list[dict] = []
+    for span in sorted(spans, key=lambda s: (s["start"], s["end"])):
+        last = out[-1] if out else None
+        if (
+            last
+            and span["label"] == "PERSON" == last["label"]
+            and text[last["end"] : span["start"]] == " "
+        ):
+            names = {d["detector"] for d in last["detectors"]}
+            last["end"] = span["end"]
+            last["detectors"] = last["detectors"] + [
+                d for d in span["detectors"] if d["detector"] not in names
+            ]
+        else:
+            out.append(dict(span))
+    return out
+
+
+def _fmt(d: dict) -> str:
+    return f"P {d['p']:.3f}  R {d['r']:.3f}  F1 {d['f1']:.3f}  (tp {d['tp']}, fp {d['fp']}, fn {d['fn']})"
+
+
+class Command(BaseCommand):
+    help = "Evaluate the automatic annotation against a gold JSONL file."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--gold", required=True, help="gold JSON Lines file (DESIGN.md)")
+        parser.add_argument(
+            "--detectors", default="", help="comma-separated detector names (default: all)"
+        )
+        parser.add_argument("--json", action="store_true", dest="as_json")
+        parser.add_argument("--person", choices=["auto", "parts", "names"], default="auto")
+
+    def handle(self, *args, gold, detectors, as_json: bool, person, **options):
+        try:
+            docs = read_jsonl(gold)
+        except (OSError, GoldFormatError) as exc:
+            raise CommandError(str(exc)) from exc
+        ensemble = ensemble_build()
+        only = [d.strip() for d in detectors.split(",") if d.strip()] or None
+        known = {d.name for d in ensemble.detectors}
+        if only and set(only) - known:
+            raise CommandError(
+                f"Unknown detector(s): {', '.join(sorted(set(only) - known))}; known: {', '.join(sorted(known))}"
+            )
+        if person == "auto":
+            names = any(
+                s.label == "PERSON" and " " in d.text[s.start : s.end]
+                for d in docs
+                for s in d.spans
+            )
+            person = "names" if names else "parts"
+        predictions = {}
+        errors: dict[str, str] = {}
+        for doc in docs:
+            metadata = (
+                doc.meta.get("metadata") if isinstance(doc.meta.get("metadata"), dict) else {}
+            )
+            result = annotation_detect(
+                text=doc.text, metadata=metadata, only=only, ensemble=ensemble
+            )
+            errors.update(result.errors)
+            spans = [
+                {
+                    "start": s.start,
+                    "end": s.end,
+                    "label": s.label,
+                    # credit the detectors that proposed this label
+                    "detectors": [p for p in s.provenance if "label" not in p],
+                }
+                for s in result.spans
+            ]
+            predictions[doc.id] = join_name_parts(doc.text, spans) if person == "names" else spans
+        report = evaluate_documents(docs, predictions)
+        if errors:
+            report["errors"] = errors
+        if as_json:
+            self.stdout.write(json.dumps(report, indent=2, sort_keys=False))
+            return
+        self.stdout.write(f"{len(docs)} document(s), PERSON compared as {person}")
+        for level in ("exact", "token"):
+            self.stdout.write(f"overall {level:5}: {_fmt(report['overall'][level])}")
+        self.stdout.write("per label (exact | token):")
+        for label, figures in report["labels"].items():
+            self.stdout.write(
+                f"  {label:17} {_fmt(figures['exact'])} | R {figures['token']['r']:.3f}"
+            )
+        self.stdout.write("per detector (exact | token):")
+        for name, figures in report["detectors"].items():
+            self.stdout.write(f"  {name:12} {_fmt(figures['exact'])} | {_fmt(figures['token'])}")
+        self.stdout.write(f"leaked gold tokens: {report['leaked_tokens']}")
+        for name, message in sorted(errors.items()):
+            self.stdout.write(self.style.WARNING(f"detector {name} failed: {message}"))

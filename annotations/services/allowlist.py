@@ -1,0 +1,44 @@
+"""The allow-list: domain terms that are never personal data (kept as data, edited by leads)."""
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from annotations.audit import audit_record
+from annotations.detectors.clean import normalise_term
+from annotations.models import AllowListTerm
+from anonreview import roles
+
+
+def allowlist_terms() -> list[str]:
+    """Selector: every allow-listed term (what the detection engine is given)."""
+    return list(AllowListTerm.objects.order_by("term").values_list("term", flat=True))
+
+
+def _require_lead(user) -> None:
+    if not roles.is_lead(user):
+        raise PermissionDenied("Only leads may change the allow-list.")
+
+
+@transaction.atomic
+def allowlist_term_add(*, term: str, user, note: str = "") -> AllowListTerm:
+    """Add ``term`` (whitespace collapsed); a term already there (any case) is an error."""
+    _require_lead(user)
+    cleaned = " ".join(term.split())
+    if len(cleaned) < 2:
+        raise ValidationError("A term needs at least two characters.")
+    if len(cleaned) > 255:
+        raise ValidationError("A term may have at most 255 characters.")
+    existing = {normalise_term(t) for t in allowlist_terms()}
+    if normalise_term(cleaned) in existing:
+        raise ValidationError("This term is already on the allow-list.")
+    item = AllowListTerm.objects.create(term=cleaned, note=note.strip()[:255], created_by=user)
+    audit_record(actor=user, event_type="allowlist.add", after={"term": cleaned})
+    return item
+
+
+@transaction.atomic
+def allowlist_term_delete(*, term_id: int, user) -> None:
+    _require_lead(user)
+    item = AllowListTerm.objects.select_for_update().get(pk=term_id)
+    audit_record(actor=user, event_type="allowlist.delete", before={"term": item.term})
+    item.delete()

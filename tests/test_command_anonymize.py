@@ -1,5 +1,6 @@
 import json
 import re
+import zipfile
 
 import pytest
 from django.apps import apps
@@ -22,11 +23,25 @@ def row_counts():
 def test_anonymize_text_file_writes_outputs_and_leaves_no_rows(tmp_path, capsys):
     source = tmp_path / "hearing-one.txt"
     source.write_text(SYNTHETIC)
+    archive = tmp_path / "batch.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("a/hearing-two.txt", SYNTHETIC.replace("Quill", "Reyes"))
     before = row_counts()
-    call_command("anonymize", str(source), "--out", str(tmp_path / "out"), "--json")
+    call_command(
+        "anonymize",
+        str(source),
+        str(archive),
+        str(tmp_path / "missing.pdf"),
+        "--out",
+        str(tmp_path / "out"),
+        "--json",
+    )
     assert row_counts() == before
-    summary = json.loads(capsys.readouterr().out)["files"][0]
+    files = json.loads(capsys.readouterr().out)["files"]
+    assert [f["ok"] for f in files] == [True, True, False]
+    summary = files[0]
     assert summary["ok"] and summary["leaks"] == 0
+    assert "Reyes" not in (tmp_path / "out" / "hearing-two.txt").read_text()
     out = (tmp_path / "out" / "hearing-one.txt").read_text()
     for secret in ("Quill", "QUILL", "Q-U-I-L-L", "V12345", "2012", "Jonah"):
         assert secret not in out

@@ -12,29 +12,14 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from annotations.pseudonymize import STRATEGIES, SpanInput, key_from_replacements, pseudonymize
 from annotations.pseudonymize.keys import closest_name, person_key
 from annotations.pseudonymize.leaks import cover_needles, find_leaks, span_needles
 from annotations.pseudonymize.refs import RefAssigner
-
-SUFFIXES = {".pdf", ".txt"}
-
-
-def _inputs(paths: list[str]) -> list[Path]:
-    out: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            out.extend(sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES))
-        elif path.exists():
-            out.append(path)
-        else:
-            raise CommandError(f"{raw}: no such file or folder")
-    return out
 
 
 def build_ensemble():
@@ -91,7 +76,7 @@ class Command(BaseCommand):
     help = "Import, detect, pseudonymize and leak-check transcripts without touching the database."
 
     def add_arguments(self, parser):
-        parser.add_argument("inputs", nargs="+", metavar="INPUT", help="PDF, .txt or folder")
+        parser.add_argument("inputs", nargs="+", metavar="INPUT", help="PDF, .txt, .zip or folder")
         parser.add_argument("--out", required=True, help="output folder")
         parser.add_argument("--strategy", choices=STRATEGIES, default="tags")
         parser.add_argument("--seed", default=None, help="seed for surrogates")
@@ -100,23 +85,28 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         from annotations.detectors.base import Document
-        from annotations.pseudonymize.classifier import default_model_path, load_classifier
-        from transcripts.importing import ImportRejected, parse
+        from annotations.services.pseudonymization import configured_classifier
+        from transcripts.importing import ImportRejected, parse_file
+        from transcripts.importing.sources import iter_paths
+        from transcripts.services.importing import import_limits
 
-        inputs = _inputs(options["inputs"])
+        sources = list(iter_paths(options["inputs"], **import_limits()))
         out_dir = Path(options["out"])
         out_dir.mkdir(parents=True, exist_ok=True)
         ensemble = build_ensemble()
         ensemble.load()
-        model = default_model_path()
-        classifier = load_classifier(str(model)) if model else None
+        classifier = configured_classifier()
         summary = []
         any_blocking = False
-        for path in inputs:
-            item: dict = {"path": str(path), "ok": False}
+        stems: Counter = Counter()
+        for source in sources:
+            item: dict = {"path": source.path, "ok": False}
             summary.append(item)
+            if source.error is not None:
+                item["error"] = str(source.error)
+                continue
             try:
-                parsed = parse(path)
+                parsed = parse_file(source.name, source.data)
             except ImportRejected as exc:
                 item["error"] = str(exc)
                 continue
@@ -136,7 +126,10 @@ class Command(BaseCommand):
             leaks = find_leaks(pseudo.text, needles)
             blocking = [leak for leak in leaks if leak.blocking]
             any_blocking |= bool(blocking)
-            stem = path.stem
+            stem = PurePosixPath(source.name).stem
+            stems[stem] += 1
+            if stems[stem] > 1:  # two zip members with one name
+                stem = f"{stem}-{stems[stem]}"
             (out_dir / f"{stem}.txt").write_text(pseudo.text, encoding="utf-8")
             provenance = {i: s for i, s in enumerate(result.spans)}
             with open(out_dir / f"{stem}.spans.jsonl", "w", encoding="utf-8") as fh:

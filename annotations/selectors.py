@@ -69,7 +69,7 @@ class SpanRow:
     label: str
     status: str
     score: float
-    provenance: list
+    provenance: list | None  # None until loaded (``review_fill_provenance``)
     version: int
     entity_id: int | None
     ref: str
@@ -137,6 +137,7 @@ class EntityRow:
     spelled: int = 0
     first_span_id: int | None = None
     first_page: int = 0
+    html: str = ""  # the rendered entry (set by the view)
 
     @property
     def decided(self) -> int:
@@ -170,37 +171,43 @@ class Progress:
 # --- spans ------------------------------------------------------------------------
 
 
-def review_span_rows(*, transcript: Transcript) -> list[SpanRow]:
-    """Every span of the transcript as rows, in text order, with its page (two queries)."""
+def review_span_rows(*, transcript: Transcript, provenance: bool = False) -> list[SpanRow]:
+    """Every span of the transcript as rows, in text order, with its page (two queries).
+
+    Provenance (JSON) is loaded only with ``provenance=True``; otherwise call
+    ``review_fill_provenance`` for the few rows a response renders.
+    """
     text = transcript.text
+    fields = [
+        "id",
+        "start",
+        "end",
+        "label",
+        "status",
+        "score",
+        "version",
+        "entity_id",
+        "entity__ref",
+    ]
+    if provenance:
+        fields.append("provenance")
     rows = [
         SpanRow(
-            id=r["id"],
-            start=r["start"],
-            end=r["end"],
-            label=r["label"],
-            status=r["status"],
-            score=r["score"],
-            provenance=r["provenance"],
-            version=r["version"],
-            entity_id=r["entity_id"],
-            ref=r["entity__ref"] or "",
-            text=text[r["start"] : r["end"]],
-        )
+            id=r[0],
+            start=r[1],
+            end=r[2],
+            label=r[3],
+            status=r[4],
+            score=r[5],
+            version=r[6],
+            entity_id=r[7],
+            ref=r[8] or "",
+            text=text[r[1] : r[2]],
+            provenance=r[9] if provenance else None,
+        )  # fmt: skip
         for r in Span.objects.filter(transcript=transcript)
         .order_by("start", "-end", "id")
-        .values(
-            "id",
-            "start",
-            "end",
-            "label",
-            "status",
-            "score",
-            "provenance",
-            "version",
-            "entity_id",
-            "entity__ref",
-        )
+        .values_list(*fields)
     ]
     bounds = list(
         Utterance.objects.filter(transcript=transcript)
@@ -215,6 +222,17 @@ def review_span_rows(*, transcript: Transcript) -> list[SpanRow]:
     return rows
 
 
+def review_fill_provenance(rows: list[SpanRow]) -> None:
+    """Load the provenance of ``rows`` that lack it (one query)."""
+    missing = {r.id: r for r in rows if r.provenance is None}
+    if not missing:
+        return
+    for span_id, provenance in Span.objects.filter(pk__in=list(missing)).values_list(
+        "id", "provenance"
+    ):
+        missing[span_id].provenance = provenance or []
+
+
 def review_progress(*, rows: list[SpanRow]) -> Progress:
     return Progress(decided=sum(1 for r in rows if r.decided), total=len(rows))
 
@@ -227,8 +245,14 @@ def review_queue(*, rows: list[SpanRow], filters: ReviewFilters) -> list[list]:
     return [[r.id, r.page, int(r.decided)] for r in kept]
 
 
-def review_detectors(*, rows: list[SpanRow]) -> list[str]:
-    return sorted({d for r in rows for d in r.detectors if d})
+def review_detectors(*, transcript: Transcript) -> list[str]:
+    """The detectors named in the transcript's span provenance (for the filter)."""
+    names = set()
+    for provenance in Span.objects.filter(transcript=transcript).values_list(
+        "provenance", flat=True
+    ):
+        names.update(p.get("detector", "") for p in provenance or [] if isinstance(p, dict))
+    return sorted(n for n in names if n)
 
 
 def review_entities(

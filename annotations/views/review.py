@@ -7,6 +7,7 @@ back to the page (plain form fallback). A stale ``version`` answers 409 with the
 refreshed fragments and a message.
 """
 
+import html
 import json
 from bisect import bisect_left
 
@@ -15,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from annotations import selectors
@@ -183,9 +185,9 @@ def build_lines(
         inside.append(
             rows[bisect_left(starts, utterance.start) : bisect_left(starts, utterance.end)]
         )
-    replacements = selectors.review_replacements(
-        transcript=transcript, rows=[r for group in inside for r in group]
-    )
+    rendered = [r for group in inside for r in group]
+    selectors.review_fill_provenance(rendered)
+    replacements = selectors.review_replacements(transcript=transcript, rows=rendered)
     lines = []
     last_page = None
     for utterance, spans in zip(utterances, inside, strict=True):
@@ -199,6 +201,30 @@ def build_lines(
         )
         last_page = utterance.page
     return lines
+
+
+def entity_row_html(entity: selectors.EntityRow) -> str:
+    """One entry of ``#entities``: ``PERSON_3 — “Doe” ×41, spelled ×2`` and its status.
+
+    Plain string building (``html.escape``): the list has hundreds of entries and is sent
+    with every action.
+    """
+    esc = html.escape
+    forms = ", ".join(f"\u201c{esc(form)}\u201d\u00a0\u00d7{n}" for form, n in entity.forms[:3])
+    if len(entity.forms) > 3:
+        forms += ", \u2026"
+    if entity.spelled:
+        forms += f", spelled\u00a0\u00d7{entity.spelled}"
+    status = f"{entity.undecided} open" if entity.undecided else "\u2713"
+    ref = esc(entity.ref)
+    return mark_safe(
+        f'<li class="ent st-{entity.status}" id="e-{ref}" data-ref="{ref}"'
+        f' data-first-span="{entity.first_span_id}" data-page="{entity.first_page}" tabindex="0">'
+        f'<a class="ent-ref" href="?span={entity.first_span_id}">{ref}</a>'
+        f'<span class="ent-forms">\u2014 {forms}</span>'
+        f'<span class="ent-status" title="{entity.decided} of {entity.mentions} decided">'
+        f"{status}</span></li>"
+    )
 
 
 # --- context -------------------------------------------------------------------------
@@ -219,18 +245,28 @@ def _inspector_context(transcript: Transcript, rows: list[SpanRow], span_id: int
     row = next((r for r in rows if r.id == span_id), None) if span_id else None
     if row is None:
         return {"focus": None}
+    selectors.review_fill_provenance([row])
     same_label = [
         (r.ref, r.entity_id) for r in rows if r.label == row.label and r.ref and r.ref != row.ref
     ]
     targets = sorted(set(same_label), key=lambda t: selectors._ref_key(t[0]))
-    group_size = sum(1 for r in rows if r.entity_id == row.entity_id) if row.entity_id else 0
+    group = [r for r in rows if r.entity_id == row.entity_id] if row.entity_id else []
     others = len(services.occurrences(transcript.text, row.text)) - 1
     return {
         "focus": row,
         "merge_targets": targets,
-        "group_size": group_size,
+        "group_size": len(group),
+        "group_open": sum(1 for r in group if not r.decided),
         "occurrences": max(others, 0),
     }
+
+
+def _groups(rows: list[SpanRow], filters: ReviewFilters) -> list[selectors.LabelGroup]:
+    groups = selectors.review_entities(rows=rows, filters=filters if filters.active else None)
+    for group in groups:
+        for entity in group.entities:
+            entity.html = entity_row_html(entity)
+    return groups
 
 
 def _page_context(request, transcript, *, rows, filters, focus=None) -> dict:
@@ -242,9 +278,8 @@ def _page_context(request, transcript, *, rows, filters, focus=None) -> dict:
         "labels": LABELS,
         "key_labels": KEY_LABELS,
         "progress": selectors.review_progress(rows=rows),
-        "groups": selectors.review_entities(rows=rows, filters=filters if filters.active else None),
+        "groups": _groups(rows, filters),
         "queue_json": json.dumps(selectors.review_queue(rows=rows, filters=filters)),
-        "detectors": selectors.review_detectors(rows=rows),
         "can_edit": refusal is None,
         "refusal": refusal,
         "can_resume": transcript.state == Transcript.State.RETURNED
@@ -262,7 +297,7 @@ def review_page(request: HttpRequest, transcript_id: int) -> HttpResponse:
     """The workspace: first window (or the one holding ``?span=``), the rest lazily."""
     transcript = _transcript(request, transcript_id)
     filters = _filters(request)
-    rows = selectors.review_span_rows(transcript=transcript)
+    rows = selectors.review_span_rows(transcript=transcript, provenance=bool(filters.detector))
     windows = selectors.review_windows(transcript=transcript)
     focus = _int(request.GET.get("span"))
     page = _int(request.GET.get("page"))
@@ -283,6 +318,7 @@ def review_page(request: HttpRequest, transcript_id: int) -> HttpResponse:
     context.update(
         {
             "windows": windows,
+            "detectors": selectors.review_detectors(transcript=transcript),
             "open_window": open_window,
             "lines": lines,
             "windows_json": json.dumps([[w.index, w.pages] for w in windows]),
@@ -299,7 +335,7 @@ def review_window(request: HttpRequest, transcript_id: int, window: int) -> Http
     if window >= len(windows):
         raise Http404("No such window.")
     filters = _filters(request)
-    rows = selectors.review_span_rows(transcript=transcript)
+    rows = selectors.review_span_rows(transcript=transcript, provenance=bool(filters.detector))
     utterances = selectors.review_utterances(transcript=transcript, pages=windows[window].pages)
     lines = build_lines(
         transcript=transcript, utterances=utterances, rows=rows,
@@ -315,7 +351,8 @@ def review_window(request: HttpRequest, transcript_id: int, window: int) -> Http
 @require_GET
 def review_inspector(request: HttpRequest, transcript_id: int) -> HttpResponse:
     transcript = _transcript(request, transcript_id)
-    rows = selectors.review_span_rows(transcript=transcript)
+    filters = _filters(request)
+    rows = selectors.review_span_rows(transcript=transcript, provenance=bool(filters.detector))
     context = _page_context(
         request,
         transcript,
@@ -427,7 +464,7 @@ def _fragments(request, transcript, *, offsets, message, level="ok", focus=None,
     """The out-of-band answer to an htmx action."""
     transcript.refresh_from_db(fields=["state"])
     filters = _filters(request)
-    rows = selectors.review_span_rows(transcript=transcript)
+    rows = selectors.review_span_rows(transcript=transcript, provenance=bool(filters.detector))
     windows = selectors.review_windows(transcript=transcript)
     pages = _loaded_pages(request, windows)
     lines = []

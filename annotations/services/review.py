@@ -630,7 +630,7 @@ def span_apply_to_all(*, span: Span | int, actor, version: int | None = None) ->
     review_assign_entities(transcript=transcript, spans=created)
     _record(
         actor=actor,
-        action="apply_to_all",
+        action="apply_all",
         transcript=transcript,
         span=locked,
         before=[],

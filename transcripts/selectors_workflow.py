@@ -3,7 +3,8 @@
 from datetime import date, datetime, time
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from annotations.models import AuditEvent
@@ -49,7 +50,12 @@ def queue_list(
         )
     if not include_copies:
         qs = qs.filter(double_of__isnull=True)
-    return qs.distinct().order_by("-created_at", "-id")
+    # Newest first, each second-annotation copy right after its original.
+    return (
+        qs.distinct()
+        .annotate(group=Coalesce("double_of_id", "id"))
+        .order_by("-group", F("double_of_id").asc(nulls_first=True), "id")
+    )
 
 
 def transcript_get_visible(*, user, pk: int) -> Transcript:

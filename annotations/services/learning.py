@@ -1,0 +1,320 @@
+"""Training the transformer detector on the reviewers' gold data (issue 7).
+
+Writes go through the ``trained_model_*`` services (audited); the training itself
+(minutes to hours) runs outside any transaction, in a background job started by a
+lead (``trained_model_start``) or in the ``train_detector`` command.
+
+Gold from the database = the accepted and added spans of approved (and released)
+transcripts, second-annotator copies excluded (they repeat a text: a copy on each side
+of the held-out split would inflate the figures).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from annotations.audit import audit_record
+from annotations.gold import GoldDoc
+from annotations.models import TrainedModel
+from transcripts import jobs
+from transcripts.models import Job, Transcript
+
+logger = logging.getLogger(__name__)
+
+SOURCE_APPROVED = "approved"
+SOURCE_GOLD_FILE = "gold-file"
+GOLD_STATES = (Transcript.State.APPROVED, Transcript.State.RELEASED)
+CURRENT_LINK = "current"
+
+
+class LearningError(ValueError):
+    """Training cannot start; the message says why, in words."""
+
+
+# --- reads -----------------------------------------------------------------
+
+
+def models_dir() -> Path:
+    """Where trained models live (``settings.LEARNING_MODELS_DIR``; default ``var/trained_models``)."""
+    configured = getattr(settings, "LEARNING_MODELS_DIR", None)
+    return Path(configured) if configured else Path(settings.BASE_DIR) / "var" / "trained_models"
+
+
+def base_model_dir() -> str | None:
+    """The configured base model directory (``settings.LEARNING_BASE_MODEL``), or None
+    for the packaged MiniLM default."""
+    return getattr(settings, "LEARNING_BASE_MODEL", "") or None
+
+
+def gold_transcripts():
+    return Transcript.objects.filter(state__in=GOLD_STATES, double_of__isnull=True).order_by("pk")
+
+
+def learning_gold_from_approved() -> list[GoldDoc]:
+    """Gold documents from approved and released transcripts (accepted + added spans)."""
+    from annotations.services.export import gold_docs
+
+    return gold_docs(transcripts=gold_transcripts())
+
+
+def trained_model_list(*, limit: int = 50):
+    return TrainedModel.objects.select_related("created_by", "job")[:limit]
+
+
+def training_job_active() -> Job | None:
+    """The training job queued or running now, if any (one at a time)."""
+    return (
+        Job.objects.filter(kind=Job.Kind.TRAIN, status__in=[Job.Status.QUEUED, Job.Status.RUNNING])
+        .order_by("-created_at")
+        .first()
+    )
+
+
+def training_job_latest() -> Job | None:
+    return Job.objects.filter(kind=Job.Kind.TRAIN).order_by("-created_at").first()
+
+
+def current_model_dir() -> Path:
+    """The link ``trained_models/current`` (point a detector's ``model_dir`` at it)."""
+    return models_dir() / CURRENT_LINK
+
+
+# --- writes ----------------------------------------------------------------
+
+
+def _config(*, out_dir: str, epochs: int, labels, seed: int, base_model: str | None, **extra):
+    from annotations.learning.train import TrainConfig
+
+    return TrainConfig(
+        out_dir=out_dir,
+        base_model=base_model,
+        labels=tuple(labels) if labels else None,
+        epochs=epochs,
+        seed=seed,
+        **extra,
+    )
+
+
+@transaction.atomic
+def trained_model_start(
+    *, user, epochs: int = 3, labels: list[str] | None = None, seed: int = 13
+) -> TrainedModel:
+    """Queue the training of a detector on the approved transcripts (a background job)."""
+    from annotations.learning.tasks import train_detector_task
+
+    if not 1 <= epochs <= 50:
+        raise LearningError("Epochs must be between 1 and 50.")
+    if training_job_active() is not None:
+        raise LearningError("A training job is already queued or running; wait for it to end.")
+    count = gold_transcripts().count()
+    if count == 0:
+        raise LearningError("No approved transcripts yet: approve some before training.")
+    model = TrainedModel.objects.create(
+        status=TrainedModel.Status.QUEUED,
+        source=SOURCE_APPROVED,
+        base_model=base_model_dir() or "",
+        labels=list(labels or []),
+        epochs=epochs,
+        seed=seed,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    model.path = str(models_dir() / f"model-{model.pk}")
+    job = jobs.job_create(kind=Job.Kind.TRAIN, user=user, message="Queued")
+    model.job = job
+    model.save(update_fields=["path", "job"])
+    audit_record(
+        actor=user,
+        event_type="detector_training_queued",
+        after={"trained_model": model.pk, "epochs": epochs, "transcripts": count, "seed": seed},
+    )
+    jobs.job_enqueue(job=job, task=train_detector_task, trained_model_id=model.pk)
+    return model
+
+
+@transaction.atomic
+def trained_model_create(
+    *,
+    path: str,
+    source: str,
+    epochs: int,
+    seed: int,
+    labels: list[str] | None = None,
+    base_model: str | None = None,
+    user=None,
+) -> TrainedModel:
+    """A history row for a training that starts now in this process (the command)."""
+    model = TrainedModel.objects.create(
+        status=TrainedModel.Status.TRAINING,
+        path=path,
+        source=source,
+        base_model=base_model or "",
+        labels=list(labels or []),
+        epochs=epochs,
+        seed=seed,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    audit_record(
+        actor=user,
+        event_type="detector_training_started",
+        after={"trained_model": model.pk, "source": source, "epochs": epochs, "seed": seed},
+    )
+    return model
+
+
+@transaction.atomic
+def trained_model_finish(*, model: TrainedModel, result, user=None) -> TrainedModel:
+    """Record a finished training's figures; the model becomes ``ready``."""
+    best = result.best_metrics or {}
+    model.status = TrainedModel.Status.READY
+    model.labels = list(result.labels)
+    model.train_documents = result.n_train_docs
+    model.heldout_documents = result.n_val_docs
+    model.best_epoch = result.best_epoch
+    model.metrics = {
+        "overall": best.get("overall", {}),
+        "labels": best.get("labels", {}),
+        "held_out": result.held_out,
+        "device": result.device,
+    }
+    model.history = [
+        {
+            "epoch": h["epoch"],
+            "train_loss": round(h["train_loss"], 5),
+            "exact_f1": h["overall"]["exact"]["f1"],
+            "token_f1": h["overall"]["token"]["f1"],
+        }
+        for h in result.history
+    ]
+    model.training_seconds = result.elapsed_s
+    model.trained_at = timezone.now()
+    model.error = ""
+    model.save()
+    audit_record(
+        actor=user,
+        event_type="detector_trained",
+        after={
+            "trained_model": model.pk,
+            "train_documents": model.train_documents,
+            "exact_f1": model.f1,
+        },
+    )
+    return model
+
+
+@transaction.atomic
+def trained_model_fail(*, model: TrainedModel, error: str, user=None) -> TrainedModel:
+    model.status = TrainedModel.Status.FAILED
+    model.error = error[:2000]
+    model.save(update_fields=["status", "error"])
+    audit_record(
+        actor=user, event_type="detector_training_failed", after={"trained_model": model.pk}
+    )
+    return model
+
+
+def current_link_update(*, path: str | Path) -> Path:
+    """Point ``trained_models/current`` at ``path`` (atomic rename of a fresh link)."""
+    link = current_model_dir()
+    link.parent.mkdir(parents=True, exist_ok=True)
+    tmp = link.with_name(f".{CURRENT_LINK}-{os.getpid()}")
+    if tmp.is_symlink() or tmp.exists():
+        tmp.unlink()
+    os.symlink(os.path.abspath(path), tmp)
+    os.replace(tmp, link)
+    return link
+
+
+def trained_model_train(
+    *,
+    model: TrainedModel,
+    docs: list[GoldDoc],
+    user=None,
+    progress=None,
+    activate: bool = False,
+    **options,
+) -> TrainedModel:
+    """Train ``model`` on ``docs`` in this process (long: no transaction around it).
+
+    ``options`` are extra :class:`~annotations.learning.train.TrainConfig` fields.
+    With ``activate``, ``trained_models/current`` then points at the new model.
+    """
+    from annotations.learning.train import train
+
+    # settings.LEARNING_TRAIN_OPTIONS: defaults for any TrainConfig field
+    # (e.g. {"batch_size": 32, "threads": 2}); explicit options win.
+    defaults = dict(getattr(settings, "LEARNING_TRAIN_OPTIONS", {}) or {})
+    options = {**defaults, **{k: v for k, v in options.items() if v is not None}}
+    config = _config(
+        out_dir=model.path,
+        epochs=model.epochs,
+        labels=model.labels,
+        seed=model.seed,
+        base_model=model.base_model or None,
+        **options,
+    )
+    try:
+        result = train(docs, config, progress=progress)
+    except Exception as exc:
+        trained_model_fail(model=model, error=f"{exc.__class__.__name__}: {exc}", user=user)
+        raise
+    model = trained_model_finish(model=model, result=result, user=user)
+    if activate:
+        current_link_update(path=model.path)
+    return model
+
+
+def trained_model_train_job(*, job_id: int, trained_model_id: int) -> None:
+    """The background job: train on the approved transcripts, reporting epoch and loss."""
+    model = TrainedModel.objects.select_related("created_by").get(pk=trained_model_id)
+    user = model.created_by
+    jobs.job_start(job_id=job_id, message="Collecting gold data")
+    TrainedModel.objects.filter(pk=model.pk).update(status=TrainedModel.Status.TRAINING)
+    model.status = TrainedModel.Status.TRAINING
+    last = [0.0]
+
+    def progress(event: dict) -> None:
+        now = time.monotonic()
+        phase = event["phase"]
+        if phase == "train" and now - last[0] < 1.0 and event["step"] != event["steps"]:
+            return
+        last[0] = now
+        epoch, epochs = event["epoch"], event["epochs"]
+        percent = 5 + int(90 * event["step"] / max(1, event["steps"]))
+        if phase == "train":
+            message = f"Epoch {epoch}/{epochs} · loss {event['loss']:.4f}"
+        elif phase == "eval":
+            message = f"Epoch {epoch}/{epochs} · scoring the held-out transcripts"
+        else:
+            message = (
+                f"Epoch {epoch}/{epochs} done · loss {event['loss']:.4f} · F1 {event['f1']:.3f}"
+            )
+        jobs.job_progress(job_id=job_id, progress=percent, message=message)
+
+    try:
+        docs = learning_gold_from_approved()
+        if not docs:
+            raise LearningError("No approved transcripts to train on.")
+        jobs.job_progress(job_id=job_id, progress=2, message=f"Training on {len(docs)} transcripts")
+        model = trained_model_train(
+            model=model, docs=docs, user=user, progress=progress, activate=True
+        )
+    except Exception as exc:  # reported in words on the job; no text or names
+        logger.exception("training job %s failed", job_id)
+        TrainedModel.objects.filter(
+            pk=trained_model_id, status=TrainedModel.Status.TRAINING
+        ).update(status=TrainedModel.Status.FAILED, error=f"{exc.__class__.__name__}: {exc}"[:2000])
+        jobs.job_fail(job_id=job_id, error=f"Training failed: {exc.__class__.__name__}: {exc}")
+        return
+    f1 = model.f1
+    jobs.job_finish(
+        job_id=job_id,
+        message=f"Model {model.pk} ready · held-out F1 {f1:.3f}" if f1 is not None else "Done",
+        result={"trained_model": model.pk, "exact_f1": f1},
+    )

@@ -182,3 +182,16 @@ def test_cover_lines_give_the_design_metadata_keys():
         "participants": [{"name": "Dora Alden", "role": "Presiding Commissioner"}],
         "transcriber": "Pat O'Brien",
     }
+
+
+def test_repeated_lines_are_headers_only_when_not_numbered_text():
+    page = (
+        "{n}\n1 INCARCERATED PERSON QUILL: Yes, sir.\n"
+        "2 PRESIDING COMMISSIONER ALDEN: Next {n}.\n3 more words here\nAcme Transcription"
+    )
+    parsed = parse_text("\f".join(page.format(n=n) for n in range(3, 7)))
+    assert parsed.text.count("INCARCERATED PERSON QUILL: Yes, sir.") == 4
+    assert (
+        "Acme" not in parsed.text
+        and "PRESIDING COMMISSIONER ALDEN: Next 6. more words here" in parsed.text
+    )

@@ -84,7 +84,12 @@ def _running_keys(pages: list[list[str]]) -> tuple[set[str], set[str]]:
         edges = {_edge_key(line) for line in lines[:2] + lines[-2:]}
         counts.update(edges)
     threshold = max(3, len(pages) // 2)
-    keys = {k for k, n in counts.items() if n >= threshold and not SPEAKER_RE.match(k)}
+    # Never a numbered text line ("# SPEAKER: Yes, sir." at the top of many pages).
+    keys = {
+        k
+        for k, n in counts.items()
+        if n >= threshold and not SPEAKER_RE.match(k) and not k.startswith("# ")
+    }
     anywhere = {k for k in keys if "#" not in k}
     return anywhere, keys - anywhere
 
@@ -149,7 +154,7 @@ def clean_pages(raw_pages: list[list[RawLine]] | list[list[str]]) -> list[Page]:
             at_edge = i < 2 or i > last - 2
             if key in anywhere or (at_edge and key in at_edges):
                 continue
-            if _COMPANY.match(row.text) and not SPEAKER_RE.match(row.text):
+            if at_edge and _COMPANY.match(row.text) and not SPEAKER_RE.match(row.text):
                 continue
             kept.append(row)
         # The page number: a bare number (or "Page n") first or last on the page.

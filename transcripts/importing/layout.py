@@ -120,7 +120,7 @@ def _strip_line_numbers(lines: list[str]) -> tuple[list[str], int]:
             candidates = (last + 1, last + 2, last + 3) if last < 20 else (last + 1, 1, 2)
             for n in candidates:
                 s = str(n)
-                # "text 8" or, from extractors that glue it on, "Y-O-8".
+                # "text 8" or, from extractors that glue it on, "Q-U-8".
                 if n <= LINE_NUMBER_MAX and line.endswith(s):
                     out.append(line[: -len(s)].rstrip())
                     hits, last = hits + 1, n

@@ -273,7 +273,7 @@ def parse_text(data: bytes | str) -> ParsedTranscript:
     text = decode_text(data) if isinstance(data, bytes) else data
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     # Some extractors (pdfium) turn a hyphen at a line end into a soft-hyphen
-    # marker and glue the next line (with its margin number) on: "Y-O\ufffe9 U-N-G".
+    # marker and glue the next line (with its margin number) on: "Q-U\ufffe9 I-L-L".
     text = _SOFT_BREAK.sub("-\n", text).replace("\ufffe", "-")
     raw_pages = [page.split("\n") for page in text.split("\f")]
     raw_pages = [p for p in raw_pages if any(line.strip() for line in p)] or [[]]

@@ -130,3 +130,10 @@ def test_still_suggested_span_is_reported_as_unreviewed_without_blocking():
     leaks = leak_check(transcript=t)
     assert [(x.kind, x.label, x.blocking) for x in leaks] == [("suggested", "PERSON", False)]
     assert blocking_leaks(leaks) == []
+
+
+def test_a_surrogate_equal_to_another_original_is_not_a_leak():
+    output = "in 2013 and again in 2013"  # the first is a shifted surrogate of 2012
+    needles = span_needles("2013", "DATE")
+    assert len(find_leaks(output, needles)) == 2
+    assert [x.start for x in find_leaks(output, needles, replaced=[(3, 7)])] == [21]

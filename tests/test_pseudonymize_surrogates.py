@@ -81,3 +81,22 @@ def test_first_names_keep_gender_and_places_stay_in_the_state():
     assert 21 <= age <= 25 and age != 23
     year = int(re.search(r"\d{4}", reps["May 13, 2012"]).group(0))
     assert 2010 <= year <= 2014 and year != 2012
+
+
+def test_surrogates_avoid_given_words():
+    text = "Mr. Quill."
+    spans = [SpanInput(4, 9, "PERSON")]
+    chosen = pseudonymize(text, spans, strategy="surrogate", seed=1).replacements[0].replacement
+    again = pseudonymize(text, spans, strategy="surrogate", seed=1, avoid=[chosen])
+    assert again.replacements[0].replacement not in {chosen, "Quill"}
+
+
+def test_a_surname_that_is_also_a_first_name_stays_a_surname():
+    text = "My name is Paul Grace. Thank you, Mr. Grace. GRACE: yes."
+    spans = [SpanInput(11, 15, "PERSON"), SpanInput(16, 21, "PERSON"), SpanInput(38, 43, "PERSON")]
+    out = pseudonymize(text, spans, strategy="surrogate", seed=3)
+    reps = [r.replacement for r in out.replacements]
+    from annotations.pseudonymize.surrogates import _names
+
+    assert reps[0] in _names()["male"]
+    assert reps[1] == reps[2] and reps[1] in _names()["last"]

@@ -13,10 +13,12 @@ exclusive; ``Replacement.out_start``/``out_end`` locate each replacement in the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from annotations.detectors.names import person_name_parts
 from annotations.pseudonymize.dates import date_tags
+from annotations.pseudonymize.keys import fold
 from annotations.pseudonymize.refs import RefAssigner, assign_refs
 
 STRATEGIES = ("tags", "surrogate", "mask", "redact")
@@ -139,12 +141,14 @@ def pseudonymize(
     strategy: str = "tags",
     seed: int | str | None = None,
     assigner: RefAssigner | None = None,
+    avoid: Iterable[str] = (),
 ) -> PseudonymizedText:
     """Replace every span of ``text`` according to ``strategy`` (see module docstring).
 
     Overlapping spans: the longer (then the earlier) wins. PERSON spans holding a whole
     name are split into name parts, each its own ref. ``seed`` makes ``surrogate`` output
-    reproducible; ``assigner`` carries refs across documents (corpus scope).
+    reproducible; ``assigner`` carries refs across documents (corpus scope); ``avoid``
+    lists words no surrogate may be (cover-page names that are not spans).
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
@@ -158,6 +162,7 @@ def pseudonymize(
         from annotations.pseudonymize.surrogates import SurrogateMaker
 
         surrogates = SurrogateMaker(seed=seed, text=text)
+        surrogates.originals.update(fold(word) for word in avoid)
         surrogates.prepare(
             [(s.start, s.end, s.label, k.key, k.ref) for s, k in zip(spans, keyed, strict=True)]
         )

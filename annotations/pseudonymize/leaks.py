@@ -167,9 +167,20 @@ def cover_needles(metadata: dict) -> list[Needle]:
     return out
 
 
-def find_leaks(output: str, needles: Iterable[Needle], *, allow: Iterable[str] = ()) -> list[Leak]:
-    """Every occurrence of a needle in ``output`` outside our tags, sorted by position."""
+def find_leaks(
+    output: str,
+    needles: Iterable[Needle],
+    *,
+    allow: Iterable[str] = (),
+    replaced: Iterable[tuple[int, int]] = (),
+) -> list[Leak]:
+    """Every occurrence of a needle in ``output`` outside our tags, sorted by position.
+
+    ``replaced``: output ranges that are replacements (``Replacement.out_start/out_end``);
+    a surrogate that happens to equal another original (a shifted year) is not a leak.
+    """
     tag_spans = [(m.start(), m.end()) for m in TAG.finditer(output)]
+    tag_spans += [(s, e) for s, e in replaced if e > s]
     allowed = {a.casefold() for a in allow}
 
     def inside_tag(s: int, e: int) -> bool:

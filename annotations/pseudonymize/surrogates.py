@@ -40,6 +40,11 @@ ORG_SUFFIX = {
     "HOSPITAL": "Community Hospital",
     "SCHOOL": "High School",
 }
+_TITLE_BEFORE = re.compile(
+    r"\b(mr|mrs|ms|miss|dr|doctor|commissioner|officer|deputy|sergeant|sgt|detective|"
+    r"inmate|attorney|counsel|judge|person|warden|chaplain)\.?\s+$",
+    re.IGNORECASE,
+)
 STREETS = "Oak Maple Cedar Pine Elm Walnut Willow Birch Laurel Spruce".split()
 STREET_TYPES = "Street Avenue Road Drive Lane".split()
 
@@ -121,24 +126,51 @@ class SurrogateMaker:
         return random.Random(int.from_bytes(digest[:8], "big"))
 
     def prepare(self, mentions: list[tuple[int, int, str, str, str]]) -> None:
-        """``mentions`` = ``[(start, end, label, key, ref)]``: learn originals and name roles."""
+        """``mentions`` = ``[(start, end, label, key, ref)]``: learn originals and name roles.
+
+        A name part is a surname when it follows a title (``Mr.``, ``Commissioner``) or
+        another name part, a first name when another name part follows it; the votes of
+        all its mentions decide, and gender-guesser breaks ties and picks the gender.
+        """
+        persons = sorted((m for m in mentions if m[2] == "PERSON"), key=lambda m: m[0])
+        starts = {m[0] for m in persons}
+        ends = {m[1] for m in persons}
+        votes: dict[str, list[int]] = {}
         for start, end, label, key, _ref in mentions:
             original = self.text[start:end]
             self.originals.add(fold(original))
-            if label == "PERSON":
-                self.originals.add(key)
-                role = self._person_role(original, start)
-                # Any mention looking like a first name decides for the whole entity.
-                if self.person_first.get(key, "last") == "last":
-                    self.person_first[key] = role
+            if label != "PERSON":
+                continue
+            self.originals.add(key)
+            before = self.text[max(0, start - 30) : start]
+            after = self.text[end : end + 2]
+            followed = after[:1] == " " and end + 1 in starts
+            preceded = bool(_TITLE_BEFORE.search(before)) or (
+                before.endswith(" ") and start - 1 in ends
+            )
+            tally = votes.setdefault(key, [0, 0])  # [first, last]
+            if followed and not preceded:
+                tally[0] += 1
+            elif preceded:
+                tally[1] += 1
+        for _start, _end, _label, key, _ref in persons:
+            if key in self.person_first:
+                continue
+            first, last = votes.get(key, [0, 0])
+            original = next(self.text[m[0] : m[1]] for m in persons if m[3] == key)
+            gender = self._gender(original)
+            if last > first or (last == first and gender is None):
+                self.person_first[key] = "last"
+            else:
+                self.person_first[key] = gender or "male"
 
-    def _person_role(self, original: str, start: int) -> str:
+    def _gender(self, original: str) -> str | None:
         guess = _gender_detector().get_gender(original.strip())
-        if guess in {"male", "mostly_male"}:
+        if guess in {"male", "mostly_male", "andy"}:
             return "male"
-        if guess in {"female", "mostly_female", "andy"}:
-            return "female" if guess != "andy" else "male"
-        return "last"
+        if guess in {"female", "mostly_female"}:
+            return "female"
+        return None
 
     def _pick(self, rng: random.Random, options: list[str], original: str) -> str:
         candidates = [
@@ -278,6 +310,8 @@ class SurrogateMaker:
             if month:
                 other = rng.choice([m for m in MONTHS if m != month]).capitalize()
                 out = re.sub(month, other, out, flags=re.IGNORECASE)
+        if fold(out) == fold(mention):  # digits no rule above moved ("1073"): new digits
+            out = re.sub(r"\d", lambda _m: str(rng.randrange(10)), mention)
         return out
 
 

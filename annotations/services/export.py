@@ -51,7 +51,10 @@ def release_text(*, transcript: Transcript, strategy: str = "tags") -> str:
     result = transcript_pseudonymize(
         transcript=transcript, strategy=strategy, include_suggested=False
     )
-    leaks = blocking_leaks(leak_check(transcript=transcript, output_text=result.text))
+    replaced = [(r.out_start, r.out_end) for r in result.replacements]
+    leaks = blocking_leaks(
+        leak_check(transcript=transcript, output_text=result.text, replaced=replaced)
+    )
     if leaks:
         raise LeakError({transcript.pk: leaks})
     return result.text

@@ -49,16 +49,31 @@ def transcript_needles(*, transcript: Transcript) -> list[Needle]:
     return needles
 
 
-def leak_check(*, transcript: Transcript, output_text: str | None = None) -> list[Leak]:
-    """Leaks in ``output_text`` (default: the release text, tags, reviewed spans only)."""
+def leak_check(
+    *,
+    transcript: Transcript,
+    output_text: str | None = None,
+    replaced: list[tuple[int, int]] | None = None,
+) -> list[Leak]:
+    """Leaks in ``output_text`` (default: the release text, tags, reviewed spans only).
+
+    ``replaced``: the output ranges of the replacements, when known (surrogates).
+    """
     if output_text is None:
         from annotations.services.pseudonymization import transcript_pseudonymize
 
-        output_text = transcript_pseudonymize(
+        result = transcript_pseudonymize(
             transcript=transcript, strategy="tags", include_suggested=False
-        ).text
+        )
+        output_text = result.text
+        replaced = [(r.out_start, r.out_end) for r in result.replacements]
     allow = AllowListTerm.objects.values_list("term", flat=True)
-    return find_leaks(output_text, transcript_needles(transcript=transcript), allow=allow)
+    return find_leaks(
+        output_text,
+        transcript_needles(transcript=transcript),
+        allow=allow,
+        replaced=replaced or (),
+    )
 
 
 def blocking_leaks(leaks: list[Leak]) -> list[Leak]:

@@ -84,4 +84,20 @@ def transcript_pseudonymize(
         strategy=strategy,
         seed=seed,
         assigner=ref_assigner_for(transcript=transcript),
+        avoid=cover_name_parts(transcript.metadata or {}) if strategy == "surrogate" else (),
     )
+
+
+def cover_name_parts(metadata: dict) -> list[str]:
+    """The name parts of every person on the cover page (no surrogate may equal one)."""
+    from annotations.detectors.names import person_name_parts
+
+    names = [metadata.get("incarcerated_person"), metadata.get("transcriber")]
+    names += [
+        p.get("name") if isinstance(p, dict) else p for p in metadata.get("participants") or []
+    ]
+    parts = []
+    for name in filter(None, names):
+        cleaned = str(name).replace(",", " ")
+        parts += [cleaned[s:e] for s, e in person_name_parts(cleaned, 0, len(cleaned))]
+    return parts

@@ -85,7 +85,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         from annotations.detectors.base import Document
-        from annotations.services.pseudonymization import configured_classifier
+        from annotations.services.pseudonymization import (
+            configured_classifier,
+            cover_name_parts,
+        )
         from transcripts.importing import ImportRejected, parse_file
         from transcripts.importing.sources import iter_paths
         from transcripts.services.importing import import_limits
@@ -118,12 +121,17 @@ class Command(BaseCommand):
                 strategy=options["strategy"],
                 seed=options["seed"],
                 assigner=RefAssigner(classifier=classifier),
+                avoid=cover_name_parts(parsed.metadata),
             )
             needles = []
             for s in result.spans:
                 needles.extend(span_needles(parsed.text[s.start : s.end], s.label))
             needles.extend(cover_needles(parsed.metadata))
-            leaks = find_leaks(pseudo.text, needles)
+            leaks = find_leaks(
+                pseudo.text,
+                needles,
+                replaced=[(r.out_start, r.out_end) for r in pseudo.replacements],
+            )
             blocking = [leak for leak in leaks if leak.blocking]
             any_blocking |= bool(blocking)
             stem = PurePosixPath(source.name).stem

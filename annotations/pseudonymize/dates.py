@@ -34,7 +34,20 @@ KEEP = frozenset(
     "past previous following or a an".split()
 )
 
+_UNITS = "one|two|three|four|five|six|seven|eight|nine"
+_TEENS = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_SEP = r"[\s-]+"
+# "nineteen ninety-five", "twenty twelve", "nineteen oh five", "two thousand (and) twelve"
+_SPOKEN_YEAR = (
+    rf"\b(?:(?:eighteen|nineteen|twenty){_SEP}(?:(?:{_TEENS})|(?:{_TENS})(?:{_SEP}(?:{_UNITS}))?"
+    rf"|oh{_SEP}(?:{_UNITS})|hundred)"
+    rf"|two{_SEP}thousand(?:{_SEP}(?:and{_SEP})?(?:(?:{_TEENS})|(?:{_TENS})(?:{_SEP}(?:{_UNITS}))?"
+    rf"|(?:{_UNITS})))?)\b"
+)
+
 _TOKEN = re.compile(
+    rf"(?P<spokenyear>{_SPOKEN_YEAR})|"
     r"(?P<numeric>\b\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?\b)"
     r"|(?P<decade>\b(?:1[89]|20)\d0['’]?s\b|['’]\d0s\b|\b\d0['’]?s\b)"
     r"|(?P<year>\b(?:1[5-9]|20)\d\d\b|['’]\d\d\b)"
@@ -71,7 +84,9 @@ def date_tags(mention: str) -> str:
         kind = match.lastgroup
         token = match.group(0)
         tag: str | None
-        if kind == "numeric":
+        if kind == "spokenyear":
+            tag = "YEAR"
+        elif kind == "numeric":
             tag = "DATE"
         elif kind == "decade":
             tag = "DECADE"
@@ -83,6 +98,8 @@ def date_tags(mention: str) -> str:
             tag = "NUMBER"
         else:
             tag = _word_tag(token)
+            if tag == "NUMBER" and prev_tag == "MONTH":
+                tag = "DAY"  # "May thirteen", "June twenty-five"
             if tag is None:
                 if token.lower().rstrip(".") in KEEP:
                     continue

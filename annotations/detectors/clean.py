@@ -93,8 +93,16 @@ def trim(text: str, d: Detection) -> Detection | None:
     start, end = d.start, d.end
     segment = text[start:end]
     lead = _LEAD.match(segment)
-    if lead and not re.match(r"['’]\d", segment[lead.end() - 1 : lead.end() + 1]):
+    if (
+        lead
+        and not re.match(r"['’]\d", segment[lead.end() - 1 : lead.end() + 1])
+        and not (d.label == "PHONE_NUMBER" and segment[lead.end() - 1 : lead.end()] == "(")
+    ):
         start += lead.end()
+    if d.label in _DETERMINED:
+        det = _DETERMINER.match(text, start, end)
+        if det and det.end() < end:
+            start = det.end()
     segment = text[start:end]
     if segment.endswith(".") and not _DOTTED_ABBR.search(segment):
         segment = segment.rstrip(".")
@@ -111,21 +119,79 @@ def trim(text: str, d: Detection) -> Detection | None:
     return Detection(start, end, d.label, d.score, d.detector, d.explanation)
 
 
+_DETERMINED = frozenset({"ORGANIZATION", "LOCATION", "NRP", "DATE", "TIME"})
+_DETERMINER = re.compile(
+    r"(?:the|a|an|about|around|approximately|roughly|nearly|almost|at|on|in|by|since|until|till|"
+    r"from|to|of|this|that|last|next|early|late|sometime|some time in)\s+",
+    re.IGNORECASE,
+)
+_RECOGNIZERS: dict[str, object] = {}
+
+
+def _refine(text: str, d: Detection) -> list[Detection]:
+    """DATE/TIME spans: the exact expressions the hearing recognizers find inside them
+    (``Friday, September 18, 2020`` → ``Friday`` + ``September 18, 2020``; ``about
+    12:30 p.m. Good`` → ``12:30 p.m.``); the span itself when they find none."""
+    if not _RECOGNIZERS:
+        from annotations.detectors.patterns import HearingDateRecognizer, HearingTimeRecognizer
+
+        _RECOGNIZERS["DATE"] = HearingDateRecognizer()
+        _RECOGNIZERS["TIME"] = HearingTimeRecognizer()
+    inner = []
+    segment = text[d.start : d.end]
+    for label in ("DATE", "TIME"):
+        for f in _RECOGNIZERS[label].find_all(segment):
+            inner.append(
+                Detection(
+                    d.start + f.start, d.start + f.end, label, d.score, d.detector, d.explanation
+                )
+            )
+    if not inner:
+        return [d]
+    return inner
+
+
+def _cuts_word(text: str, start: int, end: int) -> bool:
+    return (start > 0 and text[start - 1].isalnum() and text[start].isalnum()) or (
+        end < len(text) and text[end].isalnum() and text[end - 1].isalnum()
+    )
+
+
 def clean(
     text: str, detections: Iterable[Detection], allow: AllowList | None = None
 ) -> list[Detection]:
     """Apply the cleaning rules; returns new detections (PERSON ones as name parts)."""
     allow = allow or AllowList()
     out: list[Detection] = []
-    for raw in detections:
+    pending = list(detections)
+    while pending:
+        raw = pending.pop()
         d = trim(text, raw)
-        if d is None:
-            continue
+        if d is None or _cuts_word(text, d.start, d.end):
+            continue  # word pieces of a token classifier ("godfat")
         value = text[d.start : d.end]
+        if d.label in {"DATE", "TIME"} and raw.detector != "_refined":
+            refined = _refine(text, d)
+            if refined != [d]:
+                pending.extend(
+                    Detection(
+                        r.start,
+                        r.end,
+                        r.label,
+                        r.score,
+                        "_refined",
+                        f"{r.detector}\x00{r.explanation}",
+                    )
+                    for r in refined
+                )
+                continue
+        if d.detector == "_refined":
+            detector, _, explanation = d.explanation.partition("\x00")
+            d = Detection(d.start, d.end, d.label, d.score, detector, explanation)
         if d.label == "PERSON":
             for s, e in person_name_parts(text, d.start, d.end):
                 part = text[s:e]
-                if len(part) < 2 and not part.isupper():
+                if (len(part) < 2 and not part.isupper()) or part == "I":
                     continue
                 if allow.allows(text, s, e) or part.lower() in TITLES or _STUTTER.match(part):
                     continue
@@ -143,4 +209,5 @@ def clean(
             if _STUTTER.match(value) or value.islower() and len(value) < 4:
                 continue
         out.append(d)
+    out.sort(key=lambda x: (x.start, x.end, x.label, x.detector))
     return out

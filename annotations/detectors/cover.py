@@ -33,10 +33,13 @@ def name_parts(name: str) -> list[str]:
     return [name[s:e] for s, e in person_name_parts(name, 0, len(name))]
 
 
-def find_word(text: str, word: str, *, ignore_case: bool = True) -> Iterator[tuple[int, int]]:
+def find_word(
+    text: str, word: str, *, ignore_case: bool = True, capitalised: bool = False
+) -> Iterator[tuple[int, int]]:
     """Occurrences of ``word`` as a whole word (a possessive after it is left out).
 
-    Lower-case occurrences of everyday words are skipped (``will`` ≠ ``Will``).
+    Lower-case occurrences of everyday words are skipped (``will`` ≠ ``Will``), and all
+    lower-case occurrences when ``capitalised``.
     """
     if not word:
         return
@@ -44,7 +47,7 @@ def find_word(text: str, word: str, *, ignore_case: bool = True) -> Iterator[tup
     pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w]|-\w)", flags)
     common = word.lower() in COMMON_WORDS
     for match in pattern.finditer(text):
-        if common and not match.group(0)[:1].isupper():
+        if (common or capitalised) and not match.group(0)[:1].isupper():
             continue
         yield match.span()
 
@@ -86,7 +89,7 @@ class CoverPageDetector(Detector):
                 if len(key) < min_len or key in TITLES or key in seen_parts:
                     continue
                 seen_parts.add(key)
-                for s, e in find_word(text, part.rstrip(".")):
+                for s, e in find_word(text, part.rstrip("."), capitalised=True):
                     out.append(Detection(s, e, "PERSON", 1.0, self.name, explanation=field))
         number = meta.get("cdcr_number")
         if isinstance(number, str) and len(number.strip()) >= 4:

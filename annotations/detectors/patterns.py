@@ -1,8 +1,10 @@
 """Hearing-specific recognizers: regular expressions plus small validation rules.
 
-Each recognizer is a Presidio ``LocalRecognizer`` (``load``/``analyze``), so the
-Presidio detector registers them beside Presidio's own; ``find_all`` runs one
-without Presidio (tests, other detectors). Django-free.
+Each recognizer declares ``(name, regex, score)`` patterns and an ``accept`` rule;
+``find_all`` runs it on a text. The Presidio detector wraps each in a Presidio
+``LocalRecognizer`` and registers it beside Presidio's own (``presidio.py``);
+``PatternDetector`` runs them without Presidio. This module imports neither Presidio
+nor spaCy. Django-free.
 
 Rules of thumb: every pattern is linear-time (no nested unbounded repeats), compiled
 once at import, and rejects what a hearing transcript often contains but is not
@@ -15,16 +17,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
-from presidio_analyzer import LocalRecognizer, RecognizerResult
-from presidio_analyzer.predefined_recognizers import EmailRecognizer
+from annotations.detectors.base import Detection, Detector, Document
 
 # --- vocabularies -------------------------------------------------------------------
 
 NATO = (
     "alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliet|juliett|kilo|lima|"
     "mike|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiskey|x-ray|xray|"
-    "yankee|zulu"
+    "yankee|zulu|"
+    # the police (APCO) alphabet, common in California hearings: "Henry Paul 1234"
+    "adam|boy|charles|david|edward|frank|george|henry|ida|john|king|lincoln|mary|nora|"
+    "ocean|paul|queen|robert|sam|tom|union|william|young|zebra"
 )
 UNITS = "zero|oh|one|two|three|four|five|six|seven|eight|nine"
 TEENS = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
@@ -66,7 +71,7 @@ class Found:
     pattern: str
 
 
-class RegexRecognizer(LocalRecognizer):
+class RegexRecognizer:
     """A recognizer from ``(name, regex, score)`` triples and an ``accept`` hook.
 
     A match's group named ``span`` (when present) is the reported span; otherwise the
@@ -76,11 +81,9 @@ class RegexRecognizer(LocalRecognizer):
     ENTITY = ""
     PATTERNS: tuple[tuple[str, re.Pattern, float], ...] = ()
 
-    def __init__(self) -> None:
-        super().__init__(supported_entities=[self.ENTITY], name=type(self).__name__)
-
-    def load(self) -> None:  # nothing heavy
-        pass
+    @property
+    def name(self) -> str:
+        return type(self).__name__
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
         return True
@@ -97,25 +100,11 @@ class RegexRecognizer(LocalRecognizer):
                     start, end = match.span()
                 if end > start:
                     found.append(Found(start, end, self.ENTITY, score, name))
-        return found
-
-    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
-        if self.ENTITY not in entities:
-            return []
-        return [
-            RecognizerResult(
-                entity_type=f.label,
-                start=f.start,
-                end=f.end,
-                score=f.score,
-                recognition_metadata={
-                    RecognizerResult.RECOGNIZER_NAME_KEY: self.name,
-                    RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
-                    "pattern": f.pattern,
-                },
-            )
-            for f in self.find_all(text)
-        ]
+        unique: dict[tuple[int, int], Found] = {}
+        for f in found:  # one result per extent: the best-scoring pattern
+            if (f.start, f.end) not in unique or f.score > unique[(f.start, f.end)].score:
+                unique[(f.start, f.end)] = f
+        return sorted(unique.values(), key=lambda f: (f.start, f.end))
 
 
 def _c(pattern: str, flags: int = 0) -> re.Pattern:
@@ -167,7 +156,8 @@ class SpelledOutItemRecognizer(RegexRecognizer):
 
 _ID_PLAIN = _c(r"(?<![\w/#-])(?P<span>[A-Z]{1,2}-?\d{4,5})(?![\w-])")
 _ID_NATO = _c(
-    rf"(?<![\w-])(?P<span>(?:{NATO})[ ,-]*\d(?:[ ,.-]*\d){{3,4}})(?![\w-])", re.IGNORECASE
+    rf"(?<![\w-])(?P<span>(?:{NATO})(?:[ ,-]+(?:{NATO}))?[ ,-]*\d(?:[ ,.-]*\d){{3,4}})(?![\w-])",
+    re.IGNORECASE,
 )
 _ID_DASHED = _c(r"(?<![\w-])(?P<span>[A-Z](?:[ ,.-]{1,3}\d){4,5})(?![\w-]|[ ,.-]\d)")
 _ID_SPOKEN = _c(
@@ -263,10 +253,18 @@ _AGE_PATTERNS = (
     (
         "i-am-n",
         _c(
-            rf"\b(?:I'm|I am|he's|she's|he is|she is) (?:now )?(?P<span>{_AGE_NUM}) (?:now|today|years)\b",
+            rf"\b(?:I'm|I am|he's|she's|he is|she is|you're|you are) (?:now )?(?P<span>{_AGE_NUM}) (?:now|today|years)\b",
             re.I,
         ),
     ),
+    (
+        "pronoun-was-n",
+        _c(
+            rf"\b(?:I|he|she|you|they|we|who) (?:was|were|is|'s) (?:only |just |about |around |barely )?(?P<span>{_AGE_NUM})(?=[.,;!?]| at the time\b| then\b| and\b| or\b| years\b| when\b)",
+            re.I,
+        ),
+    ),
+    ("years-younger", _c(rf"(?<![\w-])(?P<span>{_AGE_NUM}) years? (?:younger|older)\b", re.I)),
 )
 
 
@@ -341,6 +339,35 @@ _DATE_PATTERNS: tuple[tuple[str, re.Pattern, float], ...] = (
 _MAY_MARCH = re.compile(r"^(?:May|March|Mar)\.?$")
 
 
+# --- street addresses (LOCATION) -----------------------------------------------------
+
+STREET_SUFFIXES = (
+    "Alley|Avenue|Ave|Bend|Bluff|Bluffs|Boulevard|Blvd|Branch|Bridge|Brook|Burg|Bypass|Camp|Canyon|"
+    "Cape|Causeway|Center|Circle|Circles|Cliff|Club|Common|Corner|Corners|Course|Court|Courts|Ct|"
+    "Cove|Creek|Crescent|Crest|Crossing|Curve|Dale|Dam|Divide|Drive|Drives|Dr|Estate|Estates|"
+    "Expressway|Extension|Falls|Ferry|Field|Fields|Flat|Flats|Ford|Forest|Forge|Fork|Fort|Freeway|"
+    "Garden|Gardens|Gateway|Glen|Glens|Green|Greens|Grove|Harbor|Harbors|Haven|Heights|Highway|Hwy|"
+    "Hill|Hills|Hollow|Inlet|Island|Junction|Key|Knoll|Knolls|Lake|Lakes|Landing|Lane|Ln|Light|"
+    "Loaf|Lock|Locks|Lodge|Loop|Mall|Manor|Meadow|Meadows|Mews|Mill|Mills|Mission|Motorway|Mount|"
+    "Mountain|Mountains|Neck|Orchard|Oval|Park|Parkway|Pass|Path|Pike|Pine|Pines|Place|Pl|Plain|"
+    "Plains|Plaza|Point|Points|Port|Ports|Prairie|Radial|Ranch|Rapid|Rapids|Rest|Ridge|Ridges|"
+    "River|Road|Rd|Roads|Route|Row|Run|Shoal|Shoals|Shore|Shores|Skyway|Spring|Springs|Spur|"
+    "Square|Squares|Station|Stream|Street|St|Streets|Summit|Terrace|Trace|Track|Trail|Tunnel|"
+    "Turnpike|Union|Valley|Valleys|Via|Viaduct|View|Views|Village|Ville|Vista|Walk|Wall|Way|"
+    "Ways|Well|Wells"
+)
+_ADDRESS = _c(
+    rf"(?<![\w-])\d{{2,6}} (?:[NSEW]\.? )?[A-Z][a-z]+(?: [A-Z][a-z]+){{0,2}} (?:{STREET_SUFFIXES})(?!\w)"
+)
+
+
+class AddressRecognizer(RegexRecognizer):
+    """Street addresses: ``1234 Elm Street``, ``18 N. Oak Ave``."""
+
+    ENTITY = "LOCATION"
+    PATTERNS = (("street-address", _ADDRESS, 0.8),)
+
+
 class HearingDateRecognizer(RegexRecognizer):
     """Dates in formats, ordinals, weekdays, months, years and decades."""
 
@@ -381,7 +408,7 @@ _TIME_PATTERNS = (
     (
         "oclock",
         _c(
-            rf"\b(?:(?:{NUM_WORD}|1[0-2]|[1-9])(?: (?:{NUM_WORD}))?|half past (?:{NUM_WORD})|quarter (?:past|to|of) (?:{NUM_WORD}))(?: o'clock| o’clock)(?: (?:in the (?:morning|afternoon|evening)|at night|sharp))?",
+            rf"\b(?:(?:{NUM_WORD}|1[0-2]|[1-9])(?: (?:{NUM_WORD}))?|half past (?:{NUM_WORD})|quarter (?:past|to|of) (?:{NUM_WORD}))(?: o'clock| o’clock)",
             re.I,
         ),
         0.85,
@@ -428,13 +455,6 @@ def offline_tldextract():
     return _TLD
 
 
-class OfflineEmailRecognizer(EmailRecognizer):
-    """Presidio's e-mail recognizer, validating domains against the bundled snapshot."""
-
-    def validate_result(self, pattern_text: str) -> bool:
-        return offline_tldextract()(pattern_text).fqdn != ""
-
-
 HEARING_RECOGNIZERS: tuple[type[RegexRecognizer], ...] = (
     SpelledNameRecognizer,
     SpelledOutItemRecognizer,
@@ -443,6 +463,7 @@ HEARING_RECOGNIZERS: tuple[type[RegexRecognizer], ...] = (
     AgeRecognizer,
     HearingDateRecognizer,
     HearingTimeRecognizer,
+    AddressRecognizer,
 )
 
 
@@ -455,3 +476,24 @@ def find_hearing_entities(
     for recognizer in recognizers:
         found.extend(recognizer.find_all(text))
     return sorted(found, key=lambda f: (f.start, f.end, f.label))
+
+
+class PatternDetector(Detector):
+    """The hearing recognizers alone, without Presidio or spaCy (no models to load).
+
+    Presidio runs the same recognizers; this detector is for light set-ups and tests.
+    """
+
+    name: ClassVar[str] = "patterns"
+    labels: ClassVar[frozenset[str]] = frozenset(cls.ENTITY for cls in HEARING_RECOGNIZERS)
+
+    def load(self) -> None:
+        self.recognizers = [cls() for cls in HEARING_RECOGNIZERS]
+        self._loaded = True
+
+    def detect(self, document: Document) -> list[Detection]:
+        self.ensure_loaded()
+        return [
+            Detection(f.start, f.end, f.label, f.score, self.name, explanation=f.pattern)
+            for f in find_hearing_entities(document.text, self.recognizers)
+        ]

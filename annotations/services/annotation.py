@@ -268,7 +268,7 @@ def transcript_annotate_job(*, job_id: int, transcript_id: int) -> None:
             job_id=job_id, message=f"Done, {spans} suggestions; {words}"[:255], result=summary
         )
         Job.objects.filter(pk=job_id).update(
-            error=f"{words.capitalize()}. The other detectors' suggestions were kept."
+            error=f"{words[:1].upper()}{words[1:]}. The other detectors' suggestions were kept."
         )
     else:
         jobs.job_finish(job_id=job_id, message=f"Done: {spans} suggestions", result=summary)

@@ -1,0 +1,159 @@
+"""Cleaning and merging of detections: the paper's rules, order-independent."""
+
+import random
+
+from annotations.detectors.base import Detection
+from annotations.detectors.clean import AllowList, clean
+from annotations.detectors.merge import merge
+
+
+def spans(result, text):
+    return [(text[s.start : s.end], s.label) for s in result]
+
+
+def test_exact_duplicates_become_one_span_keeping_every_detector_and_score():
+    text = "Mr. Quill went home."
+    merged = merge(
+        [Detection(4, 9, "PERSON", 0.85, "spacy"), Detection(4, 9, "PERSON", 0.7, "transformer")],
+        text,
+    )
+    assert len(merged) == 1
+    assert merged[0].provenance == [
+        {"detector": "spacy", "score": 0.85},
+        {"detector": "transformer", "score": 0.7},
+    ]
+    assert merged[0].score == 0.85
+
+
+def test_same_start_keeps_the_longer_span_and_absorbs_the_shorter():
+    text = "Mule Creek State Prison is far."
+    merged = merge(
+        [
+            Detection(0, 10, "LOCATION", 0.85, "spacy"),
+            Detection(0, 23, "ORGANIZATION", 1.0, "cover"),
+        ],
+        text,
+    )
+    assert spans(merged, text) == [("Mule Creek State Prison", "ORGANIZATION")]
+    assert {p["detector"] for p in merged[0].provenance} == {"spacy", "cover"}
+    assert [p for p in merged[0].provenance if p["detector"] == "spacy"][0]["label"] == "LOCATION"
+
+
+def test_same_end_keeps_the_longer_span():
+    text = "On May 3, 1980 we met."
+    merged = merge(
+        [Detection(10, 14, "DATE", 0.6, "presidio"), Detection(3, 14, "DATE", 0.85, "spacy")], text
+    )
+    assert spans(merged, text) == [("May 3, 1980", "DATE")]
+    assert merged[0].detectors == ["presidio", "spacy"]
+
+
+def test_partial_overlaps_are_split():
+    text = "Tulare County Jail Road"
+    # "Tulare County Jail" (ORG) and "Jail Road" (LOCATION) overlap on "Jail"
+    merged = merge(
+        [
+            Detection(0, 18, "ORGANIZATION", 0.85, "spacy"),
+            Detection(14, 23, "LOCATION", 0.7, "transformer"),
+        ],
+        text,
+    )
+    assert spans(merged, text) == [("Tulare County Jail", "ORGANIZATION"), ("Road", "LOCATION")]
+
+
+def test_structured_label_wins_over_named_entity_on_the_same_text():
+    text = "Quill, Q-U-I-L-L, yes."
+    merged = merge(
+        [
+            Detection(7, 16, "PERSON", 0.85, "spacy"),
+            Detection(7, 16, "SPELLED_NAME", 0.9, "presidio"),
+        ],
+        text,
+    )
+    assert spans(merged, text) == [("Q-U-I-L-L", "SPELLED_NAME")]
+
+
+def test_merge_is_the_same_whatever_order_detectors_finish_in():
+    text = "Thomas Quill was at Mule Creek State Prison on May 3, 1980, V12345, in Ione."
+    detections = [
+        Detection(0, 6, "PERSON", 0.85, "spacy"),
+        Detection(0, 12, "PERSON", 0.85, "presidio"),
+        Detection(7, 12, "PERSON", 0.7, "transformer"),
+        Detection(20, 30, "LOCATION", 0.85, "spacy"),
+        Detection(20, 43, "ORGANIZATION", 1.0, "cover"),
+        Detection(25, 43, "ORGANIZATION", 0.5, "transformer"),
+        Detection(47, 58, "DATE", 0.85, "presidio"),
+        Detection(54, 58, "DATE", 0.6, "spacy"),
+        Detection(60, 66, "CDCR_ID", 0.85, "presidio"),
+        Detection(60, 66, "ORGANIZATION", 0.85, "spacy"),
+        Detection(71, 75, "LOCATION", 0.85, "spacy"),
+        Detection(68, 75, "LOCATION", 0.5, "transformer"),
+    ]
+    reference = [
+        (s.start, s.end, s.label, tuple(map(str, s.provenance))) for s in merge(detections, text)
+    ]
+    rng = random.Random(7)
+    for _ in range(25):
+        shuffled = detections[:]
+        rng.shuffle(shuffled)
+        again = [
+            (s.start, s.end, s.label, tuple(map(str, s.provenance))) for s in merge(shuffled, text)
+        ]
+        assert again == reference
+    starts = [s[0] for s in reference]
+    assert starts == sorted(starts)
+    for a, b in zip(reference, reference[1:], strict=False):
+        assert a[1] <= b[0]  # never overlapping
+
+
+def test_clean_strips_titles_and_possessives_from_person_into_name_parts():
+    text = "Deputy Commissioner Ann Lee-Park's file and Mr. Quill's."
+    out = clean(
+        text,
+        [Detection(0, 33, "PERSON", 0.85, "spacy"), Detection(44, 56, "PERSON", 0.85, "spacy")],
+    )
+    assert [text[d.start : d.end] for d in out] == ["Ann", "Lee-Park", "Quill"]
+
+
+def test_clean_drops_dates_without_number_month_or_weekday():
+    text = "Today's hearing, last year, on Monday, in 1998, two years ago."
+    out = clean(
+        text,
+        [
+            Detection(0, 7, "DATE", 0.85, "spacy"),
+            Detection(17, 26, "DATE", 0.85, "spacy"),
+            Detection(31, 37, "DATE", 0.85, "spacy"),
+            Detection(42, 46, "DATE", 0.85, "spacy"),
+            Detection(48, 61, "DATE", 0.85, "spacy"),
+        ],
+    )
+    assert [text[d.start : d.end] for d in out] == ["Monday", "1998"]
+
+
+def test_clean_drops_times_without_a_clock_and_stutters():
+    text = "Good morning. At 9:00 a.m. th-th-that place."
+    out = clean(
+        text,
+        [
+            Detection(0, 12, "TIME", 0.85, "spacy"),
+            Detection(17, 26, "TIME", 0.85, "presidio"),
+            Detection(27, 37, "ORGANIZATION", 0.5, "spacy"),
+        ],
+    )
+    assert [text[d.start : d.end] for d in out] == ["9:00 a.m."]
+
+
+def test_allow_list_drops_terms_and_words_inside_multiword_terms_case_insensitively():
+    allow = AllowList(["Board of Parole Hearings", "Alcoholics Anonymous", "Commissioner"])
+    text = "The Board of Parole Hearings and alcoholics anonymous; Commissioner Alden."
+    out = clean(
+        text,
+        [
+            Detection(4, 28, "ORGANIZATION", 0.85, "spacy"),
+            Detection(13, 19, "PERSON", 0.5, "transformer"),
+            Detection(33, 53, "ORGANIZATION", 0.85, "spacy"),
+            Detection(55, 73, "PERSON", 0.85, "spacy"),
+        ],
+        allow,
+    )
+    assert [(text[d.start : d.end], d.label) for d in out] == [("Alden", "PERSON")]

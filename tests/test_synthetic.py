@@ -78,10 +78,10 @@ def test_each_span_text_is_what_its_label_claims(seed):
         "CDCR_ID": rf"[A-Z]{{1,2}}\d{{4,5}}|(?:{phonetic_words})(?: (?:{phonetic_words}))? \d{{4,5}}",
         "PHONE_NUMBER": r"\(\d{3}\) \d{3}-\d{4}|\d{3}[-.]\d{3}[-.]\d{4}",
         "EMAIL_ADDRESS": r"[a-z0-9.]+@[a-z0-9.-]+\.[a-z]+",
-        "URL": r"www\.[a-z0-9-]+\.org",
+        "URL": r"www\.[a-z0-9-]+\.(?:org|com|net)",
         "TIME": r"\d{1,2}:\d{2} (?:[ap]\.m\.|noon|AM|PM)|[a-z]+ o'clock|midnight",
         "AGE": r"\d{1,2}|[a-z]+(?:-[a-z]+)?",
-        "HEIGHT": r"(?:five|six) (?:foot|feet)(?: [a-z]+)?|\d'\d{1,2}\"",
+        "HEIGHT": r"(?:five|six)(?: foot| feet|-)(?: ?[a-z]+)?|\d'\d{1,2}\"",
         "DATE": r".*(?:\d|day|January|February|March|April|May|June|July|August|September|October|November|December|JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER).*",
         "PERSON": r"[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)?",
     }
@@ -220,3 +220,17 @@ def test_utterance_pages_follow_the_layout():
     assert pages == sorted(pages)
     assert pages[0] == 3
     assert h.utterances[-1].page == h.pages[-1].number
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_no_speaker_talks_twice_in_a_row(seed):
+    tagged = [u for u in hearing(seed).utterances if u.speaker]
+    for a, b in zip(tagged, tagged[1:], strict=False):
+        assert a.speaker != b.speaker, a.text[:80]
+
+
+def test_family_facts_stay_consistent_through_the_hearing():
+    h = hearing(0)
+    grandmothers = set(re.findall(r"my grandmother, ([A-Z][a-z]+)", h.text, flags=re.I))
+    assert len(grandmothers) <= 1
+    assert h.text.count("Now your prior record") == 1

@@ -61,6 +61,8 @@ class _Gen(Sections):
         self.b = model.TextBuilder()
         self._used_last: set[str] = set()
         self.section_lines: dict[str, int] = {}
+        self.id_checks = 0
+        self._cast_done = False
 
     # ------------------------------------------------------------------ helpers
     def pick(self, seq: Sequence):
@@ -86,7 +88,8 @@ class _Gen(Sections):
                 and cand not in vocab.AVOID_SURNAMES
             ):
                 last = cand
-        self._used_last.add(last)
+        if not self._cast_done:  # the cast's surnames are unique; others only avoid them
+            self._used_last.add(last)
         return Person(first, last, gender)
 
     def say(self, who: str, text: str) -> None:
@@ -226,6 +229,7 @@ class _Gen(Sections):
         self.risk = self.pick(vocab.RISK_LEVELS)
         self.cra_date = self.hearing_date - dt.timedelta(days=r.randint(60, 400))
         self.misspelled = self._misspell(self.victim.last)
+        self._used_last.add(self.misspelled)
         self.victim_age = r.randint(18, 55)
         self.birth_date = dt.date(self.birth_year, r.randint(1, 12), r.randint(1, 28))
         self.second_city = self.city()
@@ -356,9 +360,11 @@ class _Gen(Sections):
             self.say(
                 "pc",
                 f"Thank you, {self.vnok.title} {P(self.vnok.last)}. I'm sorry for your loss, and "
-                "under Marsy's Law you'll have an opportunity to make a statement at the end of the hearing.",
+                "under Marsy's Law you'll have an opportunity to make a statement at the end of "
+                f"the hearing. All right, {ip.title} {P(ip.last)}.",
             )
-        self.say("pc", f"All right, {ip.title} {P(ip.last)}.")
+        else:
+            self.say("pc", f"All right, {ip.title} {P(ip.last)}.")
         self.ip_intro()
         self.say(
             "pc",
@@ -480,9 +486,12 @@ class _Gen(Sections):
 
     def build(self) -> None:
         self.cast()
+        self._cast_done = True
         self.opening()
         self.section_lines["commitment"] = len(self.b.lines)
         self.commitment_offense()
+        self.section_lines["record"] = len(self.b.lines)
+        self.criminal_history()
         self.section_lines["childhood"] = len(self.b.lines)
         self.childhood()
         self.section_lines["programming"] = len(self.b.lines)
@@ -590,11 +599,12 @@ def _index_pages(
     cert = [p.number for p in pages if p.kind == "certification"]
     return [
         ("Proceedings", str(layout.FIRST_BODY_PAGE)),
-        ("Case Factors", page_of("commitment")),
-        ("Pre-Commitment Factors", page_of("childhood")),
-        ("Post-Commitment Factors", page_of("programming")),
-        ("Parole Plans", page_of("plans")),
-        ("Closing Statements", page_of("closing")),
+        # Like the real index: sections without a printed heading get "--".
+        ("Case Factors", "--"),
+        ("Pre-Commitment Factors", "--"),
+        ("Post-Commitment Factors", "--"),
+        ("Parole Plans", "--"),
+        ("Closing Statements", "--"),
         ("Recess", page_of("decision")),
         ("Decision", page_of("decision")),
         ("Adjournment", str(last_body)),

@@ -120,8 +120,8 @@ def _index(pdf: FPDF, h: SyntheticHearing) -> None:
     pdf.line(480.3, 165.0, 509.1, 165.0)
     top = 190.6
     for title, page in h.index:
-        dots = "." * max(3, 55 - len(title) - len(page))
-        _text(pdf, 99.0, top, f"{title} {dots} {page}")
+        _text(pdf, 99.0, top, title)
+        _text(pdf, 501.9 - len(page) * layout.CHAR_W, top, page)
         top += 37.5
 
 

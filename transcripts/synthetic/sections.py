@@ -15,8 +15,13 @@ from collections.abc import Callable
 from annotations.labels import CDCR_ID, HEIGHT
 
 from . import model, vocab
-from .marks import A, D, L, N, O, P, T, phonetic, stutter
+from .marks import A, D, L, N, O, P, T, phonetic, spelled, stutter
 from .model import m
+
+# Words after the attorney's questions that do not depend on the target (closing statements,
+# recess, ruling, adjournment, certification), and after the reasons of the decision.
+TAIL_WORDS = 850
+CERTIFICATION_WORDS = 290
 
 PRIOR_OFFENSES = (
     "petty theft",
@@ -151,13 +156,21 @@ class Sections:
 
     # ------------------------------------------------------------------ machinery
     def fill(
-        self, name: str, bank: list[Callable[[], None]], filler: Callable[[], None], until: float
+        self,
+        name: str,
+        bank: list[Callable[[], None]],
+        filler: Callable[[], None],
+        until: float,
+        *,
+        at_least: int = 0,
     ) -> None:
+        """Run one-off exchanges from ``bank``, then ``filler``, until the hearing has
+        ``until`` x target words (and at least ``at_least`` items)."""
         self.section_lines.setdefault(name, len(self.b.lines))
         self.rng.shuffle(bank)
-        goal = self.target * until
+        goal = (self.target - TAIL_WORDS) * until
         guard = 0
-        while self.b.words < goal and guard < 3000:
+        while (self.b.words < goal or guard < at_least) and guard < 3000:
             (bank.pop() if bank else filler)()
             guard += 1
 
@@ -398,17 +411,25 @@ class Sections:
 
     # ------------------------------------------------------------------ criminal / social history
     def criminal_history(self) -> None:
-        self.say(
-            "pc",
+        self.record_intro = (
             "Now your prior record. I'll read it and you tell me if anything is wrong. You have "
-            "a juvenile record and an adult record.",
+            "a juvenile record and an adult record."
         )
-        self.fill("record", [], self.arrest_item, 0.20)
+        # A chronological record, read two or three arrests at a time.
+        dates = sorted(
+            self.some_date(self.birth_year + 12, self.offense_date.year - 1)
+            for _ in range(self.rng.randint(8, 22))
+        )
+        self.arrests = [self.arrest(d) for d in dates]
+        self.fill("record", [], self.record_item, 0.20, at_least=1)
 
-    def arrest_item(self) -> None:
-        age = self.rng.randint(12, max(13, self.age_at_offense - 1))
-        year = self.birth_year + age
-        d = dt.date(year, self.rng.randint(1, 12), self.rng.randint(1, 28))
+    def arrest(self, d: dt.date) -> str:
+        year = d.year
+        age = (
+            year
+            - self.birth_year
+            - (1 if (d.month, d.day) < (self.birth_date.month, self.birth_date.day) else 0)
+        )
         agency = self.pick(
             (
                 f"{self.pick(vocab.CA_CITIES)} Police Department",
@@ -424,23 +445,48 @@ class Sections:
                 f"at {A(str(age), 'age_digits')} years old",
             )
         )
-        dispo = self.pick(
-            (
-                f"You received {self.rng.randint(10, 180)} days in the {O(self.jail)}.",
-                "The petition was sustained and you were sent to juvenile hall.",
-                f"You were placed on {self.pick(('two', 'three', 'five'))} years of probation.",
-                "That case was dismissed.",
-                f"You violated probation on {self.date_numeric(d + dt.timedelta(days=self.rng.randint(60, 400)))}.",
-                f"You were committed to {O('the California Youth Authority')} until "
-                f"{D(str(year + self.rng.randint(1, 3)))}.",
+        if age < 18:
+            dispo = self.pick(
+                (
+                    "The petition was sustained and you were sent to juvenile hall.",
+                    "You were counseled and released to your mother.",
+                    f"You were placed in a camp in {L(self.county)}.",
+                    f"You were committed to the {O('California Youth Authority')} until "
+                    f"{D(str(year + self.rng.randint(1, 3)))}.",
+                )
             )
+        else:
+            dispo = self.pick(
+                (
+                    f"You received {self.rng.randint(10, 180)} days in the {O(self.jail)}.",
+                    f"You were placed on {self.pick(('two', 'three', 'five'))} years of probation.",
+                    "That case was dismissed.",
+                    "You violated probation on "
+                    f"{self.date_numeric(d + dt.timedelta(days=self.rng.randint(60, 400)))}.",
+                    f"You were sentenced to {self.pick(('16 months', 'two years', 'three years'))} "
+                    f"and served it at {O(self.pick(vocab.OTHER_PRISONS))}.",
+                )
+            )
+        return (
+            f"on {when}, {age_said}, you were arrested by the {O(agency)} for "
+            f"{self.pick(PRIOR_OFFENSES)}. {dispo}"
         )
-        self.say(
-            "pc",
-            f"On {when}, {age_said}, you were arrested by the {O(agency)} for "
-            f"{self.pick(PRIOR_OFFENSES)}. {dispo}",
-        )
-        if self.chance(0.6):
+
+    def record_item(self) -> None:
+        if self.arrests:
+            n = min(len(self.arrests), self.rng.randint(1, 3))
+            items, self.arrests = self.arrests[:n], self.arrests[n:]
+            joiners = ("Then", "After that,", "Next,", "And")
+            text = " ".join(
+                (item[0].upper() + item[1:]) if i == 0 else f"{self.pick(joiners)} {item}"
+                for i, item in enumerate(items)
+            )
+            if self.record_intro:
+                text, self.record_intro = f"{self.record_intro} {text}", ""
+            self.say(
+                "pc",
+                f"{text} {self.pick(('Is that right?', 'Correct?', 'Anything wrong there?', ''))}",
+            )
             self.say(
                 "ip",
                 self.pick(
@@ -448,12 +494,26 @@ class Sections:
                         "Yes, sir, that's correct.",
                         f"That's right. I was with {P(self.fake.first_name())} that time.",
                         f"Yes. I was using {self.substance} heavy back then.",
-                        "I remember that one. I was trying to impress the older guys.",
-                        f"Correct. My {self.mother.rel('father', 'mother')} had to come pick me up.",
+                        "I remember that. I was trying to impress the older guys.",
+                        f"Correct. My {self.pick(('mother', 'grandmother', 'aunt'))} had to come pick me up.",
                         "Yes, sir. No excuses.",
+                        f"That's correct. {self.reflect(1)}",
                     )
                 ),
             )
+            return
+        self.say(
+            self.pick(("pc", "dc")),
+            self.pick(
+                (
+                    "Why did you keep getting arrested?",
+                    "What was going on with you during those years?",
+                    "Did probation ever help you?",
+                    "What did juvenile hall teach you?",
+                )
+            ),
+        )
+        self.say("ip", self.reflect())
 
     def childhood(self) -> None:
         self.say(
@@ -792,11 +852,23 @@ class Sections:
         )
         if k == 0:
             prog = self.pick(vocab.SELF_HELP)
-            self.say(
-                "dc",
+            chrono = (
                 f"There's a chrono for {prog}, completed {self.on_date(y0, y1)}, facilitated by "
-                f"{self.new_name()}. {self.pick(('What did you get out of it?', 'What did you learn?', 'Tell me about that one.', 'What stuck with you?'))}",
+                f"{self.new_name()}."
             )
+            if self.id_checks < 2 and self.chance(0.2):
+                self.id_checks += 1
+                number = m(CDCR_ID, self.cdcr, "cdcr_id_plain")
+                self.say("dc", f"{chrono} The number on it is {number}. Is that yours?")
+                self.say(
+                    "ip",
+                    f"{self.pick(('Yes.', 'Yes, that is me.', 'That is my number.'))} {self.reflect(1)}",
+                )
+                return
+            question = self.pick(
+                ("What did you get out of it?", "What did you learn?", "Tell me about that one.")
+            )
+            self.say("dc", f"{chrono} {question}")
             self.say("ip", self.reflect())
         elif k == 1:
             self.say(
@@ -910,7 +982,7 @@ class Sections:
             f"I have a job offer from {O(self.employer)} from {P(emp.full)}. It's construction. "
             f"{emp.pronoun.capitalize()} said I can call {emp.object} at {self.phone()}.",
         )
-        self.fill("plans", self.plans_bank(), self.support_letter, 0.74)
+        self.fill("plans", self.plans_bank(), self.support_letter, 0.76)
 
     def plans_bank(self) -> list[Callable[[], None]]:
         def id_card():
@@ -949,7 +1021,30 @@ class Sections:
                 "compact.",
             )
 
-        return [id_card, transfer, meetings, out_of_state]
+        def mentor_org():
+            name = f"{self.pick(('New', 'Second', 'Open', 'Bright', 'Safe'))} {self.pick(('Path', 'Chance', 'Door', 'Start', 'Harbor'))} {self.pick(('Mentoring', 'Reentry', 'Alliance', 'Project'))}"
+            site = "www." + name.lower().replace(" ", "") + self.pick((".org", ".com", ".net"))
+            contact = self.person()
+            self.say("dc", f"There's also a letter from {O(name)}. Tell me about that.")
+            self.say(
+                "ip",
+                f"They mentor lifers when they get out. {P(contact.full)} runs it. Their website is "
+                f"{m('URL', site)} and I can reach {contact.object} at {self.phone()}.",
+            )
+
+        def victim_height():
+            self.say(
+                "dc",
+                "Going back to the offense for a moment. How big was the victim compared to you?",
+            )
+            self.say(
+                "ip",
+                f"{P(self.victim.first)} was smaller than me, about "
+                f"{m(HEIGHT, self.pick(('five foot six', 'five-seven', 'five foot eight')), 'height_words')}. "
+                "I used my size to intimidate people back then.",
+            )
+
+        return [id_card, transfer, meetings, out_of_state, mentor_org, victim_height]
 
     def support_letter(self) -> None:
         rel = self.person()
@@ -969,12 +1064,28 @@ class Sections:
                 f"{rel.pronoun.capitalize()} is {A(str(self.rng.randint(25, 78)), 'age_digits')} and retired.",
             )
         )
-        self.say(
-            "dc",
+        letter = (
             f"There's a letter from {P(rel.full)}, your {relation}, in {L(city)}. "
-            f"{rel.pronoun.capitalize()} {offer}. {contact}",
+            f"{rel.pronoun.capitalize()} {offer}. {contact}"
         )
-        if self.chance(0.7):
+        k = self.rng.randrange(7)
+        if k == 0:
+            self.say("dc", f"{letter} How do you spell that last name, for the record?")
+            self.say("ip", f"{P(rel.last)}. {spelled(rel.last)}.")
+        elif k == 1:
+            self.say(
+                "dc", f"{letter} I can't read the street on {rel.possessive} letter. What is it?"
+            )
+            street = self.fake.last_name()
+            while not street.isalpha():
+                street = self.fake.last_name()
+            self.say(
+                "ip",
+                f"It's {L(street + ' ' + self.pick(vocab.STREET_SUFFIXES))}. That's "
+                f"{phonetic(street)}.",
+            )
+        else:
+            self.say("dc", letter)
             self.say(
                 "ip",
                 self.pick(
@@ -983,6 +1094,7 @@ class Sections:
                         f"Yes. {P(rel.first)} has been there the whole time I've been down.",
                         f"That's my {relation}. We reconnected in {D(str(self.hearing_date.year - self.rng.randint(2, 9)))}.",
                         f"{P(rel.first)} visits when {rel.pronoun} can. It's a long drive from {L(city)}.",
+                        f"{P(rel.first)} is the one who got me into {self.pick(vocab.SELF_HELP)}. {self.reflect(1)}",
                     )
                 ),
             )
@@ -1002,9 +1114,9 @@ class Sections:
                 "No. I wrote an apology letter, but I kept it in my file through the Victim "
                 "Offender Education Group. I don't want to cause them more harm.",
             )
-            self.fill("da", [], self.da_exchange, 0.80)
+            self.fill("da", [], self.da_exchange, 0.86)
         self.say("pc", "Counsel, any questions for your client?")
-        self.fill("attorney", self.att_bank(), self.att_followup, 0.86)
+        self.fill("attorney", self.att_bank(), self.att_followup, 0.96)
 
     def da_exchange(self) -> None:
         self.say(
@@ -1125,34 +1237,42 @@ class Sections:
         self.heading("DECISION")
         self.say("dc", "We're back on the record.")
         years = self.pick(("three", "five", "seven"))
-        self.say(
-            "pc",
+        ruling = (
             f"The time is {self.time_said(self.recess_end)}. All parties who were present before "
             f"the recess are present again. In the matter of {P(ip.full)}, CDCR number "
             f"{m(CDCR_ID, self.cdcr, 'cdcr_id_plain')}, the panel has reviewed all the information "
             f"and finds that {ip.pronoun} does currently pose an unreasonable risk of danger to "
             f"society, and is therefore not suitable for parole. The denial is for {years} years. "
-            f"{ip.title} {P(ip.last)}, you have made progress.",
-        )
-        self.say(
-            "pc",
-            f"We considered the letters from {L(self.crime_city)} and the position of the "
-            f"{P(self.misspelled, 'misspelled_name')} family. The panel also considered your age, "
-            f"{A(str(self.age_now), 'age_digits')}, and the youth offender factors.",
+            f"{ip.title} {P(ip.last)}, you have made progress."
         )
         factors = self.rng.sample(RISK_FACTORS, len(RISK_FACTORS))
-
-        def reason():
+        self.section_lines.setdefault("decision_reasons", len(self.b.lines))
+        goal = self.target - CERTIFICATION_WORDS - self.b.words
+        reasons: list[str] = []
+        words = 0
+        while words < goal and len(reasons) < 400:
             f = factors.pop() if factors else self.pick(RISK_FACTORS)
-            self.say(
-                self.pick(("pc", "pc", "dc")),
-                f"The panel is concerned about your {f}. {self.pick(('We credit', 'We note', 'We acknowledge'))} "
-                f"your {self.pick(PROTECTIVE)} and your work in {self.pick(vocab.SELF_HELP)} since "
+            reason = (
+                f"The panel is concerned about your {f}. "
+                f"{self.pick(('We credit', 'We note', 'We acknowledge'))} your "
+                f"{self.pick(PROTECTIVE)} and your work in {self.pick(vocab.SELF_HELP)} since "
                 f"{D(str(self.hearing_date.year - self.rng.randint(2, 9)))}. "
-                f"{self.pick(('Keep doing the work.', 'Deepen your relapse prevention plans.', 'Get more specific about your triggers.', 'Stay disciplinary free.'))}",
+                f"{self.pick(('Keep doing the work.', 'Deepen your relapse prevention plans.', 'Get more specific about your triggers.', 'Stay disciplinary free.', ''))}"
             )
-
-        self.fill("decision", [], reason, 0.975)
+            reasons.append(reason)
+            words += len(model.strip_marks(reason).split())
+        self.say(
+            "pc",
+            f"{ruling} We considered the letters from {L(self.crime_city)} and the position of the "
+            f"{P(self.misspelled, 'misspelled_name')} family. The panel also considered your age, "
+            f"{A(str(self.age_now), 'age_digits')}, and the youth offender factors. "
+            + " ".join(reasons),
+        )
+        self.say(
+            "dc",
+            f"I'd just add, {ip.title} {P(ip.last)}, keep doing what you're doing. "
+            f"Get into {self.pick(vocab.SELF_HELP)} and deepen your relapse prevention plans.",
+        )
         end = dt.datetime.combine(self.hearing_date, self.recess_end) + dt.timedelta(minutes=20)
         self.say(
             "pc",

@@ -153,6 +153,10 @@ def test_table8_ablation_reruns_detection_without_the_cover_page_detector(corpus
     without = t8["without"]["overall"]["exact"]
     assert (without["tp"], without["fp"], without["fn"]) == (0, 0, 5)
     assert t8["without"]["detectors_run"] == ["propagation"]
+    # Each detector's own output in the full re-run, scored alone: the cover page finds
+    # the three names; propagation re-finds them from the cover's detections.
+    assert t8["with"]["alone"]["cover"]["exact"]["tp"] == 3
+    assert set(t8["with"]["alone"]) <= {"cover", "propagation"}
 
 
 def test_only_approved_originals_count_as_gold(corpus, annotator):

@@ -7,7 +7,7 @@ import csv
 import io
 from collections.abc import Iterator
 
-TABLES = ("table3", "table5", "table8", "corpus", "agreement", "effort")
+TABLES = ("table3", "table5", "table5_alone", "table8", "corpus", "agreement", "effort")
 PRF_KEYS = ("p", "r", "f1", "tp", "fp", "fn")
 
 
@@ -30,6 +30,14 @@ def rows(snapshot: dict, table: str) -> tuple[list[str], list[list]]:
         for name, scores in (snapshot.get("table5") or {}).items():
             out += list(_prf_rows([name], scores))
         return ["detector", "level", *PRF_KEYS], out
+    if table == "table5_alone":
+        alone = ((snapshot.get("table8") or {}).get("with") or {}).get("alone") or {}
+        out = []
+        for name, scores in alone.items():
+            out += list(_prf_rows([name, "overall"], scores))
+            for label, per_label in (scores.get("labels") or {}).items():
+                out += list(_prf_rows([name, label], per_label))
+        return ["detector", "label", "level", *PRF_KEYS], out
     if table == "table8":
         t8 = snapshot.get("table8") or {}
         out = []

@@ -219,28 +219,37 @@ def evaluation_stored(transcripts: Iterable[Transcript]) -> dict:
 # --- Table 8: re-run detection ------------------------------------------------------
 
 
+def _pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int]]:
+    from annotations.detectors.names import person_name_parts
+
+    return person_name_parts(text, start, end) if label == "PERSON" else [(start, end)]
+
+
 def _detect(
     text: str, metadata: dict, *, ensemble, disabled: tuple[str, ...] = ()
-) -> tuple[list[Pred], dict]:
+) -> tuple[list[Pred], dict[str, list[Pred]], dict]:
     """Run the current ensemble (issue 3's ``annotation_detect``) with ``disabled``
-    detectors switched off; PERSON spans are cut into name parts as stored spans are."""
-    from annotations.detectors.names import person_name_parts
+    detectors switched off. Returns the merged predictions, each detector's own
+    (cleaned) detections, and the detectors' errors. PERSON spans are cut into name
+    parts as stored spans are."""
     from annotations.services.annotation import annotation_detect
 
     only = [d.name for d in ensemble.detectors if d.name not in disabled]
     result = annotation_detect(text=text, metadata=metadata, only=only, ensemble=ensemble)
-    preds = []
-    for merged in result.spans:
-        pieces = (
-            person_name_parts(text, merged.start, merged.end)
-            if merged.label == "PERSON"
-            else [(merged.start, merged.end)]
-        )
-        preds += [
-            Pred(start, end, merged.label, detectors=list(merged.detectors))
-            for start, end in pieces
+    merged = [
+        Pred(start, end, span.label, detectors=list(span.detectors))
+        for span in result.spans
+        for start, end in _pieces(text, span.start, span.end, span.label)
+    ]
+    alone = {
+        name: [
+            Pred(start, end, d.label, detectors=[name])
+            for d in found
+            for start, end in _pieces(text, d.start, d.end, d.label)
         ]
-    return preds, dict(result.errors)
+        for name, found in result.by_detector.items()
+    }
+    return merged, alone, dict(result.errors)
 
 
 def evaluation_rerun(
@@ -250,23 +259,33 @@ def evaluation_rerun(
     disabled: tuple[str, ...] = (),
     progress: Callable[[int, int], None] | None = None,
 ) -> dict:
-    """Detection re-run now on each transcript's text, scored against its gold."""
+    """Detection re-run now on each transcript's text, scored against its gold.
+
+    ``result["alone"]``: each detector's own detections in that run scored alone
+    (before merging; propagation only spreads what the others found)."""
     from annotations.services.annotation import ensemble_build
 
     ensemble = ensemble or ensemble_build()
     transcripts = list(transcripts)
     docs, preds, errors = [], {}, {}
+    alone: dict[str, dict[str, list[Pred]]] = defaultdict(dict)
     for i, t in enumerate(transcripts):
         docs.append(_gold_doc(t))
-        preds[str(t.pk)], failed = _detect(
+        preds[str(t.pk)], own, failed = _detect(
             t.text, t.metadata or {}, ensemble=ensemble, disabled=disabled
         )
+        for name, found in own.items():
+            alone[name][str(t.pk)] = found
         errors.update(failed)
         if progress:
             progress(i + 1, len(transcripts))
     result = evaluate_documents(docs, preds)
     result["errors"] = errors
     result["detectors_run"] = [d.name for d in ensemble.detectors if d.name not in disabled]
+    result["alone"] = {}
+    for name in sorted(alone):
+        scored = evaluate_documents(docs, alone[name])
+        result["alone"][name] = {**scored["overall"], "labels": scored["labels"]}
     return result
 
 

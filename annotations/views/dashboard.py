@@ -109,6 +109,12 @@ def dashboard(request):
             table3=_label_rows(snapshot.get("table3") or {}),
             table5=[{"name": n, **s} for n, s in (snapshot.get("table5") or {}).items()],
             table8=_ablation_rows(t8) if t8.get("available") else [],
+            table5_alone=[
+                {"name": n, **scores}
+                for n, scores in ((t8.get("with") or {}).get("alone") or {}).items()
+            ]
+            if t8.get("available")
+            else [],
             charts=_charts(snapshot),
         )
     return render(request, "annotations/dashboard.html", context)

@@ -126,6 +126,11 @@ _DETERMINER = re.compile(
     re.IGNORECASE,
 )
 _RECOGNIZERS: dict[str, object] = {}
+_TITLED = re.compile(
+    r"^(?:Mr|Mrs|Ms|Dr|Officer|Deputy|Sergeant|Sgt|Lieutenant|Lt|Captain|Capt|Detective|Det|"
+    r"Chaplain|Warden|Counselor|Agent|Judge|Reverend|Rev|Pastor|Father|Sister|Brother|Nurse|"
+    r"Correctional Officer)\.? [A-Z][\w'-]+(?: [A-Z][\w'-]+)?$"
+)
 
 
 def _refine(text: str, d: Detection) -> list[Detection]:
@@ -188,6 +193,9 @@ def clean(
         if d.detector == "_refined":
             detector, _, explanation = d.explanation.partition("\x00")
             d = Detection(d.start, d.end, d.label, d.score, detector, explanation)
+        if d.label in {"ORGANIZATION", "LOCATION"} and _TITLED.match(value):
+            # "Officer Cantu", "Chaplain Myers": a titled name, not a place
+            d = Detection(d.start, d.end, "PERSON", d.score, d.detector, d.explanation)
         if d.label == "PERSON":
             for s, e in person_name_parts(text, d.start, d.end):
                 part = text[s:e]

@@ -53,6 +53,11 @@ class MergedSpan:
     label: str
     # detector → (score, label it proposed)
     sources: dict[str, tuple[float, str]] = field(default_factory=dict)
+    # label → {model: best score}: independent support (Presidio's NER is spaCy's)
+    votes: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def support(self, label: str | None = None) -> int:
+        return len(self.votes.get(label or self.label, {}))
 
     @property
     def score(self) -> float:
@@ -76,6 +81,10 @@ class MergedSpan:
         return items
 
     def absorb(self, other: MergedSpan) -> None:
+        for label, models in other.votes.items():
+            mine_votes = self.votes.setdefault(label, {})
+            for model, score in models.items():
+                mine_votes[model] = max(score, mine_votes.get(model, 0.0))
         for name, (score, label) in other.sources.items():
             mine = self.sources.get(name)
             if (
@@ -89,22 +98,41 @@ class MergedSpan:
         return Detection(self.start, self.end, self.label, self.score, "+".join(self.detectors))
 
 
+def model_of(d: Detection) -> str:
+    """The model behind a detection: Presidio's NER results are spaCy's, not a second vote."""
+    return (
+        "spacy" if d.detector == "presidio" and d.explanation == "SpacyRecognizer" else d.detector
+    )
+
+
 def _choose_label(items: list[Detection]) -> str:
     structured = sorted({d.label for d in items if d.label in _STRUCTURED}, key=_PRIORITY.get)
     if structured:
         return structured[0]
-    totals: dict[str, float] = defaultdict(float)
+    best: dict[tuple[str, str], float] = {}
     for d in items:
-        totals[d.label] += d.score
+        key = (d.label, model_of(d))
+        best[key] = max(d.score, best.get(key, 0.0))
+    totals: dict[str, float] = defaultdict(float)
+    for (label, _model), score in best.items():
+        totals[label] += score
     return min(
         totals, key=lambda label: (-round(totals[label], 6), _PRIORITY.get(label, 99), label)
     )
 
 
+_NAMED = frozenset({"PERSON", "LOCATION", "ORGANIZATION", "NRP"})
+
+
 def _rank(span: MergedSpan) -> tuple:
     same = [s for s, label in span.sources.values() if label == span.label]
     return (
-        0 if span.label in _STRUCTURED else 1,
+        0 if span.label in _STRUCTURED else 1 if span.label not in _NAMED else 2,
+        # among named entities, independent support before length: "Logan" "Mckee" as
+        # PERSON by three detectors beat "Logan Mckee" as LOCATION by spaCy alone
+        # (only PERSON counts its support; other named spans count as one, so a longer
+        # "San Bernardino High School" still beats "San Bernardino")
+        -(span.support() if span.label == "PERSON" else 1) if span.label in _NAMED else 0,
         -(span.end - span.start),
         -len(same),
         -max(same or [0.0]),
@@ -145,7 +173,15 @@ def merge(detections: Iterable[Detection], text: str | None = None) -> list[Merg
         items.sort(key=lambda d: (d.detector, d.label, -d.score))
         span = MergedSpan(start, end, _choose_label(items))
         for d in items:
-            span.absorb(MergedSpan(start, end, d.label, {d.detector: (d.score, d.label)}))
+            span.absorb(
+                MergedSpan(
+                    start,
+                    end,
+                    d.label,
+                    {d.detector: (d.score, d.label)},
+                    {d.label: {model_of(d): d.score}},
+                )
+            )
         candidates.append(span)
     candidates.sort(key=_rank)
 
@@ -192,7 +228,13 @@ def merge(detections: Iterable[Detection], text: str | None = None) -> list[Merg
             piece = _word_piece(text, s, e)
             if piece is None:
                 continue
-            new = MergedSpan(piece[0], piece[1], span.label, dict(span.sources))
+            new = MergedSpan(
+                piece[0],
+                piece[1],
+                span.label,
+                dict(span.sources),
+                {k: dict(v) for k, v in span.votes.items()},
+            )
             # re-rank the piece among what is left (it is shorter now)
             rest = queue[i:]
             bisect.insort(rest, new, key=_rank)

@@ -368,6 +368,36 @@ class AddressRecognizer(RegexRecognizer):
     PATTERNS = (("street-address", _ADDRESS, 0.8),)
 
 
+# --- institutions (ORGANIZATION) ----------------------------------------------------
+
+ORG_HEADS = (
+    "High School|Middle School|Junior High(?: School)?|Elementary School|Elementary|Academy|"
+    "State Prison|Prison|Police Department|Sheriff's Department|Sheriff’s Department|"
+    "Sheriff's Office|County Jail|Jail|Juvenile Hall|Hospital|Medical Center|Clinic|College|"
+    "University|Correctional Facility|Correctional Institution|Correctional Center|"
+    "Rehabilitation Center|Conservation Camp|Youth Authority|Highway Patrol|Fire Department|"
+    "Church|Bank|Probation Department|Recovery Center|Treatment Center|Community Center|"
+    "Boys and Girls Club|Foundation|Ministries|Mission|Corporation|Company|Inc\\.?|LLC"
+)
+_ORG = _c(rf"(?<![\w'’-])(?:[A-Z][\w'’.-]*[ ]){{1,4}}(?:{ORG_HEADS})(?![\w-])")
+
+
+class OrganizationRecognizer(RegexRecognizer):
+    """Named institutions: ``San Bernardino High School``, ``Tulare County Jail``."""
+
+    ENTITY = "ORGANIZATION"
+    PATTERNS = (("institution-head", _ORG, 0.8),)
+
+    def accept(self, text: str, match: re.Match, name: str = "") -> bool:
+        first = match.group(0).split(" ", 1)[0]
+        # "The Police Department" alone is generic; the cleaning drops a leading "The"
+        return (
+            first
+            not in {"The", "A", "An", "This", "That", "My", "His", "Her", "Our", "Their", "Your"}
+            or match.group(0).count(" ") >= 2
+        )
+
+
 class HearingDateRecognizer(RegexRecognizer):
     """Dates in formats, ordinals, weekdays, months, years and decades."""
 
@@ -464,6 +494,7 @@ HEARING_RECOGNIZERS: tuple[type[RegexRecognizer], ...] = (
     HearingDateRecognizer,
     HearingTimeRecognizer,
     AddressRecognizer,
+    OrganizationRecognizer,
 )
 
 

@@ -1,0 +1,81 @@
+"""``manage.py evaluate``: the DESIGN.md JSON shape and figures on a tiny gold file."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from annotations.gold import GoldDoc, GoldSpan, write_jsonl
+
+pytestmark = pytest.mark.django_db
+
+LIGHT = [
+    {"NAME": "annotations.detectors.patterns.PatternDetector", "OPTIONS": {}},
+    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+]
+
+
+@pytest.fixture
+def gold_file(tmp_path):
+    text = "ALDEN: Good morning, Mr. Quill. Your number is V12345. We met on Monday.\n"
+    doc = GoldDoc(
+        id="tiny-1",
+        text=text,
+        spans=[
+            GoldSpan(text.index("Quill"), text.index("Quill") + 5, "PERSON"),
+            GoldSpan(text.index("V12345"), text.index("V12345") + 6, "CDCR_ID"),
+            GoldSpan(text.index("Monday"), text.index("Monday") + 6, "DATE"),
+            GoldSpan(text.index("morning"), text.index("morning") + 7, "TIME"),  # not found: a leak
+        ],
+        ignore=[(0, 5)],  # the speaker prefix is not annotated in this gold
+        meta={
+            "metadata": {
+                "incarcerated_person": "Thomas Quill",
+                "participants": [{"name": "Ann Alden"}],
+            }
+        },
+    )
+    path = tmp_path / "gold.jsonl"
+    write_jsonl([doc], path)
+    return path
+
+
+def test_evaluate_json_has_the_design_shape_and_hand_computed_figures(settings, gold_file):
+    settings.DETECTORS = LIGHT
+    out = StringIO()
+    call_command("evaluate", "--gold", str(gold_file), "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert set(report) >= {"overall", "labels", "detectors", "leaked_tokens"}
+    assert set(report["overall"]) == {"exact", "token"}
+    for level in ("exact", "token"):
+        assert {"p", "r", "f1"} <= set(report["overall"][level])
+    exact = report["overall"]["exact"]
+    # Quill, V12345, Monday found; "morning" missed; ALDEN lies in the ignore region
+    assert (exact["tp"], exact["fp"], exact["fn"]) == (3, 0, 1)
+    assert exact["p"] == 1.0 and exact["r"] == 0.75
+    assert report["labels"]["TIME"]["exact"]["r"] == 0.0
+    assert report["labels"]["PERSON"]["exact"]["f1"] == 1.0
+    assert set(report["detectors"]) == {"cover", "patterns"}
+    assert report["detectors"]["cover"]["exact"]["tp"] == 1  # Quill
+    assert report["leaked_tokens"] == 1  # "morning"
+
+
+def test_evaluate_runs_only_the_named_detectors(settings, gold_file):
+    settings.DETECTORS = LIGHT
+    out = StringIO()
+    call_command("evaluate", "--gold", str(gold_file), "--detectors", "cover", "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert set(report["detectors"]) == {"cover"}
+    assert report["overall"]["exact"]["tp"] == 1
+
+
+def test_evaluate_text_report_and_errors(settings, gold_file, tmp_path):
+    settings.DETECTORS = LIGHT
+    out = StringIO()
+    call_command("evaluate", "--gold", str(gold_file), stdout=out)
+    assert "overall exact" in out.getvalue() and "leaked gold tokens: 1" in out.getvalue()
+    with pytest.raises(CommandError):
+        call_command("evaluate", "--gold", str(gold_file), "--detectors", "nope")
+    with pytest.raises(CommandError):
+        call_command("evaluate", "--gold", str(tmp_path / "missing.jsonl"))

@@ -214,3 +214,18 @@ def test_overview_shows_agreement_for_a_double_annotated_transcript(
     )
     html = client.get(reverse("transcripts:detail", args=[t.pk])).content.decode()
     assert 'id="agreement"' in html and "provisional" in html
+
+
+def test_annotators_do_not_see_the_agreement_with_the_other_annotator(
+    client, lead, annotator, other_annotator
+):
+    t = make_transcript(TEXT, state=S.READY)
+    span(t, "ALDEN", status=Span.Status.SUGGESTED)
+    client.force_login(lead)
+    client.post(
+        reverse("transcripts:assign", args=[t.pk]), {"annotator": "ann", "second_annotator": "ann2"}
+    )
+    copy = Transcript.objects.get(double_of=t)
+    client.force_login(other_annotator)
+    html = client.get(reverse("transcripts:detail", args=[copy.pk])).content.decode()
+    assert 'id="agreement"' not in html and f'href="/transcripts/{t.pk}/"' not in html

@@ -190,10 +190,17 @@ def transcript_submit(*, transcript: Transcript, actor) -> Transcript:
 
 
 def _run_leak_check(transcript: Transcript) -> list:
-    """The blocking leaks of the release text (``annotations.services.leaks``)."""
+    """The blocking leaks of the release text (``annotations.services.leaks``). A check
+    that cannot run refuses the approval (it never passes by default)."""
     from annotations.services.leaks import leak_check
 
-    return [leak for leak in leak_check(transcript=transcript) if getattr(leak, "blocking", True)]
+    try:
+        leaks = leak_check(transcript=transcript)
+    except Exception as exc:
+        raise TransitionError(
+            f"The leak check could not run ({exc.__class__.__name__}); the transcript was not approved."
+        ) from exc
+    return [leak for leak in leaks if getattr(leak, "blocking", True)]
 
 
 def transcript_approve(*, transcript: Transcript, actor) -> Transcript:

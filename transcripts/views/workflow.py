@@ -53,7 +53,8 @@ def _context(request, transcript: Transcript, **extra) -> dict:
         "own_work": own,
         "can_return": S.RETURNED in targets and is_lead,
         "can_release": S.RELEASED in targets and is_lead and not is_copy,
-        "agreement": agreement_for_transcript(transcript),
+        # Leads only: an annotator must not see the other's decisions before submitting.
+        "agreement": agreement_for_transcript(transcript) if is_lead else None,
         "events": selectors_workflow.audit_list(user=user, transcript=transcript)[:8],
         "review_url": review_url(transcript),
         "strategies": STRATEGIES,

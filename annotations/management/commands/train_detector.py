@@ -30,7 +30,7 @@ def _labels(values: list[str] | None) -> list[str] | None:
         raise CommandError(
             f"Unknown label(s): {', '.join(unknown)}; choose from {', '.join(LABELS)}"
         )
-    return labels
+    return [label for label in LABELS if label in labels]  # canonical order
 
 
 def _fmt(figures: dict) -> str:

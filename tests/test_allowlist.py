@@ -30,7 +30,9 @@ def test_migration_seeds_the_domain_terms():
 
 
 def test_lead_adds_and_removes_a_term_with_an_audit_row(lead):
-    item = services.allowlist_term_add(term="  Creative   Writing Class ", user=lead, note="programme")
+    item = services.allowlist_term_add(
+        term="  Creative   Writing Class ", user=lead, note="programme"
+    )
     assert item.term == "Creative Writing Class"
     assert AuditEvent.objects.filter(event_type="allowlist.add", actor=lead).exists()
     services.allowlist_term_delete(term_id=item.pk, user=lead)

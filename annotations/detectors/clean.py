@@ -80,6 +80,10 @@ class AllowList:
             self._regions_for = (id(text), [m.span() for m in self._multi.finditer(text)])
         return self._regions_for[1]
 
+    def overlaps_term(self, text: str, start: int, end: int) -> bool:
+        """Whether a multi-word term occurs inside or across ``text[start:end]``."""
+        return any(s < end and start < e for s, e in self.regions(text))
+
     def allows(self, text: str, start: int, end: int) -> bool:
         if text[start:end] in self:
             return True
@@ -199,8 +203,8 @@ def clean(
         if d.label == "PERSON":
             for s, e in person_name_parts(text, d.start, d.end):
                 part = text[s:e]
-                if (len(part) < 2 and not part.isupper()) or part == "I":
-                    continue
+                if (len(part) < 2 and not part.isupper()) or part == "I" or part.islower():
+                    continue  # names are capitalised ("godfather" is not one)
                 if allow.allows(text, s, e) or part.lower() in TITLES or _STUTTER.match(part):
                     continue
                 out.append(Detection(s, e, "PERSON", d.score, d.detector, d.explanation))
@@ -216,6 +220,10 @@ def clean(
         elif d.label in {"ORGANIZATION", "LOCATION", "NRP"}:
             if _STUTTER.match(value) or value.islower() and len(value) < 4:
                 continue
+            if d.label != "NRP" and not any(c.isupper() for c in value):
+                continue  # "robbery", "adolescence": named places and bodies are capitalised
+            if allow.overlaps_term(text, d.start, d.end):
+                continue  # "Denial Management, Celebrate Recovery and ..." lists of programmes
         out.append(d)
     out.sort(key=lambda x: (x.start, x.end, x.label, x.detector))
     return out

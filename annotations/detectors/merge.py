@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from annotations.detectors.base import Detection
 
 STRUCTURED = (
+    "SPELLED_OUT_ITEM",
+    "SPELLED_NAME",
     "EMAIL_ADDRESS",
     "URL",
     "PHONE_NUMBER",
-    "SPELLED_OUT_ITEM",
-    "SPELLED_NAME",
     "CDCR_ID",
     "HEIGHT",
     "AGE",
@@ -57,7 +57,8 @@ class MergedSpan:
     votes: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def support(self, label: str | None = None) -> int:
-        return len(self.votes.get(label or self.label, {}))
+        """Independent detectors for the label (propagation only copies others)."""
+        return len([m for m in self.votes.get(label or self.label, {}) if m != "propagation"])
 
     @property
     def score(self) -> float:

@@ -386,7 +386,7 @@ class OrganizationRecognizer(RegexRecognizer):
     """Named institutions: ``San Bernardino High School``, ``Tulare County Jail``."""
 
     ENTITY = "ORGANIZATION"
-    PATTERNS = (("institution-head", _ORG, 0.8),)
+    PATTERNS = (("institution-head", _ORG, 0.95),)
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
         first = match.group(0).split(" ", 1)[0]
@@ -433,7 +433,7 @@ class HearingDateRecognizer(RegexRecognizer):
 _CLOCK = r"(?:[01]?\d|2[0-3]):[0-5]\d"
 _AMPM = r"(?:[ap]\.? ?m\b\.?)"
 _TIME_PATTERNS = (
-    ("clock", _c(rf"(?<![\w:.]){_CLOCK}(?: ?{_AMPM})?(?![\w:]|\.\d)", re.I), 0.85),
+    ("clock", _c(rf"(?<![\w:.]){_CLOCK}(?: ?{_AMPM}| noon| midnight)?(?![\w:]|\.\d)", re.I), 0.85),
     ("hour-ampm", _c(rf"(?<![\w:.])(?:1[0-2]|0?[1-9]) ?{_AMPM}", re.I), 0.85),
     (
         "oclock",

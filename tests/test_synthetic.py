@@ -234,3 +234,20 @@ def test_family_facts_stay_consistent_through_the_hearing():
     grandmothers = set(re.findall(r"my grandmother, ([A-Z][a-z]+)", h.text, flags=re.I))
     assert len(grandmothers) <= 1
     assert h.text.count("Now your prior record") == 1
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_spans_start_and_end_on_word_boundaries(seed):
+    h = hearing(seed)
+    for s in h.gold.spans:
+        before = h.text[s.start - 1] if s.start else " "
+        after = h.text[s.end] if s.end < len(h.text) else " "
+        assert not before.isalnum() and not after.isalnum(), h.text[s.start - 5 : s.end + 5]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_domain_terms_are_not_spans(seed):
+    h = hearing(seed)
+    for term in ("Board of Parole Hearings", "Alcoholics Anonymous", "Marsy's Law", "CDCR number"):
+        for mt in re.finditer(re.escape(term), h.text):
+            assert not any(s.start < mt.end() and mt.start() < s.end for s in h.gold.spans), term

@@ -482,7 +482,11 @@ class _Gen(Sections):
             section=c,
             kind=model.PARAGRAPH,
         )
-        add(f"Copyright {d.year} / All Rights Reserved by BPH", section=c, kind=model.PARAGRAPH)
+        add(
+            f"Copyright {D(str(d.year))} / All Rights Reserved by BPH",
+            section=c,
+            kind=model.PARAGRAPH,
+        )
 
     def build(self) -> None:
         self.cast()

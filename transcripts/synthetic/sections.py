@@ -177,7 +177,7 @@ class Sections:
     def reflect(self, n: int | None = None, opener: bool = False) -> str:
         """1-3 sentences of the incarcerated person's reflection. ``opener``: start with a
         short assent ("Yes, sir.") for yes/no questions; otherwise maybe a hesitation."""
-        n = n or self.rng.randint(1, 3)
+        n = n or self.rng.randint(2, 4)
         parts = [self.pick(OPENERS)] if opener else []
         for template in self.rng.sample(REFLECTIONS, n):
             parts.append(
@@ -648,7 +648,7 @@ class Sections:
                 "ip",
                 f"I'm {N(self.ethnic)}. My father's side is {N(self.nationality)}, from "
                 f"{L(self.pick(vocab.COUNTRIES))}. I didn't learn much about that culture until I "
-                f"got locked up and joined the {self.pick(('cultural group', 'Native Hawaiian circle', 'Latino heritage group', 'Black history study group'))}.",
+                f"got locked up and joined the {self.pick(('cultural group', N('Native Hawaiian') + ' circle', N('Latino') + ' heritage group', N('Black') + ' history study group'))}.",
             )
 
         def siblings():

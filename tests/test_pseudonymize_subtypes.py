@@ -1,7 +1,7 @@
 import pytest
 
 from annotations.pseudonymize.classifier import default_model_path, load_classifier
-from annotations.pseudonymize.subtypes import rule_subtype, subtype_of
+from annotations.pseudonymize.subtypes import SUBTYPES, rule_subtype, subtype_of
 
 
 @pytest.mark.parametrize(
@@ -62,3 +62,20 @@ def test_minilm_classifier_abstains_when_unsure():
     assert subtype_of("LOCATION", "the Tenderloin", classifier=classifier) == "LOCATION"
     assert subtype_of("ORGANIZATION", "Sitting En Banc", classifier=classifier) == "ORGANIZATION"
     assert subtype_of("ORGANIZATION", "BPH", classifier=classifier) == "ORGANIZATION"
+
+
+@pytest.mark.slow
+def test_undecided_mentions_are_classified_in_one_batch_and_cached():
+    from annotations.pseudonymize import SpanInput, pseudonymize
+    from annotations.pseudonymize.refs import RefAssigner
+
+    classifier = load_classifier(str(default_model_path()))
+    text = "At Saint Agnes Medical, then Saint Agnes Medical again, near the Tenderloin."
+    spans = [
+        SpanInput(3, 22, "ORGANIZATION"),
+        SpanInput(29, 48, "ORGANIZATION"),
+        SpanInput(61, 75, "LOCATION"),
+    ]
+    out = pseudonymize(text, spans, assigner=RefAssigner(classifier=classifier))
+    assert out.text == "At [HOSPITAL_1], then [HOSPITAL_1] again, near [LOCATION_1]."
+    assert ("Saint Agnes Medical", SUBTYPES["ORGANIZATION"]) in classifier._results

@@ -38,6 +38,7 @@ DESCRIPTIONS: dict[str, str] = {
 # 0.25 COUNTY vs 0.21 STATE).
 MIN_SIMILARITY = 0.3
 MIN_MARGIN = 0.05
+MAX_CACHED = 20_000  # results kept per process (mention, candidates) → subtype
 
 
 def default_model_path() -> Path | None:
@@ -59,6 +60,7 @@ class SubtypeClassifier:
         self._tokenizer = None
         self._model = None
         self._label_vectors: dict[str, object] = {}
+        self._results: dict[tuple[str, tuple[str, ...]], str | None] = {}
 
     def load(self) -> None:
         with self._lock:
@@ -94,26 +96,57 @@ class SubtypeClassifier:
         return torch.nn.functional.normalize(pooled, dim=-1)
 
     def __call__(self, label: str, mention: str, candidates: tuple[str, ...]) -> str | None:
+        key = (mention, candidates)
+        if key not in self._results:
+            self.prefetch([(label, mention, candidates)])
+        return self._results.get(key)
+
+    def prefetch(self, items: list[tuple[str, str, tuple[str, ...]]]) -> None:
+        """Classify many ``(label, mention, candidates)`` at once; results are cached."""
+        todo = [(m, c) for _label, m, c in items if (m, c) not in self._results]
+        if not todo:
+            return
         self.load()
+        if self._nli is not None:
+            for mention, candidates in todo:
+                self._store((mention, candidates), self._classify_nli(mention, candidates))
+            return
+        import torch
+
+        needed = {c for _m, cands in todo for c in cands if c not in self._label_vectors}
+        if needed:
+            needed_list = sorted(needed)
+            for c, v in zip(
+                needed_list, self._embed([DESCRIPTIONS[c] for c in needed_list]), strict=True
+            ):
+                self._label_vectors[c] = v
+        for start in range(0, len(todo), 64):
+            chunk = todo[start : start + 64]
+            vectors = self._embed([m for m, _c in chunk])
+            for (mention, candidates), vec in zip(chunk, vectors, strict=True):
+                sims = torch.stack([self._label_vectors[c] for c in candidates]) @ vec
+                self._store((mention, candidates), _decide(sims, candidates))
+
+    def _store(self, key, value: str | None) -> None:
+        if len(self._results) >= MAX_CACHED:
+            self._results.clear()
+        self._results[key] = value
+
+    def _classify_nli(self, mention: str, candidates: tuple[str, ...]) -> str | None:
         if self._nli is not None:
             hypotheses = {DESCRIPTIONS[c]: c for c in candidates}
             result = self._nli(mention, list(hypotheses), hypothesis_template="This is {}.")
             return hypotheses[result["labels"][0]]
-        missing = [c for c in candidates if c not in self._label_vectors]
-        if missing:
-            vectors = self._embed([DESCRIPTIONS[c] for c in missing])
-            for c, v in zip(missing, vectors, strict=True):
-                self._label_vectors[c] = v
-        import torch
+        return None
 
-        mention_vec = self._embed([mention])[0]
-        sims = torch.stack([self._label_vectors[c] for c in candidates]) @ mention_vec
-        ranked = sims.argsort(descending=True).tolist()
-        best = float(sims[ranked[0]])
-        runner_up = float(sims[ranked[1]]) if len(ranked) > 1 else -1.0
-        if best < MIN_SIMILARITY or best - runner_up < MIN_MARGIN:
-            return None
-        return candidates[ranked[0]]
+
+def _decide(sims, candidates: tuple[str, ...]) -> str | None:
+    ranked = sims.argsort(descending=True).tolist()
+    best = float(sims[ranked[0]])
+    runner_up = float(sims[ranked[1]]) if len(ranked) > 1 else -1.0
+    if best < MIN_SIMILARITY or best - runner_up < MIN_MARGIN:
+        return None
+    return candidates[ranked[0]]
 
 
 @cache

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from annotations.pseudonymize.keys import edit_distance_at_most_one, entity_key
-from annotations.pseudonymize.subtypes import Classifier, subtype_of
+from annotations.pseudonymize.subtypes import SUBTYPES, Classifier, rule_subtype, subtype_of
 
 _REF = re.compile(r"^(?P<prefix>[A-Z_]+?)_(?P<n>\d+)$")
 
@@ -95,10 +95,22 @@ def assign_refs(
     assigner = assigner or RefAssigner()
     keys: list[str] = []
     prefixes: list[str] = []
-    for start, end, label, _ref, key in mentions:
+    given = [_REF.match(m[3]) if m[3] else None for m in mentions]
+    if assigner.classifier is not None and hasattr(assigner.classifier, "prefetch"):
+        # One batch for every mention the rules cannot decide (instead of one call each).
+        undecided = {
+            (label, text[start:end])
+            for (start, end, label, ref, _k) in mentions
+            if not ref and label in SUBTYPES and rule_subtype(label, text[start:end]) is None
+        }
+        assigner.classifier.prefetch(
+            [(label, mention, SUBTYPES[label]) for label, mention in sorted(undecided)]
+        )
+    for (start, end, label, _ref, key), match in zip(mentions, given, strict=True):
         mention = text[start:end]
         keys.append(entity_key(label, key) if key else entity_key(label, mention))
-        prefixes.append(assigner.prefix_for(label, mention))
+        # A given ref names its prefix; only new mentions need the subtype rules/classifier.
+        prefixes.append(match.group("prefix") if match else assigner.prefix_for(label, mention))
     # Given refs first, so that new numbers never collide with them.
     for i, (_s, _e, label, ref, _k) in enumerate(mentions):
         if ref:

@@ -261,6 +261,9 @@ def rule_subtype(label: str, text: str) -> str | None:
         for subtype, pattern in ORGANIZATION_RULES:
             if re.search(pattern, key):
                 return subtype
+        stripped = text.strip()
+        if stripped.isupper() and len(stripped.split()) == 1:
+            return "ORGANIZATION"  # an unknown acronym: the encoder cannot read it
         return None
     if label == "NRP":
         if key in RELIGIONS or any(r in key for r in ("church", "mosque", "temple", "synagog")):
@@ -282,9 +285,6 @@ def subtype_of(label: str, text: str, *, classifier: Classifier | None = None) -
     decided = rule_subtype(label, text)
     if decided:
         return decided
-    stripped = text.strip()
-    if label == "ORGANIZATION" and stripped.isupper() and len(stripped.split()) == 1:
-        return DEFAULT_SUBTYPE[label]  # an acronym: the encoder cannot read it
     if classifier is not None:
         try:
             guess = classifier(label, text, SUBTYPES[label])

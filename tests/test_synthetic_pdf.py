@@ -136,3 +136,24 @@ def test_render_pdf_writes_to_a_path(tmp_path):
 def test_rendering_is_byte_for_byte_deterministic(seed):
     h = generate_hearing(seed, words=1500)
     assert render_pdf_bytes(h) == render_pdf_bytes(generate_hearing(seed, words=1500))
+
+
+def spelled_name_split_across_pages(h) -> bool:
+    return any(
+        t0 <= s0 and s1 <= t1
+        for t0, t1 in h.hard_cases["token_split_across_pages"]
+        for s0, s1 in h.hard_cases["spelled_name"]
+    )
+
+
+def test_a_spelled_name_split_across_a_page_break_reads_back_whole():
+    h = next(
+        h
+        for h in (generate_hearing(seed, words=2000) for seed in range(200))
+        if spelled_name_split_across_pages(h)
+    )
+    data = render_pdf_bytes(h)
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        page_ends = [printed_lines(page)[-1][1] for page in pdf.pages[2:-1]]
+    assert any(line.endswith("-") for line in page_ends)
+    assert canonical_from_pdf(data) == h.text

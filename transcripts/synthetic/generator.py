@@ -526,9 +526,14 @@ def generate_hearing(seed: int, *, words: int = 15000) -> model.SyntheticHearing
     first_page = layout.line_pages(pages)
     hard = {k: list(v) for k, v in b.hard_cases.items()}
     # Spelled names printed across a line (or page) break.
-    split_offsets = _split_offsets(pages, b.lines)
+    splits = _split_offsets(pages, b.lines)
+    split_offsets = [off for off, _ in splits]
     hard["spelled_name_split"] = [
         (s, e) for s, e in hard.get("spelled_name", []) if any(s < off < e for off in split_offsets)
+    ]
+    # Not guaranteed (about one seed in four): a token split at the foot of a page.
+    hard["token_split_across_pages"] = [
+        _token_at(text, off) for off, page_end in splits if page_end
     ]
     utterances = [
         model.SyntheticUtterance(
@@ -572,13 +577,14 @@ def generate_hearing(seed: int, *, words: int = 15000) -> model.SyntheticHearing
     return hearing
 
 
-def _split_offsets(pages: list[layout.Page], lines: list[model._Line]) -> list[int]:
-    """Offsets into the canonical text where a printed line ended inside a token."""
+def _split_offsets(pages: list[layout.Page], lines: list[model._Line]) -> list[tuple[int, bool]]:
+    """Offsets into the canonical text where a printed line ended inside a token, and
+    whether that line was the last one of its page."""
     offsets = []
     pos = 0
     prev_split = False
     for page in pages:
-        for printed in page.lines:
+        for slot, printed in enumerate(page.lines):
             if printed is None:
                 continue
             if printed.starts:
@@ -588,8 +594,16 @@ def _split_offsets(pages: list[layout.Page], lines: list[model._Line]) -> list[i
             pos += len(printed.text)
             prev_split = printed.split
             if printed.split:
-                offsets.append(pos)
+                offsets.append((pos, slot == len(page.lines) - 1))
     return offsets
+
+
+def _token_at(text: str, offset: int) -> tuple[int, int]:
+    """The whitespace-delimited token around ``offset``."""
+    start = text.rfind(" ", 0, offset) + 1
+    start = max(start, text.rfind("\n", 0, offset) + 1)
+    ends = [i for i in (text.find(" ", offset), text.find("\n", offset)) if i != -1]
+    return start, min(ends) if ends else len(text)
 
 
 def _index_pages(

@@ -226,6 +226,8 @@
       const rep = document.getElementById("p-" + current);
       if (rep) rep.classList.add("current");
       currentRef = m.dataset.ref || null;
+      if (m.dataset.label !== currentLabel) prevRef = null;
+      currentLabel = m.dataset.label;
       if (prevRef === currentRef) prevRef = null;
       if (document.activeElement === document.body || !document.activeElement) m.focus({ preventScroll: true });
     }

@@ -102,6 +102,21 @@ REFLECTIONS = (
     "Now when I feel {feeling} coming up, I take a step back and breathe.",
     "My sponsor says I have to keep doing the work every day, not just before a hearing.",
     "I owe it to {victim} to live differently.",
+    "When I got here I was still angry at the world, and it showed in my write-ups.",
+    "In {program} we did an exercise where I had to write a letter from {victim}'s mother to me.",
+    "I realized I had been running from {feeling} my whole life.",
+    "My {relative} is getting older, and I want to be there for her instead of her worrying about me.",
+    "The old me would have said it was the other guy's fault.",
+    "I don't need the approval of the yard anymore.",
+    "I keep a journal, and I write down every time I feel {feeling} and what I did with it.",
+    "I mentor guys in {program} now, and I see myself in a lot of them.",
+    "Honestly, I'm still learning how to forgive myself without letting myself off the hook.",
+    "What {facilitator} told me was that insight means nothing without changed behavior.",
+    "I was the one who brought the violence, nobody else.",
+    "There's not a day that goes by that I don't think about what I took from that family.",
+    "My {child} asked me once why I was in here, and I told {child_obj} the truth.",
+    "I stopped hanging around the people who were still in the politics of the yard.",
+    "Learning {lesson} changed how I deal with conflict.",
 )
 OPENERS = (
     "Yes, sir.",
@@ -189,6 +204,8 @@ class Sections:
                     program=self.pick(vocab.SELF_HELP),
                     lesson=self.pick(LESSONS),
                     facilitator=self.new_name(),
+                    child=self.child.rel("son", "daughter"),
+                    child_obj=self.child.object,
                 )
             )
         if not opener and self.chance(0.4):

@@ -143,3 +143,22 @@ def test_decode_words_returns_whole_words_in_character_offsets():
     assert [(s.start, s.end, s.label) for s in spans] == [(4, 16, "PERSON"), (26, 30, "LOCATION")]
     assert text[spans[0].start : spans[0].end] == "Quillfeather"
     assert spans[0].score == pytest.approx(0.8)
+
+
+def test_decoding_glues_pieces_of_one_mention_split_by_punctuation():
+    text = "Call 555-0134 or jo.doe@mail.com now, John Doe."
+    # Words: call 555 - 0134 or jo . doe @ mail . com now , john doe .
+    offsets = [(0, 4), (5, 8), (8, 9), (9, 13), (14, 16), (17, 19), (19, 20), (20, 23),
+               (23, 24), (24, 28), (28, 29), (29, 32), (33, 36), (36, 37), (38, 42),
+               (43, 46), (46, 47)]  # fmt: skip
+    tags = bio_tags(["PERSON", "PHONE_NUMBER", "EMAIL_ADDRESS"])
+    t = {tag: i for i, tag in enumerate(tags)}
+    o, ph, em, pe = t["O"], t["B-PHONE_NUMBER"], t["B-EMAIL_ADDRESS"], t["B-PERSON"]
+    ids = [o, ph, o, ph, o, em, o, em, t["I-EMAIL_ADDRESS"], em, em, em, o, o, pe, pe, o]
+    spans = decode_words(text, offsets, ids, [0.9] * len(ids), tags)
+    assert [(text[s.start : s.end], s.label) for s in spans] == [
+        ("555-0134", "PHONE_NUMBER"),
+        ("jo.doe@mail.com", "EMAIL_ADDRESS"),
+        ("John", "PERSON"),  # a space keeps name parts apart
+        ("Doe", "PERSON"),
+    ]

@@ -226,4 +226,30 @@ def decode_words(
                 current = [w_start, w_end, label, [float(scores[i])]]
         i = j
     close()
-    return spans
+    return glue(text, spans)
+
+
+def glue(text: str, spans: list[TaggedSpan], *, max_gap: int = 3) -> list[TaggedSpan]:
+    """Join consecutive spans of one label separated by a few non-space characters.
+
+    ``555`` ``-`` ``0134`` or ``jo`` ``.`` ``doe@mail.com``: a phone number, an e-mail
+    address or an ID is one mention even when the model tagged a punctuation piece
+    inside it ``O`` or restarted it with ``B-``. Spans separated by whitespace stay apart
+    (``John`` ``Doe`` are two name parts when the gold says so).
+    """
+    out: list[TaggedSpan] = []
+    for span in spans:
+        if out:
+            last = out[-1]
+            gap = text[last.end : span.start]
+            if (
+                span.label == last.label
+                and len(gap) <= max_gap
+                and not any(c.isspace() for c in gap)
+            ):
+                out[-1] = TaggedSpan(
+                    last.start, span.end, span.label, (last.score + span.score) / 2
+                )
+                continue
+        out.append(span)
+    return out

@@ -214,6 +214,8 @@ def clean(
         if d.label == "DATE":
             if not _DATE_OK.search(value) or _DATE_AGE.search(value) or _DURATION.match(value):
                 continue
+            if re.fullmatch(r"\d{3,}", value) and not re.fullmatch(r"1[89]\d\d|20\d\d", value):
+                continue  # a house number or a count, not a year
         elif d.label == "TIME":
             if not _TIME_OK.search(value):
                 continue

@@ -101,9 +101,11 @@ class MergedSpan:
 
 def model_of(d: Detection) -> str:
     """The model behind a detection: Presidio's NER results are spaCy's, not a second vote."""
-    return (
-        "spacy" if d.detector == "presidio" and d.explanation == "SpacyRecognizer" else d.detector
-    )
+    if d.detector == "presidio" and d.explanation == "SpacyRecognizer":
+        return "spacy"
+    if d.explanation in _PATTERN_RECOGNIZERS:
+        return "pattern"  # an address or institution pattern: as strong as a structured label
+    return d.detector
 
 
 def _choose_label(items: list[Detection]) -> str:
@@ -123,12 +125,21 @@ def _choose_label(items: list[Detection]) -> str:
 
 
 _NAMED = frozenset({"PERSON", "LOCATION", "ORGANIZATION", "NRP"})
+_PATTERN_RECOGNIZERS = frozenset(
+    {
+        "AddressRecognizer",
+        "OrganizationRecognizer",
+        "street-address",
+        "street-name",
+        "institution-head",
+    }
+)
 
 
 def _rank(span: MergedSpan) -> tuple:
     same = [s for s, label in span.sources.values() if label == span.label]
     return (
-        0 if span.label in _STRUCTURED else 1 if span.label not in _NAMED else 2,
+        0 if span.label in _STRUCTURED or "pattern" in span.votes.get(span.label, {}) else 1,
         # among named entities, independent support before length: "Logan" "Mckee" as
         # PERSON by three detectors beat "Logan Mckee" as LOCATION by spaCy alone
         # (only PERSON counts its support; other named spans count as one, so a longer

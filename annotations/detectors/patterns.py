@@ -361,11 +361,35 @@ _ADDRESS = _c(
 )
 
 
+_STREET = _c(
+    r"(?<![\w-])(?:[A-Z][a-z]+ ){1,2}(?:Street|Avenue|Boulevard|Lane|Road|Drive|Court|Way|Place|"
+    r"Terrace|Parkway|Highway|Circle)(?![\w-])"
+)
+
+
 class AddressRecognizer(RegexRecognizer):
-    """Street addresses: ``1234 Elm Street``, ``18 N. Oak Ave``."""
+    """Street addresses: ``1234 Elm Street``, ``18 N. Oak Ave``, ``Jackson Lane``."""
 
     ENTITY = "LOCATION"
-    PATTERNS = (("street-address", _ADDRESS, 0.8),)
+    PATTERNS = (("street-address", _ADDRESS, 0.8), ("street-name", _STREET, 0.7))
+
+    def accept(self, text: str, match: re.Match, name: str = "") -> bool:
+        if name == "street-name":
+            first = match.group(0).split(" ", 1)[0]
+            return first not in {
+                "The",
+                "A",
+                "On",
+                "In",
+                "At",
+                "My",
+                "His",
+                "Her",
+                "Our",
+                "That",
+                "This",
+            }
+        return True
 
 
 # --- institutions (ORGANIZATION) ----------------------------------------------------

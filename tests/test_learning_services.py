@@ -60,7 +60,8 @@ def test_gold_comes_from_reviewed_spans_of_approved_transcripts_only(db):
     ]
 
 
-def test_training_cannot_start_without_approved_transcripts(db, lead, learning_settings):
+def test_training_cannot_start_without_approved_transcripts(db, lead, settings, tmp_path):
+    settings.LEARNING_MODELS_DIR = tmp_path
     with pytest.raises(learning.LearningError, match="No approved transcripts"):
         learning.trained_model_start(user=lead)
     assert not TrainedModel.objects.exists()
@@ -98,6 +99,7 @@ def test_lead_trains_a_detector_in_a_background_job_and_the_history_records_it(
         learning.trained_model_start(user=lead)
 
 
+@pytest.mark.slow
 def test_a_failed_training_is_recorded_with_its_error(
     db, lead, settings, tmp_path, django_capture_on_commit_callbacks
 ):

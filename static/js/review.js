@@ -73,8 +73,21 @@
   function loadInspector(id) {
     clearTimeout(inspectorTimer);
     inspectorTimer = setTimeout(() => {
+      // A plain fetch (not htmx's per-element queue): a stale answer is dropped, and the
+      // element swapped is the one in the page when the answer arrives.
       const url = root.dataset.inspectorUrl + "?span=" + encodeURIComponent(id) + "&" + filterQuery();
-      htmx.ajax("GET", url, { target: "#inspector", swap: "outerHTML", source: root });
+      fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+        .then((r) => (r.ok ? r.text() : null))
+        .then((html) => {
+          const old = document.getElementById("inspector");
+          if (!html || !old || current !== String(id)) return;
+          const tpl = document.createElement("template");
+          tpl.innerHTML = html.trim();
+          const fresh = tpl.content.firstElementChild;
+          if (!fresh) return;
+          old.replaceWith(fresh);
+          htmx.process(fresh);
+        });
     }, 60);
   }
 
@@ -188,14 +201,23 @@
     });
     return params.toString();
   }
+  // Actions run one after another (fast typing never drops one); the span's version is
+  // read when the request leaves, after the previous answer has been swapped in.
+  let chain = Promise.resolve();
   function act(action, extra) {
     if (!canEdit) return toast("This transcript is read-only for you.", "error");
-    const values = Object.assign({}, extra || {});
     const needsSpan = ["accept", "reject", "relabel", "resize", "delete", "apply_all"].includes(action);
-    const m = markOf(current);
-    if (m) Object.assign(values, { span: current, version: m.dataset.version }, extra || {});
-    else if (needsSpan) return toast("Select a span first (j or a click).", "info");
-    return htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root });
+    const id = current;
+    if (!markOf(id) && needsSpan) return toast("Select a span first (j or a click).", "info");
+    chain = chain
+      .then(() => {
+        const values = Object.assign({}, extra || {});
+        const m = markOf(id);
+        if (m) Object.assign(values, { span: id, version: m.dataset.version, focus: id }, extra || {});
+        return htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root });
+      })
+      .catch(() => undefined);
+    return chain;
   }
 
   document.body.addEventListener("htmx:configRequest", (e) => {

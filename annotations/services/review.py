@@ -35,6 +35,9 @@ from transcripts.services.workflow import (
 )
 
 S = Transcript.State
+_RESTORED_FIELDS = (
+    "start", "end", "label", "status", "entity_id", "provenance", "score", "reviewer_id",
+)  # fmt: skip
 EVENT_PREFIX = "review."
 UNDO_EVENT = "review.undo"
 HUMAN = "human"
@@ -163,6 +166,20 @@ def _save(span: Span, actor, *fields: str) -> None:
     span.version += 1
     span.reviewer = actor if getattr(actor, "is_authenticated", False) else None
     span.save(update_fields=[*fields, "version", "reviewer", "updated_at"])
+
+
+def _bulk_save(spans: list[Span], actor, **changes) -> None:
+    """Apply ``changes`` to many spans in one UPDATE (version + 1 each, reviewer = actor)."""
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    now = timezone.now()
+    Span.objects.filter(pk__in=[s.pk for s in spans]).update(
+        version=F("version") + 1, reviewer=user, updated_at=now, **changes
+    )
+    for span in spans:
+        for key, value in changes.items():
+            setattr(span, key, value)
+        span.version += 1
+        span.reviewer, span.updated_at = user, now
 
 
 def _entity_ids(transcript: Transcript) -> set[int]:
@@ -524,9 +541,7 @@ def entity_merge(
     if not spans:
         raise ReviewError(f"{source.ref} has no mentions to merge.")
     before = [span_snapshot(s) for s in spans]
-    for span in spans:
-        span.entity = target
-        _save(span, actor, "entity")
+    _bulk_save(spans, actor, entity=target)
     _record(
         actor=actor,
         action="merge",
@@ -558,9 +573,7 @@ def entity_split(
         key=entity.key,
     )
     before = [span_snapshot(s) for s in moving]
-    for span in moving:
-        span.entity = new
-        _save(span, actor, "entity")
+    _bulk_save(moving, actor, entity=new)
     _record(
         actor=actor,
         action="split",
@@ -730,22 +743,10 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
             spans=stale,
         )
     state_before = [span_snapshot(s) for s in current.values()]
-    restored = []
+    restored, updated = [], []
     for span_id, snap in before.items():
         span = current.get(span_id)
-        fields = {
-            k: snap[k]
-            for k in (
-                "start",
-                "end",
-                "label",
-                "status",
-                "entity_id",
-                "provenance",
-                "score",
-                "reviewer_id",
-            )
-        }
+        fields = {k: snap[k] for k in _RESTORED_FIELDS}
         if span is None:
             if snap["entity_id"] and not Entity.objects.filter(pk=snap["entity_id"]).exists():
                 fields["entity_id"] = None
@@ -756,8 +757,10 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
             for key, value in fields.items():
                 setattr(span, key, value)
             span.version += 1
-            span.save()
+            span.updated_at = timezone.now()
+            updated.append(span)
         restored.append(span)
+    Span.objects.bulk_update(updated, [*_RESTORED_FIELDS, "version", "updated_at"], batch_size=500)
     removed = [i for i in after if i not in before]
     Span.objects.filter(pk__in=removed).delete()
     created_entities = event.after.get("created_entities", [])

@@ -269,24 +269,32 @@ def _groups(rows: list[SpanRow], filters: ReviewFilters) -> list[selectors.Label
     return groups
 
 
-def _page_context(request, transcript, *, rows, filters, focus=None) -> dict:
+def _page_context(request, transcript, *, rows, filters, focus=None, lists=True) -> dict:
+    """Context of the page and its fragments; ``lists=False`` skips the entity list, the
+    progress and the queue (the inspector alone needs none of them)."""
     refusal = services.review_edit_refusal(transcript=transcript, user=request.user)
-    return {
+    context = {
         "transcript": transcript,
         "filters": filters,
         "filter_query": filters.as_query(),
         "labels": LABELS,
         "key_labels": KEY_LABELS,
-        "progress": selectors.review_progress(rows=rows),
-        "groups": _groups(rows, filters),
-        "queue_json": json.dumps(selectors.review_queue(rows=rows, filters=filters)),
         "can_edit": refusal is None,
         "refusal": refusal,
-        "can_resume": transcript.state == Transcript.State.RETURNED
-        and services.review_edit_refusal(transcript=transcript, user=request.user) is not None
-        and (transcript.assignees.filter(pk=request.user.pk).exists()),
+        "can_resume": refusal is not None
+        and transcript.state == Transcript.State.RETURNED
+        and transcript.assignees.filter(pk=request.user.pk).exists(),
         **_inspector_context(transcript, rows, focus),
     }
+    if lists:
+        context.update(
+            {
+                "progress": selectors.review_progress(rows=rows),
+                "groups": _groups(rows, filters),
+                "queue_json": json.dumps(selectors.review_queue(rows=rows, filters=filters)),
+            }
+        )
+    return context
 
 
 # --- pages ---------------------------------------------------------------------------
@@ -357,8 +365,9 @@ def review_inspector(request: HttpRequest, transcript_id: int) -> HttpResponse:
         request,
         transcript,
         rows=rows,
-        filters=_filters(request),
+        filters=filters,
         focus=_int(request.GET.get("span")),
+        lists=False,
     )
     return render(request, "annotations/review.html#inspector", context)
 

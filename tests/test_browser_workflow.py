@@ -147,6 +147,7 @@ def test_lead_takes_a_synthetic_hearing_from_import_to_release(
     page.wait_for_selector("#table3")
     assert page.locator('#table3 tr[data-row="overall"]').count() == 1
     assert page.locator("#table8 table.ablation tr[data-row=overall]").count() == 1
+    assert page.locator("#chart-effort-per-transcript circle").count() == 2  # original and copy
     assert page.locator("#agreement [data-metric=kappa]").inner_text() == f"{kappa:.3f}"
     page.screenshot(path=str(artifacts_dir / "workflow-dashboard.png"), full_page=True)
 

@@ -135,6 +135,7 @@ def test_corpus_and_effort_match_the_hand_computed_figures(corpus):
     assert e["review_seconds_total"] == pytest.approx(900)
     assert e["review_seconds_mean"] == pytest.approx(450)
     assert sum(n for _, n in e["per_day"]) == 6
+    assert all(r["submitted_at"] for r in e["per_transcript"])
 
 
 def test_table8_ablation_reruns_detection_without_the_cover_page_detector(corpus):

@@ -29,6 +29,7 @@ class ReviewRecord:
     added_by_label: dict[str, int] = field(default_factory=dict)
     review_seconds: float = 0.0
     title: str = ""
+    submitted_at: str = ""  # ISO time of the last submission ("" if never submitted)
 
 
 def per_1000(count: float, tokens: int) -> float | None:
@@ -86,6 +87,7 @@ def effort_summary(records: Sequence[ReviewRecord]) -> dict:
                 else None,
                 "added": sum(r.added_by_label.values()),
                 "review_seconds": r.review_seconds,
+                "submitted_at": r.submitted_at,
             }
             for r in records
         ],

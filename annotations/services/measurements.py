@@ -387,7 +387,9 @@ def review_record(transcript: Transcript) -> ReviewRecord:
             transcript=transcript, event_type="transcript.transition"
         )
     ]
+    submitted = [when for when, _source, target in transitions if target == S.SUBMITTED]
     return ReviewRecord(
+        submitted_at=max(submitted).isoformat() if submitted else "",
         transcript_id=transcript.pk,
         title=transcript.title,
         tokens=len(tokenize(transcript.text)),

@@ -95,6 +95,20 @@ def _charts(snapshot: dict) -> dict:
             title="Review actions per day",
             y_label="actions",
         )
+    learning = sorted(
+        (
+            r
+            for r in (snapshot.get("effort") or {}).get("per_transcript") or []
+            if r.get("submitted_at")
+        ),
+        key=lambda r: r["submitted_at"],
+    )
+    if learning:
+        charts["effort_per_transcript"] = plots.line_chart(
+            [(f"#{r['transcript']}", r.get("actions_per_1000_tokens") or 0.0) for r in learning],
+            title="Review actions per 1,000 tokens, transcripts in order of submission",
+            y_label="actions / 1,000 tokens",
+        )
     return {key: mark_safe(svg) for key, svg in charts.items()}  # noqa: S308 - built by plots, escaped there
 
 

@@ -25,6 +25,7 @@ from annotations.models import AuditEvent, Span
 from annotations.selectors import ReviewFilters, SpanRow
 from annotations.services import review as services
 from transcripts.models import Transcript, Utterance
+from transcripts.services.workflow import TransitionError
 
 ACTIONS = (
     "accept", "reject", "relabel", "resize", "add", "delete", "merge", "split",
@@ -502,7 +503,7 @@ def review_action(request: HttpRequest, transcript_id: int, action: str) -> Http
         try:
             services.review_resume(transcript=transcript, actor=request.user)
             messages.success(request, "Review resumed: you can change spans again.")
-        except Exception as exc:  # TransitionError / ReviewError: both carry a user message
+        except (TransitionError, services.ReviewError) as exc:
             messages.error(request, str(exc))
         return redirect(page_url)
     if _needs_confirmation(request, action):

@@ -261,3 +261,16 @@ def test_long_transcript_page_renders_one_window_and_placeholders(client, lead):
     assert body.count('class="win loaded"') == 2  # window 0 in both panes
     assert 'hx-trigger="intersect once, loadnow once"' in body
     assert body.count("<mark ") < Span.objects.filter(transcript=transcript).count()
+
+
+def test_submit_button_appears_when_every_span_is_decided(client, annotator, rt):
+    from annotations.services import review as rs
+
+    rs.spans_accept_all(transcript=rt, actor=annotator, label="PERSON")
+    client.force_login(annotator)
+    assert 'id="submit-button"' not in client.get(page_url(rt)).content.decode()
+    for label in ("LOCATION", "DATE"):
+        rs.spans_accept_all(transcript=rt, actor=annotator, label=label)
+    body = client.get(page_url(rt)).content.decode()
+    assert 'id="submit-button"' in body
+    assert f'action="{reverse("transcripts:submit", args=[rt.pk])}"' in body

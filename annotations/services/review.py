@@ -703,15 +703,18 @@ def spans_accept_all(
 # --- undo ----------------------------------------------------------------------------
 
 
-def review_undoable(*, transcript: Transcript, actor, limit: int = 200) -> list[AuditEvent]:
-    """The actor's review actions on ``transcript`` that can still be undone, newest first."""
+def review_undoable(*, transcript: Transcript, actor, limit: int = 200) -> list[int]:
+    """Ids of the actor's review actions on ``transcript`` that can still be undone, newest
+    first (reads ids and the ``undoes`` key only, not the snapshots)."""
     events = list(
         AuditEvent.objects.filter(
             transcript=transcript, actor=actor, event_type__startswith=EVENT_PREFIX
-        ).order_by("-id")[:limit]
+        )
+        .order_by("-id")
+        .values_list("id", "event_type", "after__undoes")[:limit]
     )
-    undone = {e.after.get("undoes") for e in events if e.event_type == UNDO_EVENT}
-    return [e for e in events if e.event_type != UNDO_EVENT and e.pk not in undone]
+    undone = {int(undoes) for _id, kind, undoes in events if kind == UNDO_EVENT and undoes}
+    return [i for i, kind, _u in events if kind != UNDO_EVENT and i not in undone]
 
 
 @transaction.atomic
@@ -726,7 +729,7 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
     undoable = review_undoable(transcript=transcript, actor=actor)
     if not undoable:
         raise ReviewError("Nothing to undo.")
-    event = undoable[0]
+    event = AuditEvent.objects.get(pk=undoable[0])
     before = {s["id"]: s for s in event.before.get("spans", [])}
     after = {s["id"]: s for s in event.after.get("spans", [])}
     current = {s.pk: s for s in _lock_spans(Span.objects.filter(pk__in=set(before) | set(after)))}

@@ -157,3 +157,15 @@ def test_allow_list_drops_terms_and_words_inside_multiword_terms_case_insensitiv
         allow,
     )
     assert [(text[d.start : d.end], d.label) for d in out] == [("Alden", "PERSON")]
+
+
+def test_a_place_inside_a_spelled_out_item_does_not_split_it():
+    text = "B as in Boy, U as in Union, C as in Charles."
+    merged = merge(
+        [
+            Detection(0, 43, "SPELLED_OUT_ITEM", 0.9, "patterns", "letter-as-in-word"),
+            Detection(21, 26, "LOCATION", 0.9, "patterns", "gazetteer-place"),
+        ],
+        text,
+    )
+    assert [(s.start, s.end, s.label) for s in merged] == [(0, 43, "SPELLED_OUT_ITEM")]

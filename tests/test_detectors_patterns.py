@@ -125,3 +125,20 @@ def test_find_hearing_entities_sorts_by_offset():
 
 def test_email_domains_validate_offline():
     assert offline_tldextract()("someone@example.org").fqdn == "example.org"
+
+
+def test_spelled_out_item_with_a_hyphenated_word():
+    text = "That's K as in King, X as in X-ray."
+    assert found(SpelledOutItemRecognizer(), text) == ["K as in King, X as in X-ray"]
+
+
+def test_dates_after_a_phonetic_month_word_are_not_cdcr_numbers():
+    assert found(CdcrIdRecognizer(), "On November 9, 2004 and in November 1995.") == []
+    assert found(CdcrIdRecognizer(), "Henry Paul 45678.") == ["Henry Paul 45678"]
+
+
+def test_a_place_is_never_found_inside_a_spelling():
+    from annotations.detectors.patterns import PlaceRecognizer
+
+    text = "He lived in Oakland. That's U as in Union."
+    assert [text[f.start : f.end] for f in PlaceRecognizer().find_all(text)] == ["Oakland"]

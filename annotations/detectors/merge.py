@@ -141,13 +141,15 @@ _PATTERN_RECOGNIZERS = frozenset(
 
 def _rank(span: MergedSpan) -> tuple:
     same = [s for s, label in span.sources.values() if label == span.label]
+    patterned = span.label in _STRUCTURED or "pattern" in span.votes.get(span.label, {})
+    tier = 0 if patterned else 1
     return (
-        0 if span.label in _STRUCTURED or "pattern" in span.votes.get(span.label, {}) else 1,
+        tier,
         # among named entities, independent support before length: "Logan" "Mckee" as
         # PERSON by three detectors beat "Logan Mckee" as LOCATION by spaCy alone
         # (only PERSON counts its support; other named spans count as one, so a longer
         # "San Bernardino High School" still beats "San Bernardino")
-        -(span.support() if span.label == "PERSON" else 1) if span.label in _NAMED else 0,
+        -(span.support() if span.label == "PERSON" else 1) if tier and span.label in _NAMED else 0,
         -(span.end - span.start),
         -len(same),
         -max(same or [0.0]),

@@ -141,7 +141,7 @@ class SpelledNameRecognizer(RegexRecognizer):
 
 # --- SPELLED_OUT_ITEM ---------------------------------------------------------------
 
-_AS_IN = r"[A-Za-z],? as in [A-Z][a-z]+"
+_AS_IN = r"[A-Za-z],? as in [A-Z](?:[a-z]+|-[a-z]+)(?:-[a-z]+)?"
 _SPELLED_OUT = _c(rf"(?<!\w){_AS_IN}(?:(?:,| and|, and)? {_AS_IN})*")
 
 
@@ -193,6 +193,10 @@ class CdcrIdRecognizer(RegexRecognizer):
         if _NOT_ID_BEFORE.search(text[max(0, start - 20) : start]):
             return False
         value = match.group("span")
+        if name == "nato-digits" and re.match(r"(?i)(?:november|may|march|august)\b", value):
+            # "November 9, 2004", "November 1995" are dates; an ID has five plain digits
+            if not re.fullmatch(r"(?i)\w+[ -]?\d{5}", value):
+                return False
         head = re.match(r"[A-Za-z]+", value)
         if head and head.group(0).upper() in _STATE_ABBR and re.search(r"\s", value):
             return False  # "CA 95814"
@@ -422,6 +426,11 @@ class PlaceRecognizer(RegexRecognizer):
     """Known places after a locative preposition (gazetteer; no model)."""
 
     ENTITY = "LOCATION"
+
+    def accept(self, text: str, match: re.Match, name: str = "") -> bool:
+        # "U as in Union" spells a letter; it names no place
+        start = match.start("span")
+        return not text[max(0, start - 7) : start].rstrip().lower().endswith("as in")
 
     @property
     def PATTERNS(self):  # noqa: N802 - the class attribute of the other recognizers

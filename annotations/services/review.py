@@ -186,13 +186,16 @@ def _entity_ids(transcript: Transcript) -> set[int]:
     return set(Entity.objects.filter(transcript=transcript).values_list("pk", flat=True))
 
 
-def review_assign_entities(*, transcript: Transcript, spans: Iterable[Span] = ()) -> None:
+def review_assign_entities(*, transcript: Transcript, spans: Iterable[Span] | None = None) -> None:
     """Give every non-rejected span without a reference group one (keeps existing groups).
 
     ``spans`` (new or relabelled) first join an existing group of their label whose key
     is theirs (what ``entities_assign`` would do, without its pass over the whole
     transcript); only the rest go through ``entities_assign``.
     """
+    if spans is None:
+        entities_assign(transcript=transcript)
+        return
     spans = [s for s in spans if s.entity_id is None and s.status != Span.Status.REJECTED]
     if spans:
         text = transcript.text
@@ -207,9 +210,8 @@ def review_assign_entities(*, transcript: Transcript, spans: Iterable[Span] = ()
             if entity is not None:
                 span.entity = entity
                 Span.objects.filter(pk=span.pk).update(entity=entity)
-        if all(s.entity_id for s in spans):
-            return
-    entities_assign(transcript=transcript)
+    if any(s.entity_id is None for s in spans):
+        entities_assign(transcript=transcript)
 
 
 def _ref_number(ref: str) -> int:

@@ -206,3 +206,20 @@ def test_long_transcript_loads_windows_lazily_and_scrolls_in_sync(
         " && document.querySelector('#original mark.current').dataset.spanId !== id",
         arg=[loaded, last_id],
     )
+
+
+def test_accept_all_of_a_label_asks_for_confirmation(login_page, live_server, annotator, hearing):
+    page = open_review(login_page(annotator), live_server, hearing)
+    dates = Span.objects.filter(transcript=hearing, label="DATE").count()
+    assert dates
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.locator("[data-accept-all-label=DATE]").click()
+    assert Span.objects.filter(transcript=hearing, label="DATE", status="accepted").count() == 0
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("[data-accept-all-label=DATE]").click()
+    page.wait_for_function(
+        "() => !document.querySelector('#original mark[data-label=DATE][data-status=suggested]')"
+    )
+    settle(page)
+    assert Span.objects.filter(transcript=hearing, label="DATE", status="accepted").count() == dates
+    assert page.locator("[data-accept-all-label=DATE]").count() == 0

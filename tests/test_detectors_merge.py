@@ -169,3 +169,21 @@ def test_a_place_inside_a_spelled_out_item_does_not_split_it():
         text,
     )
     assert [(s.start, s.end, s.label) for s in merged] == [(0, 43, "SPELLED_OUT_ITEM")]
+
+
+def test_titled_and_first_name_spans_labelled_as_bodies_become_person_parts():
+    text = "Officer Cantu met Amber Martinez in San Diego."
+    out = clean(
+        text,
+        [
+            Detection(0, 13, "ORGANIZATION", 0.85, "spacy"),
+            Detection(18, 32, "ORGANIZATION", 0.85, "spacy"),
+            Detection(36, 45, "LOCATION", 0.85, "spacy"),
+        ],
+    )
+    assert [(text[d.start : d.end], d.label) for d in out] == [
+        ("Cantu", "PERSON"),
+        ("Amber", "PERSON"),
+        ("Martinez", "PERSON"),
+        ("San Diego", "LOCATION"),
+    ]

@@ -160,6 +160,41 @@ def _refine(text: str, d: Detection) -> list[Detection]:
     return inner
 
 
+_FULL_NAME = re.compile(r"^([A-Z][a-z]+) [A-Z][a-z]+(?:-[A-Z][a-z]+)?$")
+_NOT_SURNAME = frozenset(
+    "Street Avenue Road Lane Drive Court Way Place Boulevard County City Park Beach Valley "
+    "Hills Heights Springs Lake River Center Hospital School College University Prison Jail "
+    "Department Church Bank Company Group Program Programs Club Foundation".split()
+)
+_GENDER: list = []
+
+
+def _looks_like_full_name(value: str, d: Detection) -> bool:
+    """``Amber Martinez`` tagged ORG/LOC by a statistical model: a known first name and a
+    second capitalised word that is no place or body head, and not a known place."""
+    if d.detector not in {"spacy", "presidio", "transformer"} or (
+        d.detector == "presidio" and d.explanation != "SpacyRecognizer"
+    ):
+        return False
+    match = _FULL_NAME.match(value)
+    if not match or value.split(" ")[1] in _NOT_SURNAME:
+        return False
+    if not _GENDER:
+        import gender_guesser.detector
+
+        _GENDER.append(gender_guesser.detector.Detector(case_sensitive=False))
+    if _GENDER[0].get_gender(match.group(1)) not in {
+        "male",
+        "female",
+        "mostly_male",
+        "mostly_female",
+    }:
+        return False
+    from annotations.detectors.patterns import is_known_place
+
+    return not is_known_place(value)
+
+
 def _cuts_word(text: str, start: int, end: int) -> bool:
     return (start > 0 and text[start - 1].isalnum() and text[start].isalnum()) or (
         end < len(text) and text[end].isalnum() and text[end - 1].isalnum()
@@ -197,8 +232,10 @@ def clean(
         if d.detector == "_refined":
             detector, _, explanation = d.explanation.partition("\x00")
             d = Detection(d.start, d.end, d.label, d.score, detector, explanation)
-        if d.label in {"ORGANIZATION", "LOCATION"} and _TITLED.match(value):
-            # "Officer Cantu", "Chaplain Myers": a titled name, not a place
+        if d.label in {"ORGANIZATION", "LOCATION"} and (
+            _TITLED.match(value) or _looks_like_full_name(value, d)
+        ):
+            # "Officer Cantu", "Chaplain Myers", "Amber Martinez": a person, not a body
             d = Detection(d.start, d.end, "PERSON", d.score, d.detector, d.explanation)
         if d.label == "PERSON":
             for s, e in person_name_parts(text, d.start, d.end):

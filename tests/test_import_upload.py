@@ -153,3 +153,17 @@ def test_upload_page_in_a_browser_shows_results_per_file(
     assert rows.count() == 2
     assert "This is not a PDF" in page.locator("tr.import-error").inner_text()
     assert "Imported as transcript" in page.locator("tr.import-ok").inner_text()
+
+
+def test_job_bar_does_not_repeat_the_status_word(lead):
+    from django.template.loader import render_to_string
+
+    job = jobs.job_create(kind=Job.Kind.IMPORT, user=lead, message="waiting")
+    jobs.job_finish(job_id=job.pk, message="Done: 129 suggestions")
+    job.refresh_from_db()
+    html = render_to_string("transcripts/_job.html", {"job": job})
+    assert "Done: 129 suggestions" in html and "Done: Done" not in html
+    jobs.job_finish(job_id=job.pk, message="Imported 2 of 2 file(s)")
+    job.refresh_from_db()
+    html = render_to_string("transcripts/_job.html", {"job": job})
+    assert f"{job.get_status_display()}: Imported 2 of 2 file(s)" in html

@@ -157,3 +157,27 @@ class Job(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status in {self.Status.QUEUED, self.Status.RUNNING}
+
+
+class StagedUpload(models.Model):
+    """An uploaded file waiting for its import job, kept in the database (not on disk).
+
+    Workers need only the database: any ``db_worker`` sharing it can run the job. The
+    rows are deleted when the job ends, whether it succeeded or failed.
+    """
+
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="staged_uploads")
+    index = models.PositiveIntegerField()
+    original_name = models.CharField(max_length=255)
+    data = models.BinaryField()
+    size = models.PositiveBigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["job", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "index"], name="staged_upload_job_index")
+        ]
+
+    def __str__(self) -> str:
+        return f"staged upload {self.index} of job {self.job_id}"

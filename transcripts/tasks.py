@@ -1,10 +1,10 @@
 """Background tasks for transcripts. Thin: take ids, call a service.
 
-``import_files_task`` imports the files of one upload (staged in the default file
-storage by ``import_job_enqueue``), then removes the staged copies.
+``import_files_task`` imports the files of one upload (staged as ``StagedUpload``
+rows in the database by ``import_job_enqueue``), then deletes the staged rows,
+whether the import succeeded or failed.
 """
 
-from django.core.files.storage import default_storage
 from django_tasks import task
 
 from transcripts import jobs
@@ -33,6 +33,4 @@ def import_files_task(
         )
         raise
     finally:
-        for f in files:
-            if f.get("staged"):
-                default_storage.delete(f["staged"])
+        importing.staged_uploads_delete(job_id=job_id)

@@ -311,20 +311,18 @@ def sources_from_bytes(path: str, data: bytes) -> list[SourceFile]:
 
 # --- Upload jobs --------------------------------------------------------------
 
-STAGING = "import-staging"
-
 
 def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
     """Stage uploaded files and queue their import as one Job (returned).
 
     ``uploads``: objects with ``.name``, ``.size`` and ``.chunks()`` (Django's
     UploadedFile). Files over the size limit or empty are refused here, without
-    being stored; their result is part of the job's result all the same.
+    being stored; their result is part of the job's result all the same. Accepted
+    files are staged as ``StagedUpload`` rows in the same transaction as the Job, so
+    a worker needs only the database.
     """
-    from django.core.files.storage import default_storage
-
     from transcripts import jobs
-    from transcripts.models import Job
+    from transcripts.models import Job, StagedUpload
     from transcripts.tasks import import_files_task
 
     limits = import_limits()
@@ -344,8 +342,15 @@ def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
             elif upload.size == 0:
                 files.append({"path": name, "error": "The file is empty.", "code": "empty"})
             else:
-                staged = default_storage.save(f"{STAGING}/{job.pk}/{i:04d}.bin", upload)
-                files.append({"path": name, "staged": staged})
+                data = b"".join(upload.chunks())
+                if len(data) > limit:  # the declared size can be wrong
+                    err = too_large(len(data), limit)
+                    files.append({"path": name, "error": err.message, "code": err.code})
+                    continue
+                StagedUpload.objects.create(
+                    job=job, index=i, original_name=name, data=data, size=len(data)
+                )
+                files.append({"path": name, "staged": i})
         jobs.job_enqueue(
             job=job,
             task=import_files_task,
@@ -359,11 +364,15 @@ def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
 def transcripts_import_job(
     *, job_id: int, files: list[dict], user_id: int | None, assignee_ids: list[int]
 ) -> None:
-    """Run an upload job: import each staged file, report progress, store the results."""
+    """Run an upload job: import each staged file, report progress, store the results.
+
+    The files are read from the job's ``StagedUpload`` rows; ``staged_uploads_delete``
+    removes them afterwards (the task does, also on failure).
+    """
     from django.contrib.auth import get_user_model
-    from django.core.files.storage import default_storage
 
     from transcripts import jobs
+    from transcripts.models import StagedUpload
 
     User = get_user_model()
     user = User.objects.filter(pk=user_id).first() if user_id else None
@@ -379,8 +388,19 @@ def transcripts_import_job(
                 ).to_json()
             )
             continue
-        with default_storage.open(f["staged"], "rb") as fh:
-            data = fh.read()
+        staged = StagedUpload.objects.filter(job_id=job_id, index=f["staged"]).first()
+        if staged is None:
+            results.append(
+                ImportOutcome(
+                    path=f["path"],
+                    ok=False,
+                    code="missing",
+                    error="The uploaded file is no longer staged; upload it again.",
+                ).to_json()
+            )
+            continue
+        data = bytes(staged.data)
+        del staged
 
         def on_page(_i, done, pages, n=n):
             if done % 5 == 0 or done == pages:
@@ -408,3 +428,11 @@ def transcripts_import_job(
     if not_queued:
         message += f"; annotation not queued for {not_queued}"
     jobs.job_finish(job_id=job_id, message=message, result={"files": results})
+
+
+def staged_uploads_delete(*, job_id: int) -> int:
+    """Delete the staged bytes of an upload job (returns how many rows went)."""
+    from transcripts.models import StagedUpload
+
+    deleted, _ = StagedUpload.objects.filter(job_id=job_id).delete()
+    return deleted

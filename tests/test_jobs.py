@@ -46,3 +46,12 @@ def test_job_on_someone_elses_transcript_is_hidden(client, annotator, other_anno
     job = jobs.job_create(kind=Job.Kind.ANNOTATE, transcript=t)
     client.force_login(annotator)
     assert client.get(reverse("transcripts:job-status", args=[job.pk])).status_code == 404
+
+
+def test_lead_can_watch_a_job_another_lead_started(client, lead):
+    from tests.factories import make_user
+
+    other_lead = make_user("lead2", role="lead")
+    job = jobs.job_create(kind=Job.Kind.TRAIN, user=other_lead)
+    client.force_login(lead)
+    assert client.get(reverse("transcripts:job-status", args=[job.pk])).status_code == 200

@@ -2,6 +2,7 @@
 
 from django.db.models import Count, Q, QuerySet
 
+from anonreview import roles
 from transcripts.models import Job, Transcript
 
 
@@ -20,9 +21,8 @@ def transcript_list(*, user) -> QuerySet[Transcript]:
 
 def job_list_active(*, user) -> QuerySet[Job]:
     """Recent jobs the user may watch: their own, or on transcripts they can see."""
-    visible = Transcript.objects.visible_to(user).values("pk")
     return (
-        Job.objects.filter(Q(created_by=user) | Q(transcript__in=visible))
+        _jobs_visible_to(user)
         .select_related("transcript")
         .defer("transcript__text")
         .order_by("-created_at")[:20]
@@ -30,9 +30,12 @@ def job_list_active(*, user) -> QuerySet[Job]:
 
 
 def job_get_visible(*, user, job_id: int) -> Job:
+    return _jobs_visible_to(user).distinct().get(pk=job_id)
+
+
+def _jobs_visible_to(user) -> QuerySet[Job]:
+    """Leads see every job (training, dashboards); others their own or their transcripts'."""
+    if roles.is_lead(user):
+        return Job.objects.all()
     visible = Transcript.objects.visible_to(user).values("pk")
-    return (
-        Job.objects.filter(Q(created_by=user) | Q(transcript__in=visible))
-        .distinct()
-        .get(pk=job_id)
-    )
+    return Job.objects.filter(Q(created_by=user) | Q(transcript__in=visible))

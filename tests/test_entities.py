@@ -161,3 +161,24 @@ def test_new_entities_carry_their_tag_as_pseudonym():
         "PERSON_1": "[PERSON_1]",
         "DATE_1": "[MONTH] [DAY], [YEAR]",
     }
+
+
+def test_assign_given_spans_keys_only_those_against_existing_groups(
+    django_assert_max_num_queries,
+):
+    t = make_transcript("John Doe met Ann Roe in Fresno. D-O-E said so. Later Roe left Reno.")
+    add(t, "John", "PERSON")
+    add(t, "Doe", "PERSON")
+    add(t, "Fresno", "LOCATION")
+    entities_assign(transcript=t)
+    other = add(t, "Ann", "PERSON")  # not handed over: stays without a group
+    spelled = add(t, "D-O-E", "SPELLED_NAME", status="added")
+    reno = add(t, "Reno", "LOCATION", status="added")
+    with django_assert_max_num_queries(8):
+        entities_assign(transcript=t, spans=[reno, spelled])
+    spelled.refresh_from_db()
+    reno.refresh_from_db()
+    other.refresh_from_db()
+    assert spelled.entity.ref == "SPELLED_NAME_PERSON_2"  # linked to the existing Doe
+    assert reno.entity.ref == "CITY_2"  # the next number after Fresno's CITY_1
+    assert other.entity is None

@@ -94,27 +94,42 @@ def ref_assigner_for(*, transcript: Transcript) -> RefAssigner:
 
 
 @transaction.atomic
-def entities_assign(*, transcript: Transcript) -> None:
-    """Give each non-rejected span of ``transcript`` without an entity its reference group."""
-    spans = list(
-        Span.objects.filter(transcript=transcript)
-        .exclude(status=Span.Status.REJECTED)
-        .select_related("entity")
-        .only("id", "start", "end", "label", "provenance", "entity__ref", "entity__key")
-        .order_by("start", "end", "id")
-    )
-    if not spans or all(span.entity_id for span in spans):
-        return
+def entities_assign(*, transcript: Transcript, spans: list[Span] | None = None) -> None:
+    """Give each non-rejected span of ``transcript`` without an entity its reference group.
+
+    With ``spans`` (a reviewer's new or relabelled spans) only those are keyed, against the
+    transcript's existing groups: a review action costs one query on the groups instead of
+    a pass over every span of the transcript.
+    """
     text = transcript.text
-    assigner = ref_assigner_for(transcript=transcript)
+    if spans is None:
+        spans = list(
+            Span.objects.filter(transcript=transcript)
+            .exclude(status=Span.Status.REJECTED)
+            .select_related("entity")
+            .only("id", "start", "end", "label", "provenance", "entity__ref", "entity__key")
+            .order_by("start", "end", "id")
+        )
+        if not spans or all(span.entity_id for span in spans):
+            return
+        assigner = ref_assigner_for(transcript=transcript)
+        # PERSON keys of mentions not proposed by propagation: what a misspelling may copy.
+        originals = {k for (prefix, k) in assigner.known if prefix == "PERSON"}
+        originals |= {
+            entity_key("PERSON", text[s.start : s.end])
+            for s in spans
+            if s.label == "PERSON" and not _is_propagated(s.provenance)
+        }
+    else:
+        spans = sorted(
+            (s for s in spans if s.entity_id is None and s.status != Span.Status.REJECTED),
+            key=lambda s: (s.start, s.end, s.pk),
+        )
+        if not spans:
+            return
+        assigner = ref_assigner_for(transcript=transcript)
+        originals = {k for (prefix, k) in assigner.known if prefix == "PERSON"}
     mentions = []
-    # PERSON keys of mentions not proposed by propagation: what a misspelling may copy.
-    originals = {k for (prefix, k) in assigner.known if prefix == "PERSON"}
-    originals |= {
-        entity_key("PERSON", text[s.start : s.end])
-        for s in spans
-        if s.label == "PERSON" and not _is_propagated(s.provenance)
-    }
     for span in spans:
         if span.entity_id:
             mentions.append((span.start, span.end, span.label, span.entity.ref, span.entity.key))
@@ -126,7 +141,8 @@ def entities_assign(*, transcript: Transcript) -> None:
         mentions.append((span.start, span.end, span.label, None, key))
     keyed = assign_refs(mentions, text, assigner=assigner)
 
-    entities = {e.ref: e for e in Entity.objects.filter(transcript=transcript)}
+    wanted = {k.ref for span, k in zip(spans, keyed, strict=True) if not span.entity_id}
+    entities = {e.ref: e for e in Entity.objects.filter(transcript=transcript, ref__in=wanted)}
     new_entities: dict[str, Entity] = {}
     for span, k in zip(spans, keyed, strict=True):
         if span.entity_id or k.ref in entities or k.ref in new_entities:
@@ -141,7 +157,7 @@ def entities_assign(*, transcript: Transcript) -> None:
     if new_entities:
         Entity.objects.bulk_create(list(new_entities.values()))
         # bulk_create sets pks on PostgreSQL and SQLite >= 3.35; re-read to be portable.
-        entities = {e.ref: e for e in Entity.objects.filter(transcript=transcript)}
+        entities = {e.ref: e for e in Entity.objects.filter(transcript=transcript, ref__in=wanted)}
     changed = []
     for span, k in zip(spans, keyed, strict=True):
         if span.entity_id:

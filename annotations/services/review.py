@@ -210,8 +210,9 @@ def review_assign_entities(*, transcript: Transcript, spans: Iterable[Span] | No
             if entity is not None:
                 span.entity = entity
                 Span.objects.filter(pk=span.pk).update(entity=entity)
-    if any(s.entity_id is None for s in spans):
-        entities_assign(transcript=transcript)
+    rest = [s for s in spans if s.entity_id is None]
+    if rest:
+        entities_assign(transcript=transcript, spans=rest)
 
 
 def _ref_number(ref: str) -> int:

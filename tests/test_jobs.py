@@ -55,3 +55,49 @@ def test_lead_can_watch_a_job_another_lead_started(client, lead):
     job = jobs.job_create(kind=Job.Kind.TRAIN, user=other_lead)
     client.force_login(lead)
     assert client.get(reverse("transcripts:job-status", args=[job.pk])).status_code == 200
+
+
+def test_killed_annotation_worker_fails_the_job_and_frees_the_transcript(client, lead):
+    from transcripts.models import Transcript
+
+    t = make_transcript(state=Transcript.State.ANNOTATING)
+    job = jobs.job_create(kind=Job.Kind.ANNOTATE, transcript=t)
+    jobs.job_start(job_id=job.pk)
+    Job.objects.filter(pk=job.pk).update(heartbeat_at=timezone.now() - timedelta(minutes=11))
+    client.force_login(lead)
+    # The transcript list repairs what a dead worker left behind before it lists anything.
+    assert client.get(reverse("transcripts:list")).status_code == 200
+    job.refresh_from_db()
+    t.refresh_from_db()
+    assert job.status == Job.Status.FAILED and "start it again" in job.error.lower()
+    assert t.state == Transcript.State.FAILED and "worker" in t.state_reason
+
+
+def test_killed_import_worker_drops_the_staged_bytes_and_keeps_fresh_jobs(db):
+    from transcripts.models import StagedUpload
+
+    dead = jobs.job_create(kind=Job.Kind.IMPORT)
+    jobs.job_start(job_id=dead.pk)
+    StagedUpload.objects.create(job=dead, index=0, original_name="a.pdf", data=b"%PDF", size=4)
+    Job.objects.filter(pk=dead.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
+    alive = jobs.job_create(kind=Job.Kind.IMPORT)
+    jobs.job_start(job_id=alive.pk)
+    StagedUpload.objects.create(job=alive, index=0, original_name="b.pdf", data=b"%PDF", size=4)
+    assert jobs.jobs_fail_stale() == 1
+    assert jobs.jobs_fail_stale() == 0
+    assert list(StagedUpload.objects.values_list("job_id", flat=True)) == [alive.pk]
+    alive.refresh_from_db()
+    assert alive.status == Job.Status.RUNNING
+
+
+def test_fail_stale_jobs_command_reports_the_count(db):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    job = jobs.job_create(kind=Job.Kind.ANNOTATE)
+    jobs.job_start(job_id=job.pk)
+    Job.objects.filter(pk=job.pk).update(heartbeat_at=timezone.now() - timedelta(minutes=3))
+    out = StringIO()
+    call_command("fail_stale_jobs", "--minutes", "2", stdout=out)
+    assert "1 stale job(s)" in out.getvalue()

@@ -79,16 +79,62 @@ def job_fail(*, job_id: int, error: str, message: str = "Failed") -> None:
     now = timezone.now()
     logger.warning("job %s failed: %s", job_id, error[:200])
     Job.objects.filter(pk=job_id).update(
-        status=Job.Status.FAILED, message=message[:255], error=error, heartbeat_at=now, updated_at=now
+        status=Job.Status.FAILED,
+        message=message[:255],
+        error=error,
+        heartbeat_at=now,
+        updated_at=now,
     )
 
 
 def jobs_fail_stale(*, older_than: timedelta = STALE_AFTER) -> int:
-    """Mark running jobs whose worker stopped reporting (killed mid-job) as failed."""
+    """Fail running jobs whose worker stopped reporting (killed mid-job); returns how many.
+
+    A worker that dies mid-job leaves its Job ``running`` and its transcript
+    ``annotating`` forever; this repairs both so that nothing waits on a dead process and
+    the work can be started again: the transcript becomes ``failed`` (a lead or the
+    ``annotate`` command re-runs it; its reviewed spans were never touched, since spans
+    are replaced in one transaction at the end), and an upload's staged bytes are
+    deleted (the task's own clean-up never ran; files imported before the crash stay
+    imported, each import being one transaction). Called by the job views on every poll
+    and by ``manage.py fail_stale_jobs``.
+    """
+    from transcripts.models import StagedUpload, Transcript
+
     cutoff = timezone.now() - older_than
-    return Job.objects.filter(status=Job.Status.RUNNING, heartbeat_at__lt=cutoff).update(
-        status=Job.Status.FAILED,
-        message="Worker stopped",
-        error="The worker stopped before finishing this job (killed or restarted). Start it again.",
-        updated_at=timezone.now(),
-    )
+    stale = Job.objects.filter(status=Job.Status.RUNNING, heartbeat_at__lt=cutoff)
+    stale_ids = list(stale.values_list("pk", flat=True))
+    if not stale_ids:
+        return 0
+    now = timezone.now()
+    failed = 0
+    with transaction.atomic():
+        jobs = list(
+            Job.objects.select_for_update(of=("self",))
+            .filter(pk__in=stale_ids, status=Job.Status.RUNNING, heartbeat_at__lt=cutoff)
+            .select_related("transcript")
+        )
+        for job in jobs:
+            job.status = Job.Status.FAILED
+            job.message = "Worker stopped"
+            job.error = "The worker stopped before finishing this job (killed or restarted). " + (
+                "Files imported before that stay imported; upload the rest again."
+                if job.kind == Job.Kind.IMPORT
+                else "Start it again."
+            )
+            job.updated_at = now
+            job.save(update_fields=["status", "message", "error", "updated_at"])
+            failed += 1
+            if job.kind == Job.Kind.IMPORT:
+                StagedUpload.objects.filter(job=job).delete()
+            transcript = job.transcript
+            if transcript is not None and transcript.state == Transcript.State.ANNOTATING:
+                from transcripts.services.workflow import transcript_transition
+
+                transcript_transition(
+                    transcript=transcript,
+                    target=Transcript.State.FAILED,
+                    reason="The annotation job stopped (worker killed or restarted); run it again.",
+                )
+        logger.warning("failed %d stale job(s)", failed)
+    return failed

@@ -2,12 +2,13 @@ from django.http import Http404
 from django.shortcuts import render
 from django_htmx.http import HttpResponseStopPolling
 
-from transcripts import selectors
+from transcripts import jobs, selectors
 from transcripts.models import Job
 
 
 def job_status(request, job_id: int):
     """One job's progress bar; htmx polls it every second until it ends."""
+    jobs.jobs_fail_stale()  # a worker killed mid-job must not leave the bar running forever
     try:
         job = selectors.job_get_visible(user=request.user, job_id=job_id)
     except Job.DoesNotExist as exc:

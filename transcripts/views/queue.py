@@ -10,7 +10,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from anonreview import roles
-from transcripts import selectors, selectors_workflow
+from transcripts import jobs, selectors, selectors_workflow
 from transcripts.models import Transcript
 from transcripts.services.assignment import AssignmentError, annotators_available, transcript_assign
 
@@ -21,6 +21,7 @@ def transcript_list(request):
     if state and state not in Transcript.State.values:
         state = ""
     is_lead = roles.is_lead(request.user)
+    jobs.jobs_fail_stale()  # before listing: a job whose worker died shows as failed
     assignee = request.GET.get("assignee", "") if is_lead else ""
     transcripts = selectors_workflow.queue_list(user=request.user, state=state, assignee=assignee)
     counts = selectors_workflow.queue_counts(user=request.user)

@@ -67,7 +67,9 @@ class Span(models.Model):
             models.Index(fields=["transcript", "status"]),
         ]
         constraints = [
-            models.CheckConstraint(condition=models.Q(end__gt=models.F("start")), name="span_nonempty"),
+            models.CheckConstraint(
+                condition=models.Q(end__gt=models.F("start")), name="span_nonempty"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -97,7 +99,9 @@ class AuditEvent(models.Model):
     transcript = models.ForeignKey(
         Transcript, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_events"
     )
-    span = models.ForeignKey(Span, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    span = models.ForeignKey(
+        Span, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     before = models.JSONField(default=dict, blank=True)
     after = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

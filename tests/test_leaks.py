@@ -77,6 +77,16 @@ def test_cover_page_names_id_institution_and_date_are_needles():
     assert all(x.kind == "cover" and x.blocking for x in leaks)
 
 
+def test_the_hearing_city_is_a_cover_needle_but_not_its_state():
+    metadata = {"location": "Ione, California"}
+    leaks = find_leaks("IONE, CALIFORNIA. Back in Ione.", cover_needles(metadata))
+    assert [(x.text, x.label, x.blocking) for x in leaks] == [
+        ("IONE", "LOCATION", True),
+        ("Ione", "LOCATION", True),
+    ]
+    assert find_leaks("Sacramento", cover_needles({"location": "California"})) == []
+
+
 def test_allow_listed_terms_are_not_leaks():
     needles = span_needles("Board of Parole Hearings", "ORGANIZATION")
     assert (

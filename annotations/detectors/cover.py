@@ -106,7 +106,8 @@ class CoverPageDetector(Detector):
             core = _GENERIC_ORG.sub(" ", inst)
             core = re.sub(r"\s+", " ", core).strip(" ,-")
             if core and core != inst and len(core) >= 4 and core.lower() not in COMMON_WORDS:
-                for s, e in find_word(text, core, ignore_case=False):
+                # Any capitalisation: the cover page says "Mule Creek", a header "MULE CREEK".
+                for s, e in find_word(text, core, capitalised=True):
                     out.append(
                         Detection(s, e, "ORGANIZATION", 0.8, self.name, explanation="institution")
                     )
@@ -117,6 +118,8 @@ class CoverPageDetector(Detector):
                 for piece in [p.strip() for p in place.split(",") if p.strip()]:
                     if len(piece) < 3:
                         continue
-                    for s, e in find_word(text, piece, ignore_case=False):
+                    # Capitalised in any case ("Soledad" on the cover, "SOLEDAD" in a
+                    # header), never a lower-case common word.
+                    for s, e in find_word(text, piece, capitalised=True):
                         out.append(Detection(s, e, "LOCATION", 1.0, self.name, explanation=key))
         return out

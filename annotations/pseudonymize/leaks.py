@@ -25,6 +25,7 @@ from annotations.detectors.names import TITLES, person_name_parts
 from annotations.labels import DIRECT_IDENTIFIERS
 from annotations.pseudonymize.dates import MONTHS
 from annotations.pseudonymize.keys import cdcr_key, spelled_letters
+from annotations.pseudonymize.subtypes import rule_subtype
 
 TAG = re.compile(r"\[[A-Z][A-Z_]*(?:_\d+)?\]")
 CONTEXT = 30
@@ -128,7 +129,7 @@ def name_part_needles(part: str, label: str = "PERSON", kind: str = "name_part")
 
 
 def cover_needles(metadata: dict) -> list[Needle]:
-    """Needles for the cover page: names, CDCR number, institution, hearing date."""
+    """Needles for the cover page: names, CDCR number, institution, city, hearing date."""
     out: list[Needle] = []
     names = []
     if metadata.get("incarcerated_person"):
@@ -150,6 +151,12 @@ def cover_needles(metadata: dict) -> list[Needle]:
             out.append(Needle(_id_pattern(key), "cover", "CDCR_ID"))
     if metadata.get("institution"):
         out.append(Needle(_literal(str(metadata["institution"])), "cover", "ORGANIZATION"))
+    location = str(metadata.get("location") or metadata.get("city") or "")
+    city = location.split(",")[0].strip()
+    if len(city) >= 3 and rule_subtype("LOCATION", city) not in ("STATE", "COUNTRY"):
+        # The hearing's city ("Soledad" of "Soledad, California"), capitalised: where the
+        # institution is, which with the date narrows the hearing down to one person.
+        out.append(Needle(_literal(city), "cover", "LOCATION", name_like=True))
     hearing = metadata.get("hearing_date")
     if hearing:
         try:

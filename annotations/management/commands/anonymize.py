@@ -5,10 +5,13 @@ and the leak check, with no database writes. Writes ``DIR/<stem>.txt`` (pseudony
 ``DIR/<stem>.spans.jsonl`` (offsets, labels, refs, detectors; no original text) and
 ``DIR/<stem>.key.json`` (original → pseudonym; sensitive). Leaks are reported by label,
 kind and position, never by text. ``--strict`` exits with status 3 on a blocking leak.
+``--rename`` names the outputs ``transcript-<sha256 prefix>`` (input names often identify
+someone) and writes the mapping to ``DIR/names.key.json`` (sensitive, like the keys).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections import Counter
@@ -82,6 +85,13 @@ class Command(BaseCommand):
         parser.add_argument("--seed", default=None, help="seed for surrogates")
         parser.add_argument("--json", action="store_true", help="print a JSON summary")
         parser.add_argument("--strict", action="store_true", help="exit 3 on a blocking leak")
+        parser.add_argument(
+            "--rename",
+            action="store_true",
+            help="name outputs transcript-<sha256 prefix> instead of the input's stem (an input "
+            "name such as 'Surname, ID, date.pdf' is itself personal data); the mapping goes "
+            "to DIR/names.key.json",
+        )
 
     def handle(self, *args, **options):
         from annotations.detectors.base import Document
@@ -102,6 +112,7 @@ class Command(BaseCommand):
         summary = []
         any_blocking = False
         stems: Counter = Counter()
+        renamed: dict[str, str] = {}
         for source in sources:
             item: dict = {"path": source.path, "ok": False}
             summary.append(item)
@@ -135,6 +146,9 @@ class Command(BaseCommand):
             blocking = [leak for leak in leaks if leak.blocking]
             any_blocking |= bool(blocking)
             stem = PurePosixPath(source.name).stem
+            if options["rename"]:
+                stem = f"transcript-{hashlib.sha256(source.data).hexdigest()[:12]}"
+                renamed[stem] = source.path
             stems[stem] += 1
             if stems[stem] > 1:  # two zip members with one name
                 stem = f"{stem}-{stems[stem]}"
@@ -168,6 +182,10 @@ class Command(BaseCommand):
                 possible_leaks=len(leaks) - len(blocking),
                 leaks_by_label=dict(Counter(f"{x.label}/{x.kind}" for x in blocking)),
                 leak_positions=[[x.start, x.end, x.label] for x in blocking],
+            )
+        if renamed:
+            (out_dir / "names.key.json").write_text(
+                json.dumps(renamed, ensure_ascii=False, indent=2), encoding="utf-8"
             )
         if options["json"]:
             self.stdout.write(json.dumps({"files": summary}, indent=2))

@@ -1,0 +1,50 @@
+"""The cover-page detector: what the transcript's own metadata names, wherever it recurs."""
+
+from annotations.detectors.base import Document
+from annotations.detectors.cover import CoverPageDetector
+
+META = {
+    "incarcerated_person": "Jonah Quill",
+    "cdcr_number": "V12345",
+    "institution": "Mule Creek State Prison",
+    "location": "Ione, California",
+    "participants": [{"name": "Tessa Alden", "role": "presiding_commissioner"}],
+}
+
+
+def found(text, meta=META):
+    detections = CoverPageDetector().detect(Document(text, meta))
+    return sorted((text[d.start : d.end], d.label) for d in detections)
+
+
+def test_name_parts_are_found_in_speaker_tags_in_capitals_and_with_possessives():
+    text = "PRESIDING COMMISSIONER ALDEN: Mr. Quill's file.\nINMATE QUILL: Yes. Jonah here."
+    assert found(text) == [
+        ("ALDEN", "PERSON"),
+        ("Jonah", "PERSON"),
+        ("QUILL", "PERSON"),
+        ("Quill", "PERSON"),
+    ]
+
+
+def test_lower_case_occurrences_of_a_name_part_are_not_names():
+    meta = {**META, "incarcerated_person": "Will Young"}
+    assert found("I will say he was young. Mr. Young agreed.", meta) == [("Young", "PERSON")]
+
+
+def test_city_and_institution_are_found_in_header_capitals_too():
+    text = "MULE CREEK STATE PRISON\nIONE, CALIFORNIA\nAt Mule Creek in Ione, number V12345."
+    assert found(text) == [
+        ("CALIFORNIA", "LOCATION"),
+        ("IONE", "LOCATION"),
+        ("Ione", "LOCATION"),
+        ("MULE CREEK", "ORGANIZATION"),
+        ("MULE CREEK STATE PRISON", "ORGANIZATION"),
+        ("Mule Creek", "ORGANIZATION"),
+        ("V12345", "CDCR_ID"),
+    ]
+
+
+def test_a_lower_case_place_word_is_not_the_place():
+    meta = {**META, "location": "Ione, California"}
+    assert found("ione is not a word here, but Ione is.", meta) == [("Ione", "LOCATION")]

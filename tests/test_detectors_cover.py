@@ -28,8 +28,8 @@ def test_name_parts_are_found_in_speaker_tags_in_capitals_and_with_possessives()
 
 
 def test_lower_case_occurrences_of_a_name_part_are_not_names():
-    meta = {**META, "incarcerated_person": "Will Young"}
-    assert found("I will say he was young. Mr. Young agreed.", meta) == [("Young", "PERSON")]
+    meta = {**META, "incarcerated_person": "Will Rose"}
+    assert found("I will say the sun rose. Mr. Rose agreed.", meta) == [("Rose", "PERSON")]
 
 
 def test_city_and_institution_are_found_in_header_capitals_too():

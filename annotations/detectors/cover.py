@@ -118,7 +118,7 @@ class CoverPageDetector(Detector):
                 for piece in [p.strip() for p in place.split(",") if p.strip()]:
                     if len(piece) < 3:
                         continue
-                    # Capitalised in any case ("Soledad" on the cover, "SOLEDAD" in a
+                    # Capitalised in any case ("Ione" on the cover, "IONE" in a
                     # header), never a lower-case common word.
                     for s, e in find_word(text, piece, capitalised=True):
                         out.append(Detection(s, e, "LOCATION", 1.0, self.name, explanation=key))

@@ -154,7 +154,7 @@ def cover_needles(metadata: dict) -> list[Needle]:
     location = str(metadata.get("location") or metadata.get("city") or "")
     city = location.split(",")[0].strip()
     if len(city) >= 3 and rule_subtype("LOCATION", city) not in ("STATE", "COUNTRY"):
-        # The hearing's city ("Soledad" of "Soledad, California"), capitalised: where the
+        # The hearing's city ("Ione" of "Ione, California"), capitalised: where the
         # institution is, which with the date narrows the hearing down to one person.
         out.append(Needle(_literal(city), "cover", "LOCATION", name_like=True))
     hearing = metadata.get("hearing_date")

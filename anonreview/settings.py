@@ -184,11 +184,20 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    # PrivacyFormatter: tracebacks without exception messages, URLs without query strings
+    # (names reach both); see anonreview/logs.py.
+    "formatters": {
+        "plain": {
+            "()": "anonreview.logs.PrivacyFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(message)s",
+        }
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "presidio-analyzer": {"level": "ERROR"},
         "django.request": {"level": "WARNING"},
+        # runserver's request lines, through our formatter (query strings cut).
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
 }

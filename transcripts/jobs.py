@@ -77,7 +77,7 @@ def job_finish(*, job_id: int, message: str = "Done", result: dict | None = None
 def job_fail(*, job_id: int, error: str, message: str = "Failed") -> None:
     """Record a failure in words. ``error`` is shown to users: no personal data."""
     now = timezone.now()
-    logger.warning("job %s failed: %s", job_id, error[:200])
+    logger.warning("job %s failed", job_id)  # the error in words may quote a file name
     Job.objects.filter(pk=job_id).update(
         status=Job.Status.FAILED,
         message=message[:255],

@@ -17,46 +17,13 @@ import sys
 from collections import Counter
 from pathlib import Path, PurePosixPath
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
 
 from annotations.pseudonymize import STRATEGIES, SpanInput, key_from_replacements, pseudonymize
 from annotations.pseudonymize.keys import closest_name, person_key
 from annotations.pseudonymize.leaks import cover_needles, find_leaks, span_needles
 from annotations.pseudonymize.refs import RefAssigner
-
-
-def build_ensemble():
-    """The detection engineer's default ensemble (annotations.detectors)."""
-    from annotations.detectors import ensemble as ensemble_module
-
-    for name in ("default_ensemble", "build_ensemble", "ensemble_default"):
-        factory = getattr(ensemble_module, name, None)
-        if callable(factory):
-            return factory()
-    from django.conf import settings
-    from django.utils.module_loading import import_string
-
-    from annotations.models import AllowListTerm
-
-    allow = list(AllowListTerm.objects.values_list("term", flat=True))
-    configured = getattr(settings, "DETECTORS", None)
-    if configured:
-        detectors = [import_string(d["NAME"])(**d.get("OPTIONS", {})) for d in configured]
-    else:
-        from annotations.detectors.cover import CoverPageDetector
-        from annotations.detectors.presidio import PresidioDetector
-        from annotations.detectors.propagation import PropagationDetector
-        from annotations.detectors.spacy_ner import SpacyDetector
-        from annotations.detectors.transformer import TransformerDetector
-
-        detectors = [
-            PresidioDetector(),
-            SpacyDetector(),
-            TransformerDetector(),
-            CoverPageDetector(),
-            PropagationDetector(),
-        ]
-    return ensemble_module.Ensemble(detectors, allow_list=allow)
 
 
 def _span_inputs(text: str, merged) -> list[SpanInput]:
@@ -95,6 +62,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         from annotations.detectors.base import Document
+        from annotations.services.annotation import ensemble_build
         from annotations.services.pseudonymization import (
             configured_classifier,
             cover_name_parts,
@@ -106,7 +74,14 @@ class Command(BaseCommand):
         sources = list(iter_paths(options["inputs"], **import_limits()))
         out_dir = Path(options["out"])
         out_dir.mkdir(parents=True, exist_ok=True)
-        ensemble = build_ensemble()
+        try:
+            # The configured DETECTORS (as the workers use them) and the allow-list.
+            ensemble = ensemble_build()
+        except DatabaseError as exc:
+            raise CommandError(
+                "The database is not set up (the allow-list lives there): run "
+                "`python manage.py migrate` (or `make run`) first."
+            ) from exc
         ensemble.load()
         classifier = configured_classifier()
         summary = []

@@ -187,3 +187,103 @@ def test_titled_and_first_name_spans_labelled_as_bodies_become_person_parts():
         ("Martinez", "PERSON"),
         ("San Diego", "LOCATION"),
     ]
+
+
+def test_a_rule_with_its_context_decides_the_label_over_the_models_votes():
+    text = "It's a long drive from Eureka."
+    merged = merge(
+        [
+            Detection(23, 29, "PERSON", 0.85, "spacy"),
+            Detection(23, 29, "PERSON", 0.9, "transformer"),
+            Detection(23, 29, "LOCATION", 0.9, "presidio", "PlaceRecognizer"),
+        ],
+        text,
+    )
+    assert spans(merged, text) == [("Eureka", "LOCATION")]
+
+
+def test_a_weak_rule_only_votes_so_the_models_keep_a_given_name():
+    text = "There were letters from Logan."
+    merged = merge(
+        [
+            Detection(24, 29, "PERSON", 0.85, "spacy"),
+            Detection(24, 29, "PERSON", 0.9, "transformer"),
+            Detection(24, 29, "LOCATION", 0.6, "presidio", "PlaceRecognizer"),
+        ],
+        text,
+    )
+    assert spans(merged, text) == [("Logan", "PERSON")]
+
+
+def test_a_county_is_one_span_not_a_place_and_a_stray_county():
+    text = "I'd go to Alameda County, away from them."
+    merged = merge(
+        clean(
+            text,
+            [
+                Detection(10, 24, "LOCATION", 0.85, "spacy"),
+                Detection(10, 24, "LOCATION", 0.9, "patterns", "county"),
+            ],
+        ),
+        text,
+    )
+    assert spans(merged, text) == [("Alameda County", "LOCATION")]
+
+
+def test_named_entities_are_cut_at_line_breaks():
+    text = "PLEASANT VALLEY STATE PRISON\nCOALINGA, CALIFORNIA"
+    out = clean(text, [Detection(0, 37, "ORGANIZATION", 0.85, "spacy")])
+    assert [(text[d.start : d.end], d.label) for d in out] == [
+        ("PLEASANT VALLEY STATE PRISON", "ORGANIZATION"),
+        ("COALINGA", "ORGANIZATION"),
+    ]
+
+
+def test_function_words_alone_are_no_organization_or_place():
+    text = "I'm a peer mentor. That's it."
+    out = clean(
+        text,
+        [
+            Detection(0, 5, "ORGANIZATION", 0.85, "spacy"),
+            Detection(19, 25, "LOCATION", 0.85, "spacy"),
+        ],
+    )
+    assert out == []
+
+
+def test_a_name_in_capitals_before_a_number_in_a_footer_becomes_person_parts():
+    text = "CODE.\nMATTHEW MORALES P85939 09/18/2020"
+    out = clean(text, [Detection(6, 28, "ORGANIZATION", 0.85, "spacy", "ORG")])
+    assert [(text[d.start : d.end], d.label) for d in out] == [
+        ("MATTHEW", "PERSON"),
+        ("MORALES", "PERSON"),
+    ]
+
+
+def test_last_name_and_good_luck_are_not_names():
+    text = "Last name Williams. Good luck to you."
+    out = clean(
+        text,
+        [Detection(0, 4, "PERSON", 0.85, "spacy"), Detection(19, 23, "PERSON", 0.85, "spacy")],
+    )
+    assert out == []
+
+
+def test_a_form_number_is_no_date_but_a_year_is():
+    text = "that's Form 1073, signed in 2019."
+    out = clean(
+        text,
+        [Detection(7, 16, "DATE", 0.85, "spacy"), Detection(28, 32, "DATE", 0.85, "spacy")],
+    )
+    assert [text[d.start : d.end] for d in out] == ["2019"]
+
+
+def test_propagation_does_not_match_misspellings_among_header_capitals():
+    from annotations.detectors.base import Document
+    from annotations.detectors.propagation import PropagationDetector
+
+    text = "We stayed with Paige. Paige helped.\nMORALES P85939 DECISION PAGE 1"
+    document = Document(text, {})
+    document.artifacts["detections"] = [Detection(15, 20, "PERSON", 0.85, "spacy")]
+    out = PropagationDetector().detect(document)
+    assert sorted({text[d.start : d.end] for d in out}) == ["Paige"]

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 
 from annotations.detectors.base import Detection
-from annotations.detectors.names import TITLES, person_name_parts
+from annotations.detectors.names import TITLES, is_given_name, person_name_parts
 
 _TRAIL = re.compile(r"[\s,;:!?\"'“”‘’()\[\]{}…—–-]+$")
 _LEAD = re.compile(r"^[\s,;:!?\"'“”‘’()\[\]{}…—–-]+")
@@ -166,7 +166,6 @@ _NOT_SURNAME = frozenset(
     "Hills Heights Springs Lake River Center Hospital School College University Prison Jail "
     "Department Church Bank Company Group Program Programs Club Foundation".split()
 )
-_GENDER: list = []
 
 
 def _looks_like_full_name(value: str, d: Detection) -> bool:
@@ -176,23 +175,51 @@ def _looks_like_full_name(value: str, d: Detection) -> bool:
         d.detector == "presidio" and d.explanation != "SpacyRecognizer"
     ):
         return False
+    if value.isupper():  # "MATTHEW MORALES" in a page footer
+        value = value.title()
     match = _FULL_NAME.match(value)
     if not match or value.split(" ")[1] in _NOT_SURNAME:
         return False
-    if not _GENDER:
-        import gender_guesser.detector
-
-        _GENDER.append(gender_guesser.detector.Detector(case_sensitive=False))
-    if _GENDER[0].get_gender(match.group(1)) not in {
-        "male",
-        "female",
-        "mostly_male",
-        "mostly_female",
-    }:
+    if not is_given_name(match.group(1)):
         return False
     from annotations.detectors.patterns import is_known_place
 
     return not is_known_place(value)
+
+
+# Words that only look like names at a sentence start: "Last name Williams", "Good luck".
+_NOT_NAME_HERE = re.compile(
+    r"(?:Last|First|Middle|Maiden|Full)(?= names?\b)|Good(?= (?:luck|morning|afternoon|evening|"
+    r"night|job|day)\b)|(?:Thank|Thanks)(?= you\b)"
+)
+# A named place, body or group needs a word that is not a function word ("I'm a").
+_CONTRACTION = frozenset({"'m", "'s", "'re", "'ve", "'ll", "'d", "n't", "’m", "’s", "’re"})
+_STOP_WORDS: set[str] = set()
+# NER labels never run across a line break (one utterance, or one cover-page field, a line)
+_ONE_LINE = frozenset({"PERSON", "LOCATION", "ORGANIZATION", "NRP", "DATE", "TIME", "AGE"})
+
+
+def _only_function_words(value: str) -> bool:
+    if not _STOP_WORDS:
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        _STOP_WORDS.update(STOP_WORDS)
+    words = re.findall(r"\w+|['’]\w+", value.lower())
+    return bool(words) and all(w in _STOP_WORDS or w in _CONTRACTION for w in words)
+
+
+def _line_pieces(text: str, d: Detection) -> list[Detection]:
+    pieces = []
+    for m in re.finditer(r"[^\n]+", text[d.start : d.end]):
+        pieces.append(
+            Detection(
+                d.start + m.start(), d.start + m.end(), d.label, d.score, d.detector, d.explanation
+            )
+        )
+    return pieces
+
+
+_TRAILING_NUMBERS = re.compile(r"(?:\s+\S*\d\S*)+$")
 
 
 def _cuts_word(text: str, start: int, end: int) -> bool:
@@ -214,6 +241,9 @@ def clean(
         if d is None or _cuts_word(text, d.start, d.end):
             continue  # word pieces of a token classifier ("godfat")
         value = text[d.start : d.end]
+        if d.label in _ONE_LINE and "\n" in value:
+            pending.extend(_line_pieces(text, d))  # "PLEASANT VALLEY STATE PRISON\nCOALINGA"
+            continue
         if d.label in {"DATE", "TIME"} and raw.detector != "_refined":
             refined = _refine(text, d)
             if refined != [d]:
@@ -232,17 +262,22 @@ def clean(
         if d.detector == "_refined":
             detector, _, explanation = d.explanation.partition("\x00")
             d = Detection(d.start, d.end, d.label, d.score, detector, explanation)
-        if d.label in {"ORGANIZATION", "LOCATION"} and (
-            _TITLED.match(value) or _looks_like_full_name(value, d)
-        ):
-            # "Officer Cantu", "Chaplain Myers", "Amber Martinez": a person, not a body
-            d = Detection(d.start, d.end, "PERSON", d.score, d.detector, d.explanation)
+        if d.label in {"ORGANIZATION", "LOCATION"}:
+            # "MATTHEW MORALES P85939" in a page footer: the name, then a number
+            name = _TRAILING_NUMBERS.sub("", value)
+            if _TITLED.match(name) or _looks_like_full_name(name, d):
+                # "Officer Cantu", "Chaplain Myers", "Amber Martinez": a person, not a body
+                d = Detection(
+                    d.start, d.start + len(name), "PERSON", d.score, d.detector, d.explanation
+                )
         if d.label == "PERSON":
             for s, e in person_name_parts(text, d.start, d.end):
                 part = text[s:e]
                 if (len(part) < 2 and not part.isupper()) or part == "I" or part.islower():
                     continue  # names are capitalised ("godfather" is not one)
                 if allow.allows(text, s, e) or part.lower() in TITLES or _STUTTER.match(part):
+                    continue
+                if _NOT_NAME_HERE.match(text, s):
                     continue
                 out.append(Detection(s, e, "PERSON", d.score, d.detector, d.explanation))
             continue
@@ -251,14 +286,21 @@ def clean(
         if d.label == "DATE":
             if not _DATE_OK.search(value) or _DATE_AGE.search(value) or _DURATION.match(value):
                 continue
-            if re.fullmatch(r"\d{3,}", value) and not re.fullmatch(r"1[89]\d\d|20\d\d", value):
-                continue  # a house number or a count, not a year
+            numbers = re.findall(r"\d+", value)
+            if (
+                numbers
+                and all(len(n) >= 3 and not re.fullmatch(r"1[89]\d\d|20\d\d", n) for n in numbers)
+                and not re.search(rf"\b(?:{MONTH_RE})\b|day\b", value, re.IGNORECASE)
+            ):
+                continue  # a house number, a count or a form ("Form 1073"), not a year
         elif d.label == "TIME":
             if not _TIME_OK.search(value):
                 continue
         elif d.label in {"ORGANIZATION", "LOCATION", "NRP"}:
             if _STUTTER.match(value) or value.islower() and len(value) < 4:
                 continue
+            if _only_function_words(value):
+                continue  # "I'm a" as ORGANIZATION
             if d.label != "NRP" and not any(c.isupper() for c in value):
                 continue  # "robbery", "adolescence": named places and bodies are capitalised
             if allow.overlaps_term(text, d.start, d.end):

@@ -112,6 +112,12 @@ def _choose_label(items: list[Detection]) -> str:
     structured = sorted({d.label for d in items if d.label in _STRUCTURED}, key=_PRIORITY.get)
     if structured:
         return structured[0]
+    decisive = sorted(
+        {d.label for d in items if d.score >= DECISIVE_SCORE and model_of(d) == "pattern"},
+        key=lambda label: (-max(d.score for d in items if d.label == label), _PRIORITY[label]),
+    )
+    if decisive:
+        return decisive[0]
     best: dict[tuple[str, str], float] = {}
     own = [d for d in items if d.detector != "propagation"]
     for d in own or items:  # propagation copies a label; it does not vote
@@ -134,9 +140,26 @@ _PATTERN_RECOGNIZERS = frozenset(
         "OrganizationRecognizer",
         "street-address",
         "street-name",
+        "on-street",
         "institution-head",
+        "employer",
+        "employer-firm",
+        "CountyRecognizer",
+        "county",
+        "PersonContextRecognizer",
+        "titled-name",
+        "relation-name",
+        "person-verb",
+        "spelled-after",
+        "NrpRecognizer",
+        "nrp-term",
+        "nrp-context",
     }
 )
+# A hand-written rule with its context ("on 8881 Daniel Unions", "Officer Gates",
+# "Tulare County", "a job at Kennedy-Martin") outweighs the statistical models' vote
+# on the same words; a weaker rule (a place that is also a given name) only votes.
+DECISIVE_SCORE = 0.85
 
 
 def _rank(span: MergedSpan) -> tuple:

@@ -79,3 +79,18 @@ def person_name_parts(text: str, start: int, end: int) -> list[tuple[int, int]]:
             continue
         parts.append((s, e))
     return parts
+
+
+_GENDER: list = []
+
+
+def is_given_name(word: str) -> bool:
+    """Whether ``word`` is a known given name (gender_guesser's list: ``Amber``, ``Logan``,
+    ``Franklin``); ``Eureka``, ``Kaiser`` are not. Case-insensitive."""
+    if not word or not word[:1].isalpha():
+        return False
+    if not _GENDER:
+        import gender_guesser.detector
+
+        _GENDER.append(gender_guesser.detector.Detector(case_sensitive=False))
+    return _GENDER[0].get_gender(word) in {"male", "female", "mostly_male", "mostly_female"}

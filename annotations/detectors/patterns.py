@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from annotations.detectors.base import Detection, Detector, Document
+from annotations.detectors.names import TITLES, is_given_name
 
 # --- vocabularies -------------------------------------------------------------------
 
@@ -47,6 +48,12 @@ MONTHS_SAFE = (  # month names that are rarely anything else when capitalised
     "Jan|Feb|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec"
 )
 WEEKDAYS = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+# cover pages and headers are often in capitals: "SEPTEMBER 18, 2020", "FRIDAY"
+_MONTHS_ANY_CASE = (
+    MONTHS
+    + "|JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER"
+)
+_WEEKDAYS_ANY_CASE = WEEKDAYS + "|" + WEEKDAYS.upper()
 ORDINAL_WORDS = (
     "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
     "thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|"
@@ -212,16 +219,32 @@ _HEIGHT_WORDS = _c(
     re.IGNORECASE,
 )
 _HEIGHT_MARKS = _c(r"(?<![\w'])[4-7] ?(?:'|’|ft) ?(?:1[01]|[0-9])? ?(?:\"|”|''|in\b)?")
+# "about five-seven" / "5-11": only beside a word about size
+_HEIGHT_DASHED = _c(
+    rf"(?<![\w-])(?:{_FEET})-(?:1[01]|[0-9]|eleven|ten|one|two|three|four|five|six|seven|eight|nine)(?![\w-])",
+    re.IGNORECASE,
+)
+_HEIGHT_CONTEXT = re.compile(
+    r"\b(?:tall|taller|short|shorter|height|big|bigger|small|smaller|size|feet|foot|weigh\w*)\b",
+    re.I,
+)
 
 
 class HeightRecognizer(RegexRecognizer):
     """``five foot eleven``, ``6'2"``, ``5 feet 10 inches``."""
 
     ENTITY = "HEIGHT"
-    PATTERNS = (("feet-words", _HEIGHT_WORDS, 0.85), ("feet-marks", _HEIGHT_MARKS, 0.8))
+    PATTERNS = (
+        ("feet-words", _HEIGHT_WORDS, 0.85),
+        ("feet-marks", _HEIGHT_MARKS, 0.8),
+        ("feet-dashed", _HEIGHT_DASHED, 0.8),
+    )
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
         value = match.group(0)
+        if name == "feet-dashed":
+            around = text[max(0, match.start() - 50) : match.end() + 30]
+            return bool(_HEIGHT_CONTEXT.search(around))
         if "'" in value or "’" in value:
             # 6'2" or 5'11 — require inches or a height context; "I'm" has no digit
             return bool(re.search(r"\d ?['’] ?\d", value)) or bool(
@@ -253,11 +276,12 @@ _AGE_PATTERNS = (
             re.I,
         ),
     ),
-    ("aged", _c(rf"\b(?:aged|age) (?P<span>{_AGE_NUM})\b", re.I)),
+    # "aged 19", "your age, 44,"
+    ("aged", _c(rf"\b(?:aged|age),? (?P<span>{_AGE_NUM})\b(?!-\w|[.,]\d)", re.I)),
     (
         "i-am-n",
         _c(
-            rf"\b(?:I'm|I am|he's|she's|he is|she is|you're|you are) (?:now )?(?P<span>{_AGE_NUM}) (?:now|today|years)\b",
+            rf"\b(?:I'm|I am|he's|she's|he is|she is|you're|you are) (?:now |only |just )?(?P<span>{_AGE_NUM})(?: (?:now|today|years)\b|(?=[.;!?]|, (?:and|but|so)\b))",
             re.I,
         ),
     ),
@@ -269,7 +293,15 @@ _AGE_PATTERNS = (
         ),
     ),
     ("years-younger", _c(rf"(?<![\w-])(?P<span>{_AGE_NUM}) years? (?:younger|older)\b", re.I)),
+    # "a youth offender, only 20 at the time"
+    (
+        "only-n-at-the-time",
+        _c(rf"\b(?:only|just|barely) (?P<span>{_AGE_NUM}) (?:at the time|back then|then)\b", re.I),
+    ),
+    # "drinking at the age of thirteen, and then PCP by 15." — an age named just before
+    ("by-n", _c(rf"\b(?:by|at|till|until) (?P<span>{_AGE_NUM})(?=[.,;!?])", re.I)),
 )
+_AGE_BEFORE = re.compile(r"\bage\b|\byears? old\b|\byear-old\b", re.I)
 
 
 class AgeRecognizer(RegexRecognizer):
@@ -280,7 +312,14 @@ class AgeRecognizer(RegexRecognizer):
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
         value = match.group("span").lower()
-        return value not in {"oh", "zero", "0"}
+        if value in {"oh", "zero", "0"}:
+            return False
+        if name == "by-n":
+            # only as the second age of a sentence that already gave one
+            before = text[max(0, match.start() - 80) : match.start()]
+            before = re.split(r"[.!?\n]", before)[-1]
+            return bool(_AGE_BEFORE.search(before))
+        return True
 
 
 # --- DATE ---------------------------------------------------------------------------
@@ -298,7 +337,7 @@ _DATE_PATTERNS: tuple[tuple[str, re.Pattern, float], ...] = (
     (
         "month-day-year",
         _c(
-            rf"\b(?:{MONTHS})\.?(?: (?:the )?(?:{DAY_NUM}|{ORDINAL_WORDS})\b)?(?:,? (?:of )?(?:{YEAR}|'\d\d|{SPOKEN_YEAR})\b)?",
+            rf"\b(?:{_MONTHS_ANY_CASE})\.?(?: (?:the )?(?:{DAY_NUM}|{ORDINAL_WORDS})\b)?(?:,? (?:of )?(?:{YEAR}|'\d\d|{SPOKEN_YEAR})\b)?",
         ),
         0.85,
     ),
@@ -311,7 +350,7 @@ _DATE_PATTERNS: tuple[tuple[str, re.Pattern, float], ...] = (
         ),
         0.85,
     ),
-    ("weekday", _c(rf"\b(?:{WEEKDAYS})s?\b"), 0.8),
+    ("weekday", _c(rf"\b(?:{_WEEKDAYS_ANY_CASE})s?\b"), 0.8),
     # decades: the 1990s, the '90s, the 90s, the nineties, the eighties
     ("decade", _c(r"(?<![\w'])(?:1[89]\d0|20[0-2]0)'?s\b|(?<!\w)['’]\d0'?s\b"), 0.85),
     (
@@ -340,28 +379,33 @@ _DATE_PATTERNS: tuple[tuple[str, re.Pattern, float], ...] = (
         0.7,
     ),
 )
-_MAY_MARCH = re.compile(r"^(?:May|March|Mar)\.?$")
+_MAY_MARCH = re.compile(r"^(?:May|March|Mar|MAY|MARCH)\.?$")
 
 
 # --- street addresses (LOCATION) -----------------------------------------------------
 
+# The USPS street suffixes (Publication 28, appendix C1: primary names and common
+# abbreviations), so "8881 Daniel Unions" or "7829 Courtney Stravenue" are addresses.
 STREET_SUFFIXES = (
-    "Alley|Avenue|Ave|Bend|Bluff|Bluffs|Boulevard|Blvd|Branch|Bridge|Brook|Burg|Bypass|Camp|Canyon|"
-    "Cape|Causeway|Center|Circle|Circles|Cliff|Club|Common|Corner|Corners|Course|Court|Courts|Ct|"
-    "Cove|Creek|Crescent|Crest|Crossing|Curve|Dale|Dam|Divide|Drive|Drives|Dr|Estate|Estates|"
-    "Expressway|Extension|Falls|Ferry|Field|Fields|Flat|Flats|Ford|Forest|Forge|Fork|Fort|Freeway|"
-    "Garden|Gardens|Gateway|Glen|Glens|Green|Greens|Grove|Harbor|Harbors|Haven|Heights|Highway|Hwy|"
-    "Hill|Hills|Hollow|Inlet|Island|Junction|Key|Knoll|Knolls|Lake|Lakes|Landing|Lane|Ln|Light|"
-    "Loaf|Lock|Locks|Lodge|Loop|Mall|Manor|Meadow|Meadows|Mews|Mill|Mills|Mission|Motorway|Mount|"
-    "Mountain|Mountains|Neck|Orchard|Oval|Park|Parkway|Pass|Path|Pike|Pine|Pines|Place|Pl|Plain|"
-    "Plains|Plaza|Point|Points|Port|Ports|Prairie|Radial|Ranch|Rapid|Rapids|Rest|Ridge|Ridges|"
-    "River|Road|Rd|Roads|Route|Row|Run|Shoal|Shoals|Shore|Shores|Skyway|Spring|Springs|Spur|"
-    "Square|Squares|Station|Stream|Street|St|Streets|Summit|Terrace|Trace|Track|Trail|Tunnel|"
-    "Turnpike|Union|Valley|Valleys|Via|Viaduct|View|Views|Village|Ville|Vista|Walk|Wall|Way|"
-    "Ways|Well|Wells"
+    "Allee|Alley|Ally|Annex|Arcade|Avenue|Ave|Bayou|Beach|Bend|Bluff|Bluffs|Bottom|Boulevard|"
+    "Blvd|Branch|Bridge|Brook|Brooks|Burg|Burgs|Bypass|Camp|Canyon|Cape|Causeway|Center|Centers|"
+    "Circle|Circles|Cir|Cliff|Cliffs|Club|Common|Commons|Corner|Corners|Course|Court|Courts|Ct|"
+    "Cove|Coves|Creek|Crescent|Crest|Crossing|Crossroad|Crossroads|Curve|Dale|Dam|Divide|Drive|"
+    "Drives|Dr|Estate|Estates|Expressway|Extension|Extensions|Fall|Falls|Ferry|Field|Fields|Flat|"
+    "Flats|Ford|Fords|Forest|Forge|Forges|Fork|Forks|Fort|Freeway|Garden|Gardens|Gateway|Glen|"
+    "Glens|Green|Greens|Grove|Groves|Harbor|Harbors|Haven|Heights|Highway|Hwy|Hill|Hills|Hollow|"
+    "Inlet|Island|Islands|Isle|Junction|Junctions|Key|Keys|Knoll|Knolls|Lake|Lakes|Land|Landing|"
+    "Lane|Ln|Light|Lights|Loaf|Lock|Locks|Lodge|Loop|Mall|Manor|Manors|Meadow|Meadows|Mews|Mill|"
+    "Mills|Mission|Motorway|Mount|Mountain|Mountains|Neck|Orchard|Oval|Overpass|Park|Parks|"
+    "Parkway|Parkways|Pkwy|Pass|Passage|Path|Pike|Pine|Pines|Place|Pl|Plain|Plains|Plaza|Point|"
+    "Points|Port|Ports|Prairie|Radial|Ramp|Ranch|Rapid|Rapids|Rest|Ridge|Ridges|River|Road|Rd|"
+    "Roads|Route|Row|Rue|Run|Shoal|Shoals|Shore|Shores|Skyway|Spring|Springs|Spur|Spurs|Square|"
+    "Squares|Station|Stravenue|Stream|Street|St|Streets|Summit|Terrace|Ter|Throughway|Trace|"
+    "Track|Trafficway|Trail|Trailer|Tunnel|Turnpike|Underpass|Union|Unions|Valley|Valleys|Via|"
+    "Viaduct|View|Views|Village|Villages|Ville|Vista|Walk|Walks|Wall|Way|Ways|Well|Wells"
 )
 _ADDRESS = _c(
-    rf"(?<![\w-])\d{{2,6}} (?:[NSEW]\.? )?[A-Z][a-z]+(?: [A-Z][a-z]+){{0,2}} (?:{STREET_SUFFIXES})(?!\w)"
+    rf"(?<![\w-])\d{{1,6}} (?:[NSEW]\.? )?[A-Z][a-z]+(?: [A-Z][a-z]+){{0,2}} (?:{STREET_SUFFIXES})\.?(?![\w-])"
 )
 
 
@@ -369,30 +413,36 @@ _STREET = _c(
     r"(?<![\w-])(?:[A-Z][a-z]+ ){1,2}(?:Street|Avenue|Boulevard|Lane|Road|Drive|Court|Way|Place|"
     r"Terrace|Parkway|Highway|Circle)(?![\w-])"
 )
+# "a party on Lori Course", "lived off Mission Street": a street without its number
+_ON_STREET = _c(
+    rf"\b(?:on|off|onto|along|down|up|across) (?P<span>(?:[A-Z][a-z]+ ){{1,2}}(?:{STREET_SUFFIXES}))(?![\w-])"
+)
+_NOT_STREET_START = frozenset(
+    "The A An On In At My His Her Our Their Your That This Of And".split()
+)
 
 
 class AddressRecognizer(RegexRecognizer):
     """Street addresses: ``1234 Elm Street``, ``18 N. Oak Ave``, ``Jackson Lane``."""
 
     ENTITY = "LOCATION"
-    PATTERNS = (("street-address", _ADDRESS, 0.8), ("street-name", _STREET, 0.7))
+    PATTERNS = (
+        ("street-address", _ADDRESS, 0.9),
+        ("street-name", _STREET, 0.85),
+        ("on-street", _ON_STREET, 0.85),
+    )
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
-        if name == "street-name":
-            first = match.group(0).split(" ", 1)[0]
-            return first not in {
-                "The",
-                "A",
-                "On",
-                "In",
-                "At",
-                "My",
-                "His",
-                "Her",
-                "Our",
-                "That",
-                "This",
-            }
+        value = match.group("span") if name == "on-street" else match.group(0)
+        first = value.split(" ", 1)[0]
+        if name in {"street-name", "on-street"} and first in _NOT_STREET_START:
+            return False
+        if value == "Death Row":
+            return False
+        if name == "street-name" and value.endswith(" Lane") and is_given_name(first):
+            # "a job offer from Sarah Lane": a first name and a surname, unless the
+            # words before make it a street ("on Sarah Lane", found by "on-street")
+            return False
         return True
 
 
@@ -424,14 +474,19 @@ def _place_pattern() -> re.Pattern:
         _PLACES.append(
             re.compile(
                 r"\b(?i:in|from|to|at|near|outside|outside of|around|into|through|of|visit|visited|"
-                rf"left|toward|towards|between) (?P<span>(?:{alternatives}))(?![\w-])"
+                rf"left|toward|towards|between) (?P<span>(?:{alternatives}))(?![\w-]|[ ]+[A-Z])"
             )
         )
     return _PLACES[0]
 
 
 class PlaceRecognizer(RegexRecognizer):
-    """Known places after a locative preposition (gazetteer; no model)."""
+    """Known places after a locative preposition (gazetteer; no model).
+
+    Not a place followed by another capitalised word (``a letter from Franklin Patel``;
+    ``Tulare County`` is the county recognizer's). A one-word place that is also a given
+    name (``Logan``, ``Austin``) gets a lower score, so the statistical models decide it.
+    """
 
     ENTITY = "LOCATION"
 
@@ -440,9 +495,43 @@ class PlaceRecognizer(RegexRecognizer):
         start = match.start("span")
         return not text[max(0, start - 7) : start].rstrip().lower().endswith("as in")
 
+    def find_all(self, text: str) -> list[Found]:
+        return [
+            Found(f.start, f.end, f.label, 0.6, f.pattern)
+            if " " not in text[f.start : f.end] and is_given_name(text[f.start : f.end])
+            else f
+            for f in super().find_all(text)
+        ]
+
     @property
     def PATTERNS(self):  # noqa: N802 - the class attribute of the other recognizers
         return (("gazetteer-place", _place_pattern(), 0.9),)
+
+
+# --- counties (LOCATION) ---------------------------------------------------------------
+
+_FUNCTION_WORD = (
+    r"(?:The|A|An|In|At|On|Of|To|From|For|By|And|But|Or|So|Then|My|His|Her|Our|Their|Your|"
+    r"This|That|These|Those|I|We|He|She|They|It|Yes|No|Okay|Well)"
+)
+_COUNTY = _c(
+    rf"(?<![\w'’-])(?P<span>(?:(?!{_FUNCTION_WORD} )[A-Z][a-z]+ ){{1,3}}County)(?![\w-])"
+    rf"|(?<![\w'’-])(?P<span2>County of (?:[A-Z][a-z]+ ){{0,2}}[A-Z][a-z]+)(?![\w-])"
+)
+
+
+class CountyRecognizer(RegexRecognizer):
+    """``Tulare County``, ``Contra Costa County``, ``County of Los Angeles`` — one span."""
+
+    ENTITY = "LOCATION"
+    PATTERNS = (("county", _COUNTY, 0.9),)
+
+    def find_all(self, text: str) -> list[Found]:
+        found = []
+        for match in _COUNTY.finditer(text):
+            group = "span" if match.group("span") else "span2"
+            found.append(Found(*match.span(group), self.ENTITY, 0.9, "county"))
+        return found
 
 
 # --- institutions (ORGANIZATION) ----------------------------------------------------
@@ -454,18 +543,56 @@ ORG_HEADS = (
     "University|Correctional Facility|Correctional Institution|Correctional Center|"
     "Rehabilitation Center|Conservation Camp|Youth Authority|Highway Patrol|Fire Department|"
     "Church|Bank|Probation Department|Recovery Center|Treatment Center|Community Center|"
-    "Boys and Girls Club|Foundation|Ministries|Mission|Corporation|Company|Inc\\.?|LLC"
+    "Boys and Girls Club|Foundation|Ministries|Mission|Corporation|Company|Inc\\.?|LLC|"
+    "Medical Facility|Health Care Facility|Training Facility|Treatment Facility|Facility|"
+    "House|Group Home|Sober Living|Outreach|Mentoring|Ltd\\.?|LLP|and Sons|& Sons|"
+    "Associates|Partners|Enterprises|Industries"
 )
-_ORG = _c(rf"(?<![\w'’-])(?:[A-Z][\w'’.-]*[ ]){{1,4}}(?:{ORG_HEADS})(?![\w-])")
+# a capitalised word; a period only in an abbreviation ("St.", "U.S."), not at a
+# sentence end ("... and Caldwell. Keller Ltd" is two names)
+_CAPWORD = r"(?:(?:[A-Z]\.){2,}|[A-Z][a-z]?\.|[A-Z][\w'’&-]*)"
+_ORG = _c(rf"(?<![\w'’-])(?:{_CAPWORD}[ ]){{1,4}}(?:{ORG_HEADS})(?![\w-])")
+# An employer: "he works at Kaiser Permanente", "a job at Kennedy-Martin"; after "from" or
+# "with" only a firm's shape ("a job offer from Ross, Quinn and Hicks"), since "a job
+# offer from Alicia Rich" names a person.
+_CAPWORDS = _CAPWORD + r"(?:(?: (?:of|and|&|de|la|del|the))? " + _CAPWORD + r"){0,4}"
+_EMPLOYED_AT = _c(
+    r"\b(?:(?:job|jobs|work|works|worked|working|employment|position|internship)(?: offer)? at"
+    r"|employed (?:at|by)) (?P<span>" + _CAPWORDS + r")"
+)
+_FIRM = (
+    r"[A-Z][a-z]+(?:, [A-Z][a-z]+)*,? (?:and|&) [A-Z][a-z]+(?! [A-Z])"
+    r"|[A-Z][a-z]+-[A-Z][a-z]+(?! [A-Z])"
+)
+_EMPLOYER_FIRM = _c(
+    r"\b(?:job|jobs|work|works|worked|working|employed|employment|hired|position|internship)"
+    r"(?: offer)? (?:at|by|from|with|for) (?P<span>" + _FIRM + r")"
+)
 
 
 class OrganizationRecognizer(RegexRecognizer):
     """Named institutions: ``San Bernardino High School``, ``Tulare County Jail``."""
 
     ENTITY = "ORGANIZATION"
-    PATTERNS = (("institution-head", _ORG, 0.95),)
+    PATTERNS = (
+        ("institution-head", _ORG, 0.95),
+        ("employer", _EMPLOYED_AT, 0.9),
+        ("employer-firm", _EMPLOYER_FIRM, 0.9),
+    )
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
+        value = match.group(0)
+        if name == "institution-head" and re.fullmatch(r"[A-Z][a-z]+ House", value):
+            # "accepted to Marks House" is a programme; "my sponsor is Steven House" a person
+            before = text[max(0, match.start() - 8) : match.start()].lower()
+            return bool(re.search(r"\b(?:at|to|in|into|from)\s$", before)) or not is_given_name(
+                value.split(" ")[0]
+            )
+        if name != "institution-head":
+            value = match.group("span").rstrip(".")
+            return value.split(" ", 1)[0] not in _NOT_STREET_START and not (
+                " " not in value and is_known_place(value)
+            )
         first = match.group(0).split(" ", 1)[0]
         # "The Police Department" alone is generic; the cleaning drops a leading "The"
         return (
@@ -473,6 +600,128 @@ class OrganizationRecognizer(RegexRecognizer):
             not in {"The", "A", "An", "This", "That", "My", "His", "Her", "Our", "Their", "Your"}
             or match.group(0).count(" ") >= 2
         )
+
+
+# --- persons named by their context (PERSON) -----------------------------------------
+
+_NAME = r"[A-Z][a-z]+(?:['’-][A-Z][a-z]+)?"
+_TITLE_WORDS = (
+    r"(?:Mr|Mrs|Ms|Dr|Officer|officer|Sergeant|sergeant|Sgt|Lieutenant|Lt|Captain|Capt|"
+    r"Detective|detective|Det|Deputy|Agent|Chaplain|Warden|Counselor|Judge|Reverend|Rev|"
+    r"Pastor|Nurse|Doctor|Professor|Correctional Officer|correctional officer)"
+)
+_TITLED_NAME = _c(rf"\b{_TITLE_WORDS}\.? (?P<span>{_NAME}(?: {_NAME})?)(?![\w-])")
+_KIN = (
+    r"(?:mother|mom|father|dad|stepfather|stepmother|stepdad|stepmom|brother|sister|son|"
+    r"daughter|uncle|aunt|auntie|cousin|nephew|niece|grandmother|grandfather|grandma|"
+    r"grandpa|wife|husband|ex-wife|ex-husband|girlfriend|boyfriend|fiancée|fiancee|fiancé|"
+    r"fiance|partner|friend|best friend|homeboy|celly|cellie|cellmate|sponsor|mentor|"
+    r"co-defendant|crime partner|victim|godfather|godmother|stepbrother|stepsister|"
+    r"half-brother|half-sister)"
+)
+_KIN_NAME = _c(
+    rf"\b(?i:my|his|her|your|our|their) {_KIN}(?:,| is| was| named| called)? "
+    rf"(?P<span>{_NAME}(?: {_NAME})?)(?![\w'’-])"
+)
+# verbs that want a person as their subject: "Amber visits when she can"
+_PERSON_VERB = _c(
+    rf"(?<![\w'’-])(?P<span>{_NAME})(?= (?:visits|visited|has known|had known|knows|knew|said|"
+    r"says|told|tells|wrote|writes|calls|called|helped|helps|loves|loved|passed away|died|"
+    r"is my|was my|supports|supported|raised me|taught me)\b)"
+)
+# a word followed by its own spelling: "Mendez. M-E-N-D-E-Z."
+_SPELLED_AFTER = _c(
+    r"(?<![\w-])(?P<span>[A-Z][A-Za-z'’]+(?:-[A-Z][A-Za-z'’]+)?)[.,:;]?[ ]"
+    r"(?:(?:that's|that is|spelled|it's)[,:]?[ ])?(?P<letters>[A-Za-z](?:-[A-Za-z]){1,24})(?![\w-])"
+)
+_NOT_NAME = frozenset(
+    """the a an and but or so then my his her our their your this that these those i we he
+    she they it yes no okay well sir ma'am last first middle good thank thanks hello mister
+    god lord""".split()
+)
+
+
+class PersonContextRecognizer(RegexRecognizer):
+    """Names that their context makes names: a title (``Officer Gates``), a relation
+    (``my celly, Marcus``), a person's verb (``Amber visits``, given names only), or the
+    name's own spelling after it (``Mendez. M-E-N-D-E-Z``)."""
+
+    ENTITY = "PERSON"
+    PATTERNS = (
+        ("titled-name", _TITLED_NAME, 0.85),
+        ("relation-name", _KIN_NAME, 0.85),
+        ("person-verb", _PERSON_VERB, 0.85),
+        ("spelled-after", _SPELLED_AFTER, 0.95),
+    )
+
+    def accept(self, text: str, match: re.Match, name: str = "") -> bool:
+        value = match.group("span")
+        first = value.split(" ", 1)[0]
+        if first.lower() in _NOT_NAME or first.lower().rstrip(".") in TITLES:
+            return False
+        if re.fullmatch(rf"(?:{MONTHS}|{WEEKDAYS})", first) or first in _ROLE_WORDS:
+            return False
+        if name == "spelled-after":
+            spelled = re.sub(r"[^a-z]", "", match.group("letters").lower())
+            return spelled == re.sub(r"[^a-z]", "", value.lower())
+        if name == "person-verb":  # "Logan has known me": a place knows no one
+            return is_given_name(value)
+        if name == "relation-name":
+            return not _NRP_WORD.fullmatch(first)
+        return True
+
+
+_ROLE_WORDS = frozenset(
+    "District Attorney Commissioner General Public Defender Sheriff Chief County State Board "
+    "Panel Hearing Hearings Parole Court Superior Presiding".split()
+)
+
+
+# --- nationalities, ethnicities, religions (NRP) ------------------------------------------
+
+_NRP_TERMS = (
+    "African[- ]American|Asian[- ]American|Mexican[- ]American|Native American|"
+    "Pacific Islander|Puerto Rican|Hispanic|Latino|Latina|Latinos|Latinas|Latinx|Chicano|"
+    "Chicana|Caucasian|Asian|Mexican|Salvadoran|Salvadorian|Guatemalan|Honduran|Nicaraguan|"
+    "Cuban|Dominican|Colombian|Peruvian|Venezuelan|Brazilian|Argentinian|Filipino|Filipina|"
+    "Samoan|Tongan|Hawaiian|Fijian|Vietnamese|Cambodian|Laotian|Hmong|Thai|Chinese|Japanese|"
+    "Korean|Pakistani|Armenian|Iranian|Persian|Arab|Arabic|Lebanese|Syrian|Iraqi|Afghan|"
+    "Russian|Ukrainian|Irish|Italian|German|Polish|Scottish|French|Portuguese|Greek|"
+    "Jamaican|Haitian|Nigerian|Ethiopian|Somali|Eritrean|Egyptian|Moroccan|Israeli|"
+    "Muslim|Muslims|Islamic|Catholic|Catholics|Jewish|Jew|Jews|Buddhist|Hindu|Sikh|Baptist|"
+    "Methodist|Lutheran|Mormon|Protestant|Pentecostal|Evangelical|Jehovah's Witness|"
+    "Jehovah’s Witness|Rastafarian|Navajo|Apache|Cherokee|Sioux|Lakota|Yurok|Pomo|Tongva|"
+    "Ohlone|Miwok|Paiute|Yaqui|Democrat|Democrats|Republican|Republicans"
+)
+# words that are also surnames or common words: a race only beside a person noun or
+# after "I'm"/"is"
+_RACE_WORDS = r"Black|White|Brown|Native|Indian|English|Christian|American|black|white|hispanic|latino|mexican|asian"
+_PERSON_NOUN = (
+    r"(?:male|males|female|females|man|men|woman|women|guy|guys|kid|kids|boy|boys|girl|girls|"
+    r"family|families|people|person|community|neighborhood|culture|heritage|history|church|"
+    r"inmates?|gang|side)"
+)
+_NRP_WORD = re.compile(rf"(?:{_NRP_TERMS})")
+_NRP = _c(rf"(?<![\w'’-])(?P<span>{_NRP_TERMS})(?![\w'’-]|-\w)")
+_NRP_CONTEXT = _c(
+    rf"(?<![\w'’-])(?P<span>{_RACE_WORDS})(?= {_PERSON_NOUN}\b)"
+    rf"|\b(?:I'm|I am|he's|she's|he is|she is|was|were|are|is) (?P<span2>{_RACE_WORDS})(?=[.,;!?])"
+)
+
+
+class NrpRecognizer(RegexRecognizer):
+    """Nationalities, ethnicities, religions and political groups: ``Filipino``,
+    ``Muslim``, ``a white male``, ``I'm Black.``; ``Welch, White and Caldwell`` is not."""
+
+    ENTITY = "NRP"
+    PATTERNS = (("nrp-term", _NRP, 0.9),)
+
+    def find_all(self, text: str) -> list[Found]:
+        found = super().find_all(text)
+        for match in _NRP_CONTEXT.finditer(text):
+            group = "span" if match.group("span") else "span2"
+            found.append(Found(*match.span(group), self.ENTITY, 0.9, "nrp-context"))
+        return sorted(set(found), key=lambda f: (f.start, f.end))
 
 
 class HearingDateRecognizer(RegexRecognizer):
@@ -573,6 +822,9 @@ HEARING_RECOGNIZERS: tuple[type[RegexRecognizer], ...] = (
     AddressRecognizer,
     OrganizationRecognizer,
     PlaceRecognizer,
+    CountyRecognizer,
+    PersonContextRecognizer,
+    NrpRecognizer,
 )
 
 

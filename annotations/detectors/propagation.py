@@ -112,6 +112,7 @@ class PropagationDetector(Detector):
             key = word.lower()
             if (
                 key in names
+                or word.isupper()  # headers in capitals ("DECISION PAGE 1"): exact repeats only
                 or len(word) < 4
                 or key in COMMON_WORDS
                 or key in _NEVER

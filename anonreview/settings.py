@@ -118,6 +118,11 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    # Originals of imported transcripts: in the database by default, so that workers on
+    # other machines need nothing but the database (transcripts/storage.py).
+    "originals": {
+        "BACKEND": os.environ.get("ORIGINALS_STORAGE", "transcripts.storage.DatabaseStorage")
+    },
 }
 WHITENOISE_USE_FINDERS = DEBUG  # development: serve static/ without collectstatic
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))

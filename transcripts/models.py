@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 
 from anonreview import roles
+from transcripts.storage import originals_storage
 
 
 class TranscriptQuerySet(models.QuerySet):
@@ -41,7 +42,7 @@ class Transcript(models.Model):
     metadata = models.JSONField(default=dict, blank=True, help_text="Cover-page metadata.")
     source_format = models.CharField(max_length=8, choices=Format.choices, default=Format.TEXT)
     original_name = models.CharField(max_length=255, blank=True)
-    original_file = models.FileField(upload_to="originals/", blank=True)
+    original_file = models.FileField(upload_to="originals/", blank=True, storage=originals_storage)
     sha256 = models.CharField(max_length=64, unique=True)
     page_count = models.PositiveIntegerField(default=0)
     state = models.CharField(max_length=16, choices=State.choices, default=State.IMPORTED)
@@ -181,3 +182,20 @@ class StagedUpload(models.Model):
 
     def __str__(self) -> str:
         return f"staged upload {self.index} of job {self.job_id}"
+
+
+class StoredFile(models.Model):
+    """A file kept in the database by :class:`transcripts.storage.DatabaseStorage`.
+
+    Originals of imported transcripts live here by default, so that the worker that
+    imports a file and the web process (or another worker) share it through the database
+    alone, and an import that fails rolls its original back with everything else.
+    """
+
+    name = models.CharField(max_length=255, unique=True)
+    data = models.BinaryField()
+    size = models.PositiveBigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name

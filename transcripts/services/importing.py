@@ -176,11 +176,12 @@ def transcript_import(
 
 
 def _delete_stored(name: str | None) -> None:
+    """Remove an original stored outside the database (the database one rolls back)."""
     if name:
-        from django.core.files.storage import default_storage
+        from transcripts.storage import originals_storage
 
         try:
-            default_storage.delete(name)
+            originals_storage().delete(name)
         except OSError:
             logger.warning("could not remove a stored original after a failed import")
 

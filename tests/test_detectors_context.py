@@ -159,3 +159,15 @@ def test_nationalities_religions_and_races_in_context():
         "I'm white. I joined the Black history group. A job at Welch, White and Caldwell."
     )
     assert found(NrpRecognizer(), text) == ["Filipino", "Muslim", "white", "white", "Black"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Superior Court sentenced him.",
+        "we believe the Circuit Court erred",
+        "the Federal Circuit Court stated",
+    ],
+)
+def test_a_court_of_law_is_no_street(text):
+    assert found(AddressRecognizer(), text) == []

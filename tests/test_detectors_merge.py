@@ -287,3 +287,9 @@ def test_propagation_does_not_match_misspellings_among_header_capitals():
     document.artifacts["detections"] = [Detection(15, 20, "PERSON", 0.85, "spacy")]
     out = PropagationDetector().detect(document)
     assert sorted({text[d.start : d.end] for d in out}) == ["Paige"]
+
+
+def test_a_count_of_years_is_not_dropped_as_a_form_number():
+    text = "settled for close to 100 years."
+    out = clean(text, [Detection(12, 30, "DATE", 0.85, "spacy")])
+    assert [text[d.start : d.end] for d in out] == ["close to 100 years"]

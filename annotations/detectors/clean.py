@@ -290,7 +290,11 @@ def clean(
             if (
                 numbers
                 and all(len(n) >= 3 and not re.fullmatch(r"1[89]\d\d|20\d\d", n) for n in numbers)
-                and not re.search(rf"\b(?:{MONTH_RE})\b|day\b", value, re.IGNORECASE)
+                and not re.search(
+                    rf"\b(?:{MONTH_RE})\b|day\b|\b(?:year|month|week|decade|centur)",
+                    value,
+                    re.IGNORECASE,
+                )
             ):
                 continue  # a house number, a count or a form ("Form 1073"), not a year
         elif d.label == "TIME":

@@ -417,6 +417,11 @@ _STREET = _c(
 _ON_STREET = _c(
     rf"\b(?:on|off|onto|along|down|up|across) (?P<span>(?:[A-Z][a-z]+ ){{1,2}}(?:{STREET_SUFFIXES}))(?![\w-])"
 )
+_COURT_WORDS = frozenset(
+    "Superior Supreme District Circuit Federal Appellate Appeals Juvenile Municipal Family "
+    "Drug Traffic Bankruptcy Tax Claims Trial High County State Criminal Civil Probate "
+    "Justice Magistrate Tribal Military Immigration Housing".split()
+)
 _NOT_STREET_START = frozenset(
     "The A An On In At My His Her Our Their Your That This Of And".split()
 )
@@ -439,6 +444,8 @@ class AddressRecognizer(RegexRecognizer):
             return False
         if value == "Death Row":
             return False
+        if value.endswith(" Court") and _COURT_WORDS.intersection(value.split(" ")):
+            return False  # "the Superior Court", "the Circuit Court" judge; no one lives there
         if name == "street-name" and value.endswith(" Lane") and is_given_name(first):
             # "a job offer from Sarah Lane": a first name and a surname, unless the
             # words before make it a street ("on Sarah Lane", found by "on-street")

@@ -2,6 +2,7 @@
 
 import json
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -79,3 +80,29 @@ def test_evaluate_text_report_and_errors(settings, gold_file, tmp_path):
         call_command("evaluate", "--gold", str(gold_file), "--detectors", "nope")
     with pytest.raises(CommandError):
         call_command("evaluate", "--gold", str(tmp_path / "missing.jsonl"))
+
+
+def test_commands_say_in_words_when_the_database_is_not_migrated(tmp_path):
+    """A new user running a command before `migrate` gets a sentence, not a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.sqlite3'}",
+        "DJANGO_SETTINGS_MODULE": "anonreview.settings",
+    }
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "a", "text": "Hello.", "spans": []}\n')
+    for argv in (["evaluate", "--gold", str(gold)], ["anonymize", str(gold), "--out", "x"]):
+        done = subprocess.run(
+            [sys.executable, "manage.py", *argv],
+            env=env,
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).resolve().parent.parent,
+        )
+        assert done.returncode == 1
+        assert "run `python manage.py migrate`" in done.stderr
+        assert "Traceback" not in done.stderr

@@ -17,9 +17,9 @@ import sys
 from collections import Counter
 from pathlib import Path, PurePosixPath
 
-from django.core.management.base import BaseCommand, CommandError
-from django.db import DatabaseError
+from django.core.management.base import BaseCommand
 
+from annotations.management.database import require_migrated_database
 from annotations.pseudonymize import STRATEGIES, SpanInput, key_from_replacements, pseudonymize
 from annotations.pseudonymize.keys import closest_name, person_key
 from annotations.pseudonymize.leaks import cover_needles, find_leaks, span_needles
@@ -74,14 +74,8 @@ class Command(BaseCommand):
         sources = list(iter_paths(options["inputs"], **import_limits()))
         out_dir = Path(options["out"])
         out_dir.mkdir(parents=True, exist_ok=True)
-        try:
-            # The configured DETECTORS (as the workers use them) and the allow-list.
-            ensemble = ensemble_build()
-        except DatabaseError as exc:
-            raise CommandError(
-                "The database is not set up (the allow-list lives there): run "
-                "`python manage.py migrate` (or `make run`) first."
-            ) from exc
+        require_migrated_database()
+        ensemble = ensemble_build()  # the configured DETECTORS and the allow-list
         ensemble.load()
         classifier = configured_classifier()
         summary = []

@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand
 
 from annotations.detectors.base import Document
 from annotations.detectors.nlp import load_spacy
+from annotations.management.database import require_migrated_database
 from annotations.services.annotation import ensemble_build
 
 
@@ -39,6 +40,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", dest="as_json")
 
     def handle(self, *args, words, seed, detectors, as_json: bool, **options):
+        require_migrated_database()
         from transcripts.synthetic.generator import generate_hearing
 
         hearing = generate_hearing(seed, words=words)

@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotations.evaluation.metrics import evaluate_documents
 from annotations.gold import GoldFormatError, read_jsonl
+from annotations.management.database import require_migrated_database
 from annotations.services.annotation import annotation_detect, ensemble_build
 
 
@@ -56,6 +57,7 @@ class Command(BaseCommand):
         parser.add_argument("--person", choices=["auto", "parts", "names"], default="auto")
 
     def handle(self, *args, gold, detectors, as_json: bool, person, **options):
+        require_migrated_database()
         try:
             docs = read_jsonl(gold)
         except (OSError, GoldFormatError) as exc:

@@ -87,6 +87,12 @@ def test_the_hearing_city_is_a_cover_needle_but_not_its_state():
     assert find_leaks("Sacramento", cover_needles({"location": "California"})) == []
 
 
+def test_a_state_named_again_is_reported_but_a_city_blocks():
+    needles = span_needles("California", "LOCATION") + span_needles("Madera", "LOCATION")
+    leaks = find_leaks("I parole to California, then Madera.", needles)
+    assert [(x.text, x.blocking) for x in leaks] == [("California", False), ("Madera", True)]
+
+
 def test_allow_listed_terms_are_not_leaks():
     needles = span_needles("Board of Parole Hearings", "ORGANIZATION")
     assert (

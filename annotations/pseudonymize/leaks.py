@@ -7,7 +7,7 @@ names, CDCR number, institution and hearing date. Matching is case-insensitive a
 word-bounded; matches inside our own tags (``[DAY]``, ``[PERSON_2]``) are ignored.
 
 Only leaks of direct identifiers (``annotations.labels.DIRECT_IDENTIFIERS``) and of the
-cover page block a release; the others (an ORGANIZATION, an AGE) are reported with
+cover page block a release (a state or country named again is reported, not blocking); the others (an ORGANIZATION, an AGE) are reported with
 ``blocking=False``. A name part that occurs only in lower case (``rose`` for the surname
 ``Rose``) is reported with ``blocking=False`` too: transcribers capitalise names, so it is
 most likely the common word, but a lead sees it. So are the texts of spans still only
@@ -43,6 +43,7 @@ class Needle:
     label: str
     name_like: bool = False  # lower-case occurrences are non-blocking
     unreviewed: bool = False  # from a still-suggested span: reported, never blocking
+    coarse: bool = False  # a state or country: identifies no one; reported, never blocking
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +114,11 @@ def span_needles(text: str, label: str) -> list[Needle]:
         if len(digits) >= 4:
             out.append(Needle(_id_pattern(digits), "id", label))
         return out
-    out.append(Needle(_literal(text), "span", label))
+    # "California" marked in "Madera, California" is still named elsewhere ("parole to
+    # California"): a state or country narrows nothing down in a corpus of California
+    # hearings, so such a repeat is reported, not blocking.
+    coarse = label == "LOCATION" and rule_subtype(label, text) in ("STATE", "COUNTRY")
+    out.append(Needle(_literal(text), "span", label, coarse=coarse))
     return out
 
 
@@ -208,6 +213,7 @@ def find_leaks(
                 (needle.kind == "cover" or needle.label in DIRECT_IDENTIFIERS)
                 and not (needle.name_like and found.islower())
                 and not needle.unreviewed
+                and not needle.coarse
             )
             leak = Leak(
                 "suggested" if needle.unreviewed else needle.kind,

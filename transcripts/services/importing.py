@@ -193,7 +193,7 @@ def _enqueue_annotation(*, transcript: Transcript, user):
     try:
         with transaction.atomic():
             return annotation_enqueue(transcript=transcript, user=user), ""
-    except Exception as exc:  # the annotation area may not be ready; the import stands
+    except Exception as exc:  # the tasks backend refused the job: the import stands
         logger.warning(
             "annotation could not be queued for transcript %s: %s",
             transcript.pk,

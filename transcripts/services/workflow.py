@@ -200,7 +200,7 @@ def _run_leak_check(transcript: Transcript) -> list:
         raise TransitionError(
             f"The leak check could not run ({exc.__class__.__name__}); the transcript was not approved."
         ) from exc
-    return [leak for leak in leaks if getattr(leak, "blocking", True)]
+    return [leak for leak in leaks if leak.blocking]
 
 
 def transcript_approve(*, transcript: Transcript, actor) -> Transcript:

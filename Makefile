@@ -36,9 +36,10 @@ chromium:
 migrate: install
 	$(PY) manage.py migrate --noinput
 
+# Three hearings to review, plus one approved by a scripted reviewer (for the dashboard).
 demo: migrate
 	$(PY) manage.py create_demo_accounts
-	$(PY) manage.py load_demo
+	$(PY) manage.py load_demo --reviewed 1
 
 # Serve the app with one background worker (more: `make run WORKERS=2`).
 run: demo

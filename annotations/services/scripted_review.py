@@ -1,0 +1,80 @@
+"""A scripted reviewer that follows a synthetic hearing's gold (demos and measurements).
+
+The generator (``transcripts.synthetic``) knows every mention it wrote, so a transcript
+made from it can be reviewed without a person: suggestions that match the gold exactly
+are accepted, the others rejected, the gold the machine missed is added. The review is
+audited as what it is (``review.scripted``, with its counts), so nobody mistakes it for
+a person's work. ``load_demo --reviewed`` uses it to give a new installation an approved
+hearing (the dashboard, exports and training have something to show);
+docs/measurements.md measures the ensemble with it.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from annotations.audit import audit_record
+from annotations.detectors.names import person_name_parts
+from annotations.gold import GoldDoc
+from annotations.models import Span
+from annotations.services.entities import entities_assign
+from transcripts.models import Transcript
+from transcripts.services import workflow
+
+
+class GoldMismatch(ValueError):
+    """The gold's text is not part of the transcript's canonical text."""
+
+
+def gold_spans_in(transcript: Transcript, gold: GoldDoc) -> set[tuple[int, int, str]]:
+    """The gold's spans in ``transcript``'s offsets, PERSON cut into name parts as stored."""
+    text = transcript.text
+    shift = text.find(gold.text)
+    if shift < 0:
+        raise GoldMismatch("The gold text does not occur in the transcript.")
+    spans: set[tuple[int, int, str]] = set()
+    for g in gold.spans:
+        start, end = g.start + shift, g.end + shift
+        parts = person_name_parts(text, start, end) if g.label == "PERSON" else []
+        spans |= {(a, b, g.label) for a, b in parts} or {(start, end, g.label)}
+    return spans
+
+
+@transaction.atomic
+def transcript_review_from_gold(*, transcript: Transcript, gold: GoldDoc, annotator) -> dict:
+    """Review ``transcript`` (ready) as its gold says and submit it; returns the counts."""
+    wanted = gold_spans_in(transcript, gold)
+    workflow.transcript_start_review(transcript=transcript, actor=annotator)
+    spans = list(Span.objects.filter(transcript=transcript, status=Span.Status.SUGGESTED))
+    accepted = [s for s in spans if (s.start, s.end, s.label) in wanted]
+    rejected = [s for s in spans if (s.start, s.end, s.label) not in wanted]
+    for status, group in ((Span.Status.ACCEPTED, accepted), (Span.Status.REJECTED, rejected)):
+        for span in group:
+            span.status, span.reviewer, span.version = status, annotator, span.version + 1
+        Span.objects.bulk_update(group, ["status", "reviewer", "version"], batch_size=500)
+    have = set(
+        Span.objects.filter(transcript=transcript)
+        .exclude(status=Span.Status.REJECTED)
+        .values_list("start", "end", "label")
+    )
+    taken = [(a, b) for a, b, _label in have]
+    added = [
+        Span(
+            transcript=transcript,
+            start=a,
+            end=b,
+            label=label,
+            status=Span.Status.ADDED,
+            provenance=[{"detector": "human", "score": 1.0}],
+            score=1.0,
+            reviewer=annotator,
+        )
+        for a, b, label in sorted(wanted - have)
+        if not any(x < b and a < y for x, y in taken)  # never on top of a kept span
+    ]
+    Span.objects.bulk_create(added, batch_size=500)
+    entities_assign(transcript=transcript)
+    counts = {"accepted": len(accepted), "rejected": len(rejected), "added": len(added)}
+    audit_record(actor=annotator, event_type="review.scripted", transcript=transcript, after=counts)
+    workflow.transcript_submit(transcript=transcript, actor=annotator)
+    return counts

@@ -1,0 +1,79 @@
+"""The scripted reviewer: a synthetic hearing reviewed as its gold says, audited as such."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from annotations.models import AuditEvent, Span
+from annotations.services.annotation import ensemble_build, transcript_annotate
+from annotations.services.scripted_review import (
+    GoldMismatch,
+    gold_spans_in,
+    transcript_review_from_gold,
+)
+from tests.factories import make_user
+from transcripts.models import Transcript
+from transcripts.services.importing import transcript_import
+from transcripts.synthetic import generate_hearing, render_pdf_bytes
+
+pytestmark = pytest.mark.django_db
+
+# Light and fast: the pattern recognizers, the cover page and propagation (no models).
+LIGHT = [
+    {"NAME": "annotations.detectors.patterns.PatternDetector", "OPTIONS": {}},
+    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+    {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+]
+
+
+@pytest.fixture
+def light(settings):
+    settings.DETECTORS = LIGHT
+
+
+def test_review_from_gold_accepts_matches_rejects_the_rest_adds_misses_and_submits(light):
+    annotator = make_user("ann", role="annotator")
+    hearing = generate_hearing(9, words=900)
+    t = transcript_import(
+        name="h.pdf", data=render_pdf_bytes(hearing), assignees=[annotator], annotate=False
+    )
+    transcript_annotate(transcript=t, ensemble=ensemble_build())
+    suggested = set(t.spans.values_list("start", "end", "label"))
+    gold = gold_spans_in(t, hearing.gold)
+
+    counts = transcript_review_from_gold(transcript=t, gold=hearing.gold, annotator=annotator)
+
+    t.refresh_from_db()
+    assert t.state == Transcript.State.SUBMITTED
+    assert counts == {
+        "accepted": len(suggested & gold),
+        "rejected": len(suggested - gold),
+        "added": len(gold - suggested),
+    }
+    assert counts["added"] > 0  # the light detectors miss what only the models find
+    kept = set(t.spans.exclude(status=Span.Status.REJECTED).values_list("start", "end", "label"))
+    assert kept == gold
+    assert not t.spans.filter(status=Span.Status.SUGGESTED).exists()
+    assert not t.spans.exclude(status=Span.Status.REJECTED).filter(entity=None).exists()
+    event = AuditEvent.objects.get(transcript=t, event_type="review.scripted")
+    assert event.after == counts and event.actor == annotator
+
+
+def test_gold_of_another_text_is_refused():
+    other = generate_hearing(10, words=300)
+    t = Transcript.objects.create(title="t", text="Nothing like it.", sha256="x" * 64)
+    with pytest.raises(GoldMismatch):
+        gold_spans_in(t, other.gold)
+
+
+def test_load_demo_reviewed_adds_an_approved_hearing_once(light):
+    make_user("annotator", role="annotator")
+    make_user("lead", role="lead")
+    out = StringIO()
+    for _ in range(2):
+        call_command("load_demo", "--count", "0", "--no-annotate", "--reviewed", "1", stdout=out)
+    [t] = Transcript.objects.all()
+    assert t.state == Transcript.State.APPROVED
+    assert "reviewed by a script" in t.title
+    assert "approved" in out.getvalue() and "already imported" in out.getvalue()

@@ -293,3 +293,40 @@ def test_a_count_of_years_is_not_dropped_as_a_form_number():
     text = "settled for close to 100 years."
     out = clean(text, [Detection(12, 30, "DATE", 0.85, "spacy")])
     assert [text[d.start : d.end] for d in out] == ["close to 100 years"]
+
+
+def at(text, needle, label, detector="spacy", explanation="ORG"):
+    start = text.index(needle)
+    return Detection(start, start + len(needle), label, 0.85, detector, explanation)
+
+
+def test_a_capitalised_ordinary_word_the_transcript_also_writes_in_lower_case_is_no_body():
+    text = "Chess is thinking ahead. I play chess. Kaiser hired me; kaiser rolls."
+    out = clean(
+        text,
+        [
+            at(text, "Chess", "ORGANIZATION"),
+            at(text, "Kaiser", "ORGANIZATION", "presidio", "SpacyRecognizer"),
+        ],
+    )
+    assert out == []
+    # A pattern recognizer's organisation is not second-guessed this way.
+    kept = clean(text, [at(text, "Kaiser", "ORGANIZATION", "presidio", "EmployerRecognizer")])
+    assert [text[d.start : d.end] for d in kept] == ["Kaiser"]
+
+
+def test_boilerplate_of_function_words_and_domain_terms_is_no_organization():
+    text = "UNLESS THE BOARD NOTIFIES YOU. Ask Harbor House."
+    allow = AllowList(["Board"])
+    out = clean(
+        text,
+        [at(text, "UNLESS THE BOARD", "ORGANIZATION"), at(text, "Harbor House", "ORGANIZATION")],
+        allow,
+    )
+    assert [text[d.start : d.end] for d in out] == ["Harbor House"]
+
+
+def test_certification_labels_are_no_names():
+    text = "Transcribed by: Ann Lee Signed: Dated: today"
+    out = clean(text, [at(text, "Ann Lee Signed", "PERSON", explanation="PERSON")])
+    assert [text[d.start : d.end] for d in out] == ["Ann", "Lee"]

@@ -187,10 +187,11 @@ def _looks_like_full_name(value: str, d: Detection) -> bool:
     return not is_known_place(value)
 
 
-# Words that only look like names at a sentence start: "Last name Williams", "Good luck".
+# Words that only look like names at a sentence start: "Last name Williams", "Good luck";
+# the labels of a certification page ("Signed:", "Dated:").
 _NOT_NAME_HERE = re.compile(
     r"(?:Last|First|Middle|Maiden|Full)(?= names?\b)|Good(?= (?:luck|morning|afternoon|evening|"
-    r"night|job|day)\b)|(?:Thank|Thanks)(?= you\b)"
+    r"night|job|day)\b)|(?:Thank|Thanks)(?= you\b)|(?:Signed|Dated|Certified|Subscribed)(?=:)"
 )
 # A named place, body or group needs a word that is not a function word ("I'm a").
 _CONTRACTION = frozenset({"'m", "'s", "'re", "'ve", "'ll", "'d", "n't", "’m", "’s", "’re"})
@@ -199,13 +200,33 @@ _STOP_WORDS: set[str] = set()
 _ONE_LINE = frozenset({"PERSON", "LOCATION", "ORGANIZATION", "NRP", "DATE", "TIME", "AGE"})
 
 
-def _only_function_words(value: str) -> bool:
+def _only_function_words(value: str, allowed: Iterable[str] = ()) -> bool:
+    """Whether ``value`` holds nothing but function words (and ``allowed`` words)."""
     if not _STOP_WORDS:
         from spacy.lang.en.stop_words import STOP_WORDS
 
         _STOP_WORDS.update(STOP_WORDS)
     words = re.findall(r"\w+|['’]\w+", value.lower())
-    return bool(words) and all(w in _STOP_WORDS or w in _CONTRACTION for w in words)
+    return bool(words) and all(w in _STOP_WORDS or w in _CONTRACTION or w in allowed for w in words)
+
+
+_LOWER_WORDS: dict[int, frozenset[str]] = {}
+
+
+def lower_words(text: str) -> frozenset[str]:
+    """The words ``text`` uses in lower case (cached for the last text)."""
+    key = id(text)
+    if key not in _LOWER_WORDS:
+        _LOWER_WORDS.clear()
+        _LOWER_WORDS[key] = frozenset(re.findall(r"\b[a-z][a-z'-]+\b", text))
+    return _LOWER_WORDS[key]
+
+
+def _statistical(d: Detection) -> bool:
+    """A statistical NER model's guess (spaCy, directly or through Presidio)."""
+    return d.detector == "spacy" or (
+        d.detector == "presidio" and d.explanation == "SpacyRecognizer"
+    )
 
 
 def _line_pieces(text: str, d: Detection) -> list[Detection]:
@@ -305,10 +326,22 @@ def clean(
                 continue
             if _only_function_words(value):
                 continue  # "I'm a" as ORGANIZATION
+            if _statistical(d) and _only_function_words(value, allowed=allow.terms):
+                continue  # "UNLESS THE BOARD" in boilerplate: function words and a domain term
             if d.label != "NRP" and not any(c.isupper() for c in value):
                 continue  # "robbery", "adolescence": named places and bodies are capitalised
             if allow.overlaps_term(text, d.start, d.end):
                 continue  # "Denial Management, Celebrate Recovery and ..." lists of programmes
+            if (
+                d.label == "ORGANIZATION"
+                and _statistical(d)
+                and re.fullmatch(r"[A-Z][a-z]+", value)
+                and value.lower() in lower_words(text)
+            ):
+                # "Chess is thinking two moves ahead", "Anger is a secondary emotion": a
+                # capitalised word the same transcript also uses in lower case is an
+                # ordinary word, not a body's name (NER's guess at a sentence start)
+                continue
         out.append(d)
     out.sort(key=lambda x: (x.start, x.end, x.label, x.detector))
     return out

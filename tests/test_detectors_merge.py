@@ -330,3 +330,18 @@ def test_certification_labels_are_no_names():
     text = "Transcribed by: Ann Lee Signed: Dated: today"
     out = clean(text, [at(text, "Ann Lee Signed", "PERSON", explanation="PERSON")])
     assert [text[d.start : d.end] for d in out] == ["Ann", "Lee"]
+
+
+def test_a_propagated_misspelling_names_its_original_in_the_merged_provenance():
+    from annotations.detectors.base import Document
+    from annotations.detectors.propagation import PropagationDetector
+
+    text = "Mr. Stevenson came. Later Stevenston wrote."
+    document = Document(text, {})
+    document.artifacts["detections"] = [at(text, "Stevenson", "PERSON", "cover", "")]
+    copies = PropagationDetector().detect(document)
+    merged = merge(clean(text, [*document.artifacts["detections"], *copies]), text)
+    provenance = {text[m.start : m.end]: m.provenance for m in merged}
+    [copy] = provenance["Stevenston"]
+    assert (copy["detector"], copy["original"]) == ("propagation", "stevenson")
+    assert all("original" not in item for item in provenance["Stevenson"])

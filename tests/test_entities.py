@@ -182,3 +182,18 @@ def test_assign_given_spans_keys_only_those_against_existing_groups(
     assert spelled.entity.ref == "SPELLED_NAME_PERSON_2"  # linked to the existing Doe
     assert reno.entity.ref == "CITY_2"  # the next number after Fresno's CITY_1
     assert other.entity is None
+
+
+def test_a_misspelling_joins_the_group_its_provenance_names_not_the_closest_one():
+    # "Hanson" is closer to "Hansen" than "Hanssen" is, but propagation copied "Hanssen".
+    t = make_transcript("Hansen and Hanssen met. Later Hanson came.")
+    add(t, "Hansen", "PERSON")
+    add(t, "Hanssen", "PERSON")
+    add(
+        t,
+        "Hanson",
+        "PERSON",
+        provenance=[{"detector": "propagation", "score": 0.7, "original": "hanssen"}],
+    )
+    entities_assign(transcript=t)
+    assert [r[2] for r in refs(t)] == ["PERSON_1", "PERSON_2", "PERSON_2"]

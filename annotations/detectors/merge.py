@@ -55,6 +55,8 @@ class MergedSpan:
     sources: dict[str, tuple[float, str]] = field(default_factory=dict)
     # label → {model: best score}: independent support (Presidio's NER is spaCy's)
     votes: dict[str, dict[str, float]] = field(default_factory=dict)
+    # detector → the original a copy was made from (propagation's misspelled repeats)
+    originals: dict[str, str] = field(default_factory=dict)
 
     def support(self, label: str | None = None) -> int:
         """Independent detectors for the label (propagation only copies others)."""
@@ -78,10 +80,14 @@ class MergedSpan:
             item = {"detector": name, "score": round(float(score), 4)}
             if label != self.label:
                 item["label"] = label
+            if name in self.originals:
+                item["original"] = self.originals[name]
             items.append(item)
         return items
 
     def absorb(self, other: MergedSpan) -> None:
+        for name, original in other.originals.items():
+            self.originals.setdefault(name, original)
         for label, models in other.votes.items():
             mine_votes = self.votes.setdefault(label, {})
             for model, score in models.items():
@@ -97,6 +103,15 @@ class MergedSpan:
 
     def as_detection(self) -> Detection:
         return Detection(self.start, self.end, self.label, self.score, "+".join(self.detectors))
+
+
+COPY_OF = "copy of: "  # a Detection's explanation naming the original it copies
+
+
+def _original(d: Detection) -> dict[str, str]:
+    if d.explanation.startswith(COPY_OF):
+        return {d.detector: d.explanation.removeprefix(COPY_OF)}
+    return {}
 
 
 def model_of(d: Detection) -> str:
@@ -220,6 +235,7 @@ def merge(detections: Iterable[Detection], text: str | None = None) -> list[Merg
                     d.label,
                     {d.detector: (d.score, d.label)},
                     {d.label: {model_of(d): d.score}},
+                    _original(d),
                 )
             )
         candidates.append(span)
@@ -274,6 +290,7 @@ def merge(detections: Iterable[Detection], text: str | None = None) -> list[Merg
                 span.label,
                 dict(span.sources),
                 {k: dict(v) for k, v in span.votes.items()},
+                dict(span.originals),
             )
             # re-rank the piece among what is left (it is shorter now)
             rest = queue[i:]

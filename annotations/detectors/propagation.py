@@ -16,6 +16,7 @@ from typing import ClassVar
 
 from annotations.detectors.base import Detection, Detector, Document
 from annotations.detectors.cover import COMMON_WORDS, find_word
+from annotations.detectors.merge import COPY_OF
 from annotations.detectors.names import TITLES
 
 PROPAGATED = ("PERSON", "CDCR_ID", "LOCATION")
@@ -135,7 +136,9 @@ class PropagationDetector(Detector):
                 if dist <= limit or (dist == 2 and jellyfish.metaphone(lw) == code):
                     for s, e in spans:
                         out.append(
-                            Detection(s, e, "PERSON", score, self.name, explanation="similar name")
+                            Detection(
+                                s, e, "PERSON", score, self.name, explanation=f"{COPY_OF}{name}"
+                            )
                         )
                     break
         return out

@@ -27,7 +27,8 @@ from annotations.pseudonymize.refs import RefAssigner
 
 
 def _span_inputs(text: str, merged) -> list[SpanInput]:
-    """Ensemble spans as SpanInputs; a propagated misspelling keys to the name it copies."""
+    """Ensemble spans as SpanInputs; a propagated misspelling keys to the name it copies
+    (named in its provenance; else the closest name of the transcript)."""
     originals = {
         person_key(text[s.start : s.end])
         for s in merged
@@ -37,7 +38,9 @@ def _span_inputs(text: str, merged) -> list[SpanInput]:
     for i, s in enumerate(merged):
         key = None
         if s.label == "PERSON" and "propagation" in s.sources:
-            key = closest_name(person_key(text[s.start : s.end]), originals)
+            copied = s.originals.get("propagation")
+            key = person_key(copied) if copied else None
+            key = key or closest_name(person_key(text[s.start : s.end]), originals)
         out.append(SpanInput(s.start, s.end, s.label, key=key, span_id=i))
     return out
 

@@ -229,3 +229,12 @@ def test_annotators_do_not_see_the_agreement_with_the_other_annotator(
     client.force_login(other_annotator)
     html = client.get(reverse("transcripts:detail", args=[copy.pk])).content.decode()
     assert 'id="agreement"' not in html and f'href="/transcripts/{t.pk}/"' not in html
+
+
+def test_queue_counts_every_transcript_of_a_state_for_an_annotator(annotator):
+    from transcripts.selectors_workflow import queue_counts
+
+    for _ in range(3):
+        make_transcript(assignees=[annotator])
+    make_transcript()  # someone else's
+    assert queue_counts(user=annotator) == {"ready": 3}

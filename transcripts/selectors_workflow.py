@@ -63,8 +63,12 @@ def transcript_get_visible(*, user, pk: int) -> Transcript:
 
 
 def queue_counts(*, user) -> dict[str, int]:
+    # order_by(): the model's ordering would join GROUP BY and split the counts per row.
     rows = (
-        Transcript.objects.visible_to(user).values("state").annotate(n=Count("pk", distinct=True))
+        Transcript.objects.visible_to(user)
+        .order_by()
+        .values("state")
+        .annotate(n=Count("pk", distinct=True))
     )
     return {row["state"]: row["n"] for row in rows}
 

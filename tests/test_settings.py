@@ -42,6 +42,10 @@ def test_database_url_selects_postgresql():
     env = {k: v for k, v in os.environ.items() if k not in _TEST_ONLY_ENV}
     env["DATABASE_URL"] = "postgres://u@db.invalid:5432/x"
     out = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", code], cwd=REPO, env=env, capture_output=True, text=True
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert "postgresql" in out.stdout

@@ -113,6 +113,7 @@ def jobs_fail_stale(*, older_than: timedelta = STALE_AFTER) -> int:
             Job.objects.select_for_update(of=("self",))
             .filter(pk__in=stale_ids, status=Job.Status.RUNNING, heartbeat_at__lt=cutoff)
             .select_related("transcript")
+            .defer("transcript__text")
         )
         for job in jobs:
             job.status = Job.Status.FAILED

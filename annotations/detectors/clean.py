@@ -65,7 +65,7 @@ class AllowList:
             if alternatives
             else None
         )
-        self._regions_for: tuple[int, list[tuple[int, int]]] | None = None
+        self._regions_for: tuple[str, list[tuple[int, int]]] | None = None
 
     def __contains__(self, text: str) -> bool:
         key = normalise_term(text)
@@ -76,8 +76,9 @@ class AllowList:
         """Where multi-word terms occur in ``text`` (cached for the last text)."""
         if self._multi is None:
             return []
-        if self._regions_for is None or self._regions_for[0] != id(text):
-            self._regions_for = (id(text), [m.span() for m in self._multi.finditer(text)])
+        # Keyed by the text object itself (kept referenced): an id() could be reused.
+        if self._regions_for is None or self._regions_for[0] is not text:
+            self._regions_for = (text, [m.span() for m in self._multi.finditer(text)])
         return self._regions_for[1]
 
     def overlaps_term(self, text: str, start: int, end: int) -> bool:
@@ -171,9 +172,7 @@ _NOT_SURNAME = frozenset(
 def _looks_like_full_name(value: str, d: Detection) -> bool:
     """``Amber Martinez`` tagged ORG/LOC by a statistical model: a known first name and a
     second capitalised word that is no place or body head, and not a known place."""
-    if d.detector not in {"spacy", "presidio", "transformer"} or (
-        d.detector == "presidio" and d.explanation != "SpacyRecognizer"
-    ):
+    if not (_statistical(d) or d.detector == "transformer"):
         return False
     if value.isupper():  # "MATTHEW MORALES" in a page footer
         value = value.title()
@@ -210,16 +209,17 @@ def _only_function_words(value: str, allowed: Iterable[str] = ()) -> bool:
     return bool(words) and all(w in _STOP_WORDS or w in _CONTRACTION or w in allowed for w in words)
 
 
-_LOWER_WORDS: dict[int, frozenset[str]] = {}
+_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z][a-z]+(?![\w'’-])")
+_LOWER_WORDS: list[tuple[str, frozenset[str]]] = []
 
 
 def lower_words(text: str) -> frozenset[str]:
-    """The words ``text`` uses in lower case (cached for the last text)."""
-    key = id(text)
-    if key not in _LOWER_WORDS:
-        _LOWER_WORDS.clear()
-        _LOWER_WORDS[key] = frozenset(re.findall(r"\b[a-z][a-z'-]+\b", text))
-    return _LOWER_WORDS[key]
+    """The words ``text`` uses in lower case: ordinary words there, not names.
+
+    Cached for the last text (kept referenced, so identity cannot be reused by another)."""
+    if not _LOWER_WORDS or _LOWER_WORDS[0][0] is not text:
+        _LOWER_WORDS[:] = [(text, frozenset(_LOWER_WORD.findall(text)))]
+    return _LOWER_WORDS[0][1]
 
 
 def _statistical(d: Detection) -> bool:

@@ -15,12 +15,12 @@ import re
 from typing import ClassVar
 
 from annotations.detectors.base import Detection, Detector, Document
+from annotations.detectors.clean import lower_words
 from annotations.detectors.cover import COMMON_WORDS, find_word
 from annotations.detectors.merge import COPY_OF
 from annotations.detectors.names import TITLES
 
 PROPAGATED = ("PERSON", "CDCR_ID", "LOCATION")
-_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z][a-z]+(?![\w'’-])")
 _CAPWORD = re.compile(r"(?<![\w-])[A-Z][A-Za-z'’]*[a-zA-Z](?:-[A-Z][a-z]+)?(?![\w-])")
 _NEVER = frozenset(
     """january february march april may june july august september october november december
@@ -52,7 +52,7 @@ class PropagationDetector(Detector):
         score = float(self.options.get("score", 0.7))
         out: list[Detection] = []
         # Words the transcript also uses in lower case are common words, not names.
-        lower_words = set(_LOWER_WORD.findall(text))
+        ordinary = lower_words(text)
         names: dict[str, str] = {}  # lower → original
         places: set[str] = set()
         ids: set[str] = set()
@@ -66,7 +66,7 @@ class PropagationDetector(Detector):
                     and value[:1].isupper()
                     and key not in TITLES
                     and key not in _NEVER
-                    and key not in lower_words
+                    and key not in ordinary
                 ):
                     names.setdefault(key, value)
             elif label == "LOCATION":
@@ -74,7 +74,7 @@ class PropagationDetector(Detector):
                     len(value) >= 3
                     and value[:1].isupper()
                     and value.lower() not in _NEVER
-                    and value.lower() not in lower_words
+                    and value.lower() not in ordinary
                 ):
                     places.add(value)
             elif label == "CDCR_ID":
@@ -103,10 +103,10 @@ class PropagationDetector(Detector):
                         )
                     )
         if fuzzy and names:
-            out.extend(self._misspellings(text, names, score * 0.9, jellyfish, allow, lower_words))
+            out.extend(self._misspellings(text, names, score * 0.9, jellyfish, allow, ordinary))
         return out
 
-    def _misspellings(self, text, names, score, jellyfish, allow, lower_words) -> list[Detection]:
+    def _misspellings(self, text, names, score, jellyfish, allow, ordinary) -> list[Detection]:
         candidates: dict[str, list[tuple[int, int]]] = {}
         for m in _CAPWORD.finditer(text):
             word = m.group(0)
@@ -118,7 +118,7 @@ class PropagationDetector(Detector):
                 or key in COMMON_WORDS
                 or key in _NEVER
                 or key in TITLES
-                or key in lower_words
+                or key in ordinary
             ):
                 continue
             candidates.setdefault(word, []).append(m.span())

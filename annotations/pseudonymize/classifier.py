@@ -147,12 +147,10 @@ class SubtypeClassifier:
             self._results.clear()
         self._results[key] = value
 
-    def _classify_nli(self, mention: str, candidates: tuple[str, ...]) -> str | None:
-        if self._nli is not None:
-            hypotheses = {DESCRIPTIONS[c]: c for c in candidates}
-            result = self._nli(mention, list(hypotheses), hypothesis_template="This is {}.")
-            return hypotheses[result["labels"][0]]
-        return None
+    def _classify_nli(self, mention: str, candidates: tuple[str, ...]) -> str:
+        hypotheses = {DESCRIPTIONS[c]: c for c in candidates}
+        result = self._nli(mention, list(hypotheses), hypothesis_template="This is {}.")
+        return hypotheses[result["labels"][0]]
 
 
 def _decide(sims, candidates: tuple[str, ...]) -> str | None:

@@ -7,8 +7,8 @@ names, CDCR number, institution and hearing date. Matching is case-insensitive a
 word-bounded; matches inside our own tags (``[DAY]``, ``[PERSON_2]``) are ignored.
 
 Only leaks of direct identifiers (``annotations.labels.DIRECT_IDENTIFIERS``) and of the
-cover page block a release (a state or country named again is reported, not blocking); the others (an ORGANIZATION, an AGE) are reported with
-``blocking=False``. A name part that occurs only in lower case (``rose`` for the surname
+cover page block a release; the others (an ORGANIZATION, an AGE, a state or country named
+again) are reported with ``blocking=False``. A name part that occurs only in lower case (``rose`` for the surname
 ``Rose``) is reported with ``blocking=False`` too: transcribers capitalise names, so it is
 most likely the common word, but a lead sees it. So are the texts of spans still only
 suggested (``Needle.unreviewed``): a release replaces reviewed spans only.

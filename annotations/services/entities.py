@@ -112,10 +112,8 @@ def entities_assign(*, transcript: Transcript, spans: list[Span] | None = None) 
         )
         if not spans or all(span.entity_id for span in spans):
             return
-        assigner = ref_assigner_for(transcript=transcript)
         # PERSON keys of mentions not proposed by propagation: what a misspelling may copy.
-        originals = {k for (prefix, k) in assigner.known if prefix == "PERSON"}
-        originals |= {
+        named = {
             entity_key("PERSON", text[s.start : s.end])
             for s in spans
             if s.label == "PERSON" and not _is_propagated(s.provenance)
@@ -127,8 +125,9 @@ def entities_assign(*, transcript: Transcript, spans: list[Span] | None = None) 
         )
         if not spans:
             return
-        assigner = ref_assigner_for(transcript=transcript)
-        originals = {k for (prefix, k) in assigner.known if prefix == "PERSON"}
+        named = set()  # the transcript's names are its groups' keys (below)
+    assigner = ref_assigner_for(transcript=transcript)
+    originals = {k for (prefix, k) in assigner.known if prefix == "PERSON"} | named
     mentions = []
     for span in spans:
         if span.entity_id:

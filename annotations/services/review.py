@@ -168,7 +168,7 @@ def _save(span: Span, actor, *fields: str) -> None:
     span.save(update_fields=[*fields, "version", "reviewer", "updated_at"])
 
 
-def _bulk_save(spans: list[Span], actor, **changes) -> None:
+def spans_bulk_save(spans: list[Span], actor, **changes) -> None:
     """Apply ``changes`` to many spans in one UPDATE (version + 1 each, reviewer = actor)."""
     user = actor if getattr(actor, "is_authenticated", False) else None
     now = timezone.now()
@@ -544,7 +544,7 @@ def entity_merge(
     if not spans:
         raise ReviewError(f"{source.ref} has no mentions to merge.")
     before = [span_snapshot(s) for s in spans]
-    _bulk_save(spans, actor, entity=target)
+    spans_bulk_save(spans, actor, entity=target)
     _record(
         actor=actor,
         action="merge",
@@ -576,7 +576,7 @@ def entity_split(
         key=entity.key,
     )
     before = [span_snapshot(s) for s in moving]
-    _bulk_save(moving, actor, entity=new)
+    spans_bulk_save(moving, actor, entity=new)
     _record(
         actor=actor,
         action="split",

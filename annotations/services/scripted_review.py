@@ -18,6 +18,7 @@ from annotations.detectors.names import person_name_parts
 from annotations.gold import GoldDoc
 from annotations.models import Span
 from annotations.services.entities import entities_assign
+from annotations.services.review import HUMAN, spans_bulk_save
 from transcripts.models import Transcript
 from transcripts.services import workflow
 
@@ -48,10 +49,8 @@ def transcript_review_from_gold(*, transcript: Transcript, gold: GoldDoc, annota
     spans = list(Span.objects.filter(transcript=transcript, status=Span.Status.SUGGESTED))
     accepted = [s for s in spans if (s.start, s.end, s.label) in wanted]
     rejected = [s for s in spans if (s.start, s.end, s.label) not in wanted]
-    for status, group in ((Span.Status.ACCEPTED, accepted), (Span.Status.REJECTED, rejected)):
-        for span in group:
-            span.status, span.reviewer, span.version = status, annotator, span.version + 1
-        Span.objects.bulk_update(group, ["status", "reviewer", "version"], batch_size=500)
+    spans_bulk_save(accepted, annotator, status=Span.Status.ACCEPTED)
+    spans_bulk_save(rejected, annotator, status=Span.Status.REJECTED)
     have = set(
         Span.objects.filter(transcript=transcript)
         .exclude(status=Span.Status.REJECTED)
@@ -65,7 +64,7 @@ def transcript_review_from_gold(*, transcript: Transcript, gold: GoldDoc, annota
             end=b,
             label=label,
             status=Span.Status.ADDED,
-            provenance=[{"detector": "human", "score": 1.0}],
+            provenance=[{"detector": HUMAN, "score": 1.0}],
             score=1.0,
             reviewer=annotator,
         )

@@ -2,7 +2,7 @@
 
 Every participant's name part (``participants[].name``, ``incarcerated_person``,
 ``transcriber``), matched case-insensitively at word boundaries, possessives included
-(``Quill's`` → ``Quill``), also inside speaker tags (``PRESIDING COMMISSIONER RUFF:``);
+(``Quill's`` → ``Quill``), also inside speaker tags (``PRESIDING COMMISSIONER ALDEN:``);
 the CDCR number; the institution and the city. Django-free.
 """
 

@@ -138,6 +138,7 @@ class EntityRow:
     first_span_id: int | None = None
     first_page: int = 0
     html: str = ""  # the rendered entry (set by the view)
+    version: str = ""  # the group's version (``annotations.locking.group_version``; the view)
 
     @property
     def decided(self) -> int:

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from annotations.models import AuditEvent, Span
 from tests.factories import make_user
+from tests.test_review_locking import group_version_of
 from tests.test_review_services import at, make_review_transcript, span_at
 from transcripts.models import Transcript
 
@@ -192,7 +193,16 @@ def test_merge_split_and_undo_through_htmx(client, annotator, rt):
     dana, quill = span_at(rt, "Dana"), span_at(rt, "Quill")
     response = client.post(
         action_url(rt, "merge"),
-        {"source": dana.entity.ref, "target": quill.entity.ref, "span": dana.pk, "loaded": "0"},
+        {
+            "source": dana.entity.ref,
+            "target": quill.entity.ref,
+            "span": dana.pk,
+            "loaded": "0",
+            "group_version": [
+                f"{dana.entity.ref}:{group_version_of(rt, dana.entity_id)}",
+                f"{quill.entity.ref}:{group_version_of(rt, quill.entity_id)}",
+            ],
+        },
         **HX,
     )
     assert response.status_code == 200
@@ -203,7 +213,12 @@ def test_merge_split_and_undo_through_htmx(client, annotator, rt):
     response = client.post(action_url(rt, "undo"), {"loaded": "0"}, **HX)
     assert response.status_code == 200 and "Undid merge" in response.content.decode()
     assert span_at(rt, "Dana").entity_id == dana.entity_id
-    response = client.post(action_url(rt, "split"), {"span": quill.pk, "loaded": "0"}, **HX)
+    quill = span_at(rt, "Quill")
+    response = client.post(
+        action_url(rt, "split"),
+        {"span": quill.pk, "version": quill.version, "loaded": "0"},
+        **HX,
+    )
     assert response.status_code == 200
     assert span_at(rt, "Quill").entity_id != quill.entity_id
 

@@ -19,7 +19,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
-from annotations import selectors
+from annotations import locking, selectors
 from annotations.labels import LABELS
 from annotations.models import AuditEvent, Span
 from annotations.selectors import ReviewFilters, SpanRow
@@ -32,6 +32,8 @@ ACTIONS = (
     "apply_all", "accept_all", "undo", "resume",
 )  # fmt: skip
 KEY_LABELS = LABELS[:9]  # keys 1–9
+# Actions on one span: each needs the span's version (optimistic locking, issue 11).
+VERSIONED = frozenset({"accept", "reject", "relabel", "resize", "delete", "apply_all", "split"})
 
 
 def _transcript(request: HttpRequest, transcript_id: int) -> Transcript:
@@ -220,6 +222,7 @@ def entity_row_html(entity: selectors.EntityRow) -> str:
     ref = esc(entity.ref)
     return mark_safe(
         f'<li class="ent st-{entity.status}" id="e-{ref}" data-ref="{ref}"'
+        f' data-version="{esc(entity.version)}"'
         f' data-first-span="{entity.first_span_id}" data-page="{entity.first_page}" tabindex="0">'
         f'<a class="ent-ref" href="?span={entity.first_span_id}">{ref}</a>'
         f'<span class="ent-forms">\u2014 {forms}</span>'
@@ -253,9 +256,12 @@ def _inspector_context(transcript: Transcript, rows: list[SpanRow], span_id: int
     targets = sorted(set(same_label), key=lambda t: selectors._ref_key(t[0]))
     group = [r for r in rows if r.entity_id == row.entity_id] if row.entity_id else []
     others = len(services.occurrences(transcript.text, row.text)) - 1
+    versions = locking.group_versions(rows)
+    refs = [(row.ref, row.entity_id), *targets] if row.entity_id else targets
     return {
         "focus": row,
         "merge_targets": targets,
+        "group_versions": [f"{ref}:{versions.get(eid, '')}" for ref, eid in refs],
         "group_size": len(group),
         "group_open": sum(1 for r in group if not r.decided),
         "occurrences": max(others, 0),
@@ -264,8 +270,10 @@ def _inspector_context(transcript: Transcript, rows: list[SpanRow], span_id: int
 
 def _groups(rows: list[SpanRow], filters: ReviewFilters) -> list[selectors.LabelGroup]:
     groups = selectors.review_entities(rows=rows, filters=filters if filters.active else None)
+    versions = locking.group_versions(rows)
     for group in groups:
         for entity in group.entities:
+            entity.version = versions.get(entity.id, "")
             entity.html = entity_row_html(entity)
     return groups
 
@@ -381,12 +389,12 @@ def _do(request: HttpRequest, transcript: Transcript, action: str):
     post = request.POST
     actor = request.user
     span_id = _int(post.get("span"))
-    version = _int(post.get("version"))
     if (
         action in {"accept", "reject", "delete", "resize", "relabel", "apply_all"}
         and span_id is None
     ):
         raise services.ReviewError("Choose a span first.")
+    version = locking.parse_version(post.get("version")) if action in VERSIONED else None
     if span_id is not None and not Span.objects.filter(pk=span_id, transcript=transcript).exists():
         raise services.SpanConflict("This span no longer exists: someone deleted it.")
     if action == "accept":
@@ -418,18 +426,22 @@ def _do(request: HttpRequest, transcript: Transcript, action: str):
         parts = f" ({len(spans)} name parts)" if len(spans) > 1 else ""
         return f"Added {spans[0].label}{parts}.", spans[0].pk
     if action == "merge":
+        source, target = post.get("source", ""), post.get("target", "")
+        versions = locking.parse_group_versions(
+            post.getlist("group_version"), required=[source, target]
+        )
         target = services.entity_merge(
-            transcript=transcript, source=post.get("source", ""), target=post.get("target", ""),
-            actor=actor,
-        )  # fmt: skip
+            transcript=transcript, source=source, target=target, actor=actor, versions=versions
+        )
         return f"Merged {post.get('source')} into {target.ref}.", span_id
     if action == "split":
         span = get_object_or_404(Span, pk=span_id, transcript=transcript)
         if span.entity_id is None:
             raise services.ReviewError("This span has no group to split from.")
         new = services.entity_split(
-            transcript=transcript, entity=span.entity_id, spans=[span_id], actor=actor
-        )
+            transcript=transcript, entity=span.entity_id, spans=[span_id], actor=actor,
+            versions={span_id: version},
+        )  # fmt: skip
         return f"Split off as {new.ref}.", span_id
     if action == "apply_all":
         created = services.span_apply_to_all(span=span_id, actor=actor, version=version)
@@ -517,6 +529,13 @@ def review_action(request: HttpRequest, transcript_id: int, action: str) -> Http
     focus = _int(request.POST.get("span"))
     try:
         message, focus = _do(request, transcript, action)
+    except locking.VersionError as exc:
+        if not request.htmx:
+            return HttpResponse(str(exc), status=400, content_type="text/plain; charset=utf-8")
+        return _fragments(
+            request, transcript, offsets=set(), message=str(exc), level="error",
+            focus=focus, status=400,
+        )  # fmt: skip
     except services.SpanConflict as exc:
         message, status, level = str(exc), 409, "error"
         offsets = {s.start for s in exc.spans}

@@ -204,6 +204,10 @@
   // Actions run one after another (fast typing never drops one); the span's version is
   // read when the request leaves, after the previous answer has been swapped in.
   let chain = Promise.resolve();
+  function groupVersion(ref) {
+    const li = document.getElementById("e-" + ref);
+    return ref + ":" + (li ? li.dataset.version || "" : "");
+  }
   function act(action, extra) {
     if (!canEdit) return toast("This transcript is read-only for you.", "error");
     const needsSpan = ["accept", "reject", "relabel", "resize", "delete", "apply_all"].includes(action);
@@ -214,6 +218,8 @@
         const values = Object.assign({}, extra || {});
         const m = markOf(id);
         if (m) Object.assign(values, { span: id, version: m.dataset.version, focus: id }, extra || {});
+        // Merge: the versions of both groups as the entity list shows them (optimistic lock).
+        if (values.source && values.target) values.group_version = [values.source, values.target].map(groupVersion);
         return htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root });
       })
       .catch(() => undefined);

@@ -89,9 +89,16 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (server + db_worker) share the file: wait for locks
-    # instead of failing, and let readers run beside the one writer.
+    # instead of failing, and let readers run beside the one writer. Transactions take
+    # the write lock when they begin (IMMEDIATE): SQLite has no SELECT ... FOR UPDATE,
+    # and a transaction that read first and then wanted to write would fail with
+    # "database is locked" instead of waiting its turn (two reviewers on one span).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 30, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+        {
+            "timeout": 30,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+        }
     )
     DATABASES["default"]["TEST"] = {"NAME": None}
 

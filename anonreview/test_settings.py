@@ -18,3 +18,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 LOGGING["root"]["level"] = "WARNING"  # noqa: F405
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, not SQLite's shared in-memory database: threads then get connections of
+    # their own with real file locks, as the server and the workers do (the race tests).
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.mkdtemp(prefix="anonreview-test-db-"), "test.sqlite3")
+    }

@@ -86,8 +86,18 @@ def review_edit_refusal(*, transcript: Transcript, user) -> str | None:
     return None
 
 
+def _lock_transcript(transcript_id: int) -> str:
+    """Lock the transcript's row and return its state. Every review action locks the
+    transcript first, then its spans: one order, so two actions never deadlock, and
+    the ready → in review step happens once (PostgreSQL; SQLite's IMMEDIATE
+    transactions already run one writer at a time)."""
+    return (
+        Transcript.objects.select_for_update().values_list("state", flat=True).get(pk=transcript_id)
+    )
+
+
 def _check_edit(*, transcript: Transcript, actor) -> Transcript:
-    transcript.state = Transcript.objects.values_list("state", flat=True).get(pk=transcript.pk)
+    transcript.state = _lock_transcript(transcript.pk)
     refusal = review_edit_refusal(transcript=transcript, user=actor)
     if refusal:
         raise ReviewPermissionError(refusal)
@@ -145,6 +155,9 @@ def _record(
 
 def _lock_span(*, span: Span | int, version: int | None) -> Span:
     span_id = span.pk if isinstance(span, Span) else span
+    transcript_id = Span.objects.filter(pk=span_id).values_list("transcript_id", flat=True).first()
+    if transcript_id is not None:
+        _lock_transcript(transcript_id)
     try:
         locked = Span.objects.select_for_update().select_related("transcript").get(pk=span_id)
     except Span.DoesNotExist as exc:

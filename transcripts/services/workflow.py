@@ -143,6 +143,22 @@ class LeakCheckFailed(TransitionError):
         )
 
 
+class SubmitLeaksFound(LeakCheckFailed):
+    """Submit was refused: the leak check found identifiers no span covers."""
+
+    def __init__(self, leaks: list):
+        super().__init__(leaks)
+        noun = "place" if len(self.leaks) == 1 else "places"
+        self.args = (
+            f"The leak check found {len(self.leaks)} {noun} where a name or identifier would "
+            "be released; add a span for each (or ask a lead to allow-list a term), then "
+            "submit again.",
+        )
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
 def _lock(transcript: Transcript) -> Transcript:
     return Transcript.objects.select_for_update().get(pk=transcript.pk)
 
@@ -177,7 +193,8 @@ def transcript_start_review(*, transcript: Transcript, actor) -> Transcript:
 
 @transaction.atomic
 def transcript_submit(*, transcript: Transcript, actor) -> Transcript:
-    """in review → submitted; every span must be decided (none left ``suggested``)."""
+    """in review → submitted; every span must be decided (none left ``suggested``) and
+    the leak check must pass (``SubmitLeaksFound`` lists what it found)."""
     locked = _lock(transcript)
     if (locked.state, S.SUBMITTED) in ALLOWED and transition_allowed(
         transcript=locked, target=S.SUBMITTED, actor=actor
@@ -185,20 +202,25 @@ def transcript_submit(*, transcript: Transcript, actor) -> Transcript:
         undecided = locked.spans.filter(status="suggested").count()
         if undecided:
             raise UndecidedSpansError(undecided)
+        # The release gate, shown to the annotator already (a second annotation's copy is
+        # never released: it is compared, not checked).
+        leaks = [] if locked.double_of_id else _run_leak_check(locked)
+        if leaks:
+            raise SubmitLeaksFound(leaks)
     locked = transcript_transition(transcript=locked, target=S.SUBMITTED, actor=actor)
     return _sync(transcript, locked)
 
 
 def _run_leak_check(transcript: Transcript) -> list:
     """The blocking leaks of the release text (``annotations.services.leaks``). A check
-    that cannot run refuses the approval (it never passes by default)."""
+    that cannot run refuses the submit or approval (it never passes by default)."""
     from annotations.services.leaks import leak_check
 
     try:
         leaks = leak_check(transcript=transcript)
     except Exception as exc:
         raise TransitionError(
-            f"The leak check could not run ({exc.__class__.__name__}); the transcript was not approved."
+            f"The leak check could not run ({exc.__class__.__name__}); nothing was changed."
         ) from exc
     return [leak for leak in leaks if leak.blocking]
 

@@ -62,6 +62,22 @@ def _context(request, transcript: Transcript, **extra) -> dict:
     }
 
 
+def _leak_context(request, transcript: Transcript, exc: wf.LeakCheckFailed) -> dict:
+    """The leak list with the place of each leak and whether the user may add spans."""
+    from annotations.services.leaks import leak_places
+    from annotations.services.review import review_edit_refusal
+
+    transcript.refresh_from_db()
+    return _context(
+        request,
+        transcript,
+        leaks=exc.leaks,
+        leak_places=leak_places(transcript=transcript, leaks=exc.leaks),
+        leak_message=str(exc),
+        can_add_spans=review_edit_refusal(transcript=transcript, user=request.user) is None,
+    )
+
+
 def transcript_detail(request, pk: int):
     """One transcript: state, assignees, progress, the next workflow steps, agreement."""
     transcript = _get(request, pk)
@@ -84,6 +100,9 @@ def transcript_submit_view(request, pk: int):
     transcript = _get(request, pk)
     try:
         wf.transcript_submit(transcript=transcript, actor=request.user)
+    except wf.LeakCheckFailed as exc:
+        context = _leak_context(request, transcript, exc)
+        return render(request, "transcripts/detail.html", context, status=409)
     except wf.TransitionError as exc:
         messages.error(request, str(exc))
         return redirect("transcripts:detail", pk=pk)
@@ -99,8 +118,7 @@ def transcript_approve_view(request, pk: int):
     try:
         wf.transcript_approve(transcript=transcript, actor=request.user)
     except wf.LeakCheckFailed as exc:
-        transcript.refresh_from_db()
-        context = _context(request, transcript, leaks=exc.leaks, leak_message=str(exc))
+        context = _leak_context(request, transcript, exc)
         return render(request, "transcripts/detail.html", context, status=409)
     except wf.TransitionError as exc:
         messages.error(request, str(exc))

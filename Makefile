@@ -6,8 +6,15 @@ PIP    := $(VENV)/bin/pip
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 WORKERS ?= 1
+WEB_WORKERS ?= 2
+# The local secret key: generated once (mode 600), kept out of git (var/ is ignored).
+SECRET_KEY_FILE ?= var/secret_key
+# make run serves on localhost: DEBUG off, plain HTTP (behind an HTTPS proxy: HTTPS=1).
+RUN_ENV := DEBUG=0 HTTPS=$${HTTPS:-0} SECRET_KEY_FILE=$(SECRET_KEY_FILE)
+# Request lines without query strings (names reach them: the review page's ?q=).
+ACCESS_LOG := '%(t)s %(h)s "%(m)s %(U)s" %(s)s %(b)s'
 
-.PHONY: install install-dev chromium migrate demo run worker serve test lint format bench clean
+.PHONY: install install-dev chromium secret migrate demo static run worker serve test lint format bench clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,23 +40,36 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-migrate: install
-	$(PY) manage.py migrate --noinput
+# A random SECRET_KEY, written once and never replaced (sessions survive restarts).
+secret: $(SECRET_KEY_FILE)
+$(SECRET_KEY_FILE):
+	@mkdir -p $(dir $@)
+	@umask 077 && python3 -c "import secrets; print(secrets.token_urlsafe(64))" > $@.tmp && mv $@.tmp $@
+	@chmod 600 $@
+	@echo "Wrote a new secret key to $@ (keep it private; never commit it)."
+
+migrate: install secret
+	$(RUN_ENV) $(PY) manage.py migrate --noinput
 
 # Three hearings to review, plus one approved by a scripted reviewer (for the dashboard).
 demo: migrate
-	$(PY) manage.py create_demo_accounts
-	$(PY) manage.py load_demo --reviewed 1
+	$(RUN_ENV) $(PY) manage.py create_demo_accounts
+	$(RUN_ENV) $(PY) manage.py load_demo --reviewed 1
 
-# Serve the app with one background worker (more: `make run WORKERS=2`).
-run: demo
+# Static files for whitenoise (DEBUG is off: nothing is served from static/ directly).
+static: install secret
+	$(RUN_ENV) $(PY) manage.py collectstatic --noinput -v 0
+
+# Serve the app with gunicorn (DEBUG off) and one background worker (more: WORKERS=2).
+run: demo static
 	@echo "Starting $(WORKERS) worker(s) and the server on http://$(HOST):$(PORT)/"
 	@trap 'kill 0' INT TERM EXIT; \
-	for i in $$(seq 1 $(WORKERS)); do $(PY) manage.py db_worker --worker-id "local-$$i" & done; \
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	for i in $$(seq 1 $(WORKERS)); do $(RUN_ENV) $(PY) manage.py db_worker --worker-id "local-$$i" & done; \
+	$(RUN_ENV) $(VENV)/bin/gunicorn anonreview.wsgi:application --bind $(HOST):$(PORT) \
+	  --workers $(WEB_WORKERS) --access-logfile - --access-logformat $(ACCESS_LOG)
 
-worker: install
-	$(PY) manage.py db_worker
+worker: install secret
+	$(RUN_ENV) $(PY) manage.py db_worker
 
 test: install-dev chromium
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
@@ -62,8 +82,8 @@ format: install-dev
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-bench: install
-	$(PY) manage.py bench_annotate --words 15000
+bench: install secret
+	$(RUN_ENV) $(PY) manage.py bench_annotate --words 15000
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

@@ -63,6 +63,8 @@ INSTALLED_APPS = [
     "template_partials",
     "django_tasks",
     "django_tasks_db",
+    "axes",
+    "csp",
     "transcripts",
     "annotations",
 ]
@@ -77,7 +79,16 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "anonreview.middleware.NoStoreMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Login throttling (django-axes): last, as its documentation asks.
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "anonreview.urls"
@@ -129,6 +140,22 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sessions end after SESSION_IDLE_HOURS without a request (default 8): every request
+# renews the expiry, so it measures idleness, not time since the log-in.
+SESSION_COOKIE_AGE = int(float(os.environ.get("SESSION_IDLE_HOURS", "8")) * 3600)
+SESSION_SAVE_EVERY_REQUEST = True
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT failures for one username from
+# one IP address, that pair is locked out for AXES_COOLOFF_MINUTES; the login page says so.
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_MINUTES", "15")) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/login.html"
+# Behind a reverse proxy: how many proxies set X-Forwarded-For (0: use REMOTE_ADDR).
+AXES_IPWARE_PROXY_COUNT = int(os.environ.get("AXES_PROXY_COUNT", "0")) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if AXES_IPWARE_PROXY_COUNT else ["REMOTE_ADDR"]
+)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "transcripts:list"
 LOGOUT_REDIRECT_URL = "login"
@@ -212,6 +239,23 @@ if HTTPS:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+
+# Content-Security-Policy (django-csp): everything is served by the app itself; no inline
+# scripts, styles or handlers (htmx's inline indicator style is turned off in base.html).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # Logging: ids and counts only; never transcript text or names.
 LOGGING = {

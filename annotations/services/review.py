@@ -72,7 +72,9 @@ def review_edit_refusal(*, transcript: Transcript, user) -> str | None:
     if not getattr(user, "is_authenticated", False):
         return "Log in to review."
     lead = roles.is_lead(user)
-    assignee = lead or transcript.assignees.filter(pk=user.pk).exists()
+    assignee = lead or (
+        roles.is_annotator(user) and transcript.assignees.filter(pk=user.pk).exists()
+    )
     if not assignee:
         return "Only the transcript's assignees, leads and admins can change its spans."
     if transcript.state in READ_ONLY_STATES:

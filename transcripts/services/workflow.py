@@ -67,8 +67,8 @@ def actor_kinds(*, transcript: Transcript, actor) -> set[str]:
     kinds = set()
     if roles.is_lead(actor):
         kinds |= {LEAD, ASSIGNEE}
-    if transcript.assignees.filter(pk=actor.pk).exists():
-        kinds.add(ASSIGNEE)
+    if roles.is_annotator(actor) and transcript.assignees.filter(pk=actor.pk).exists():
+        kinds.add(ASSIGNEE)  # the role as well as the assignment
     return kinds
 
 

@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from annotations.services.measurements import agreement_for_transcript
@@ -151,7 +152,11 @@ def transcript_release_view(request):
     ids = [int(v) for v in request.POST.getlist("transcript") if v.isdigit()]
     strategy = request.POST.get("strategy", "tags")
     back = request.POST.get("back", "")
-    back = back if back.startswith("/") and not back.startswith("//") else ""
+    # Only a path on this site ("/\\evil.example" is another host to a browser).
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ) or not back.startswith("/"):
+        back = ""
     if strategy not in STRATEGIES:
         messages.error(request, "Unknown release strategy.")
         return redirect(back or "transcripts:list")

@@ -252,18 +252,11 @@ def parse_pdf(
 
 
 def decode_text(data: bytes) -> str:
-    if not data or not data.strip():
-        raise EmptyFile("The file is empty.")
-    if b"\x00" in data[:4096]:
-        raise NotSupported("This is neither a PDF nor a text file (it contains binary data).")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("cp1252", errors="replace")
-    controls = sum(1 for c in text[:4096] if ord(c) < 32 and c not in "\n\r\t\f")
-    if controls > 8:
-        raise NotSupported("This is neither a PDF nor a text file (it contains binary data).")
-    return text
+    """Clean text of a text file (``transcripts.importing.text``: BOMs, control
+    characters, megabyte lines)."""
+    from transcripts.importing.text import decode_text as clean
+
+    return clean(data)
 
 
 def parse_text(data: bytes | str) -> ParsedTranscript:

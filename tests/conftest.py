@@ -40,7 +40,12 @@ def transcript(db, annotator):
 
 @pytest.fixture
 def realdata_pdf() -> Path:
-    found = sorted(REALDATA_DIR.glob("*.pdf")) if REALDATA_DIR.is_dir() else []
+    # The text-layer PDF (a scanned copy without one sits beside it, for OCR).
+    found = sorted(
+        p
+        for p in (REALDATA_DIR.glob("*.pdf") if REALDATA_DIR.is_dir() else [])
+        if "scanned" not in p.name
+    )
     if not found:
         pytest.skip("../shared/realdata is absent")
     return found[0]

@@ -2,8 +2,9 @@
 
 import pytest
 
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
 from annotations.services import review
+from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript, make_user
 from transcripts.models import Transcript
 from transcripts.services import workflow as wf

@@ -6,7 +6,7 @@ import hashlib
 import pytest
 from django.db import transaction
 
-from annotations.models import AuditEvent
+from anonreview.core.models import AuditEvent
 from tests.factories import make_user
 from transcripts.models import Job, Transcript
 from transcripts.services import importing
@@ -43,7 +43,7 @@ def test_import_creates_transcript_utterances_original_and_audit(db, lead, annot
     assert audit.after["assignees"] == [annotator.get_username()]
 
 
-LIGHT_DETECTORS = [{"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}}]
+LIGHT_DETECTORS = [{"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}}]
 
 
 def test_import_queues_annotation_which_runs_after_commit(
@@ -63,7 +63,7 @@ def test_import_queues_annotation_which_runs_after_commit(
 def test_import_stays_committed_when_the_annotation_task_fails(
     db, lead, settings, django_capture_on_commit_callbacks
 ):
-    settings.DETECTORS = [{"NAME": "annotations.detectors.nowhere.Missing", "OPTIONS": {}}]
+    settings.DETECTORS = [{"NAME": "engine.detectors.nowhere.Missing", "OPTIONS": {}}]
     with django_capture_on_commit_callbacks(execute=True):
         t = transcript_import(name="h.txt", data=TEXT.encode(), user=lead)
     t.refresh_from_db()

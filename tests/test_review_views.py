@@ -5,7 +5,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
+from anonreview.core.models import AuditEvent
 from tests.factories import make_user
 from tests.test_review_services import at, make_review_transcript, span_at
 from transcripts.models import Transcript

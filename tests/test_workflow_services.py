@@ -7,7 +7,8 @@ import zipfile
 
 import pytest
 
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
+from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript, make_user
 from transcripts.models import Transcript
 from transcripts.services import workflow as wf

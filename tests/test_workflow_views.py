@@ -7,7 +7,8 @@ from datetime import timedelta
 from django.urls import reverse
 from django.utils import timezone
 
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
+from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript
 from transcripts.models import Transcript
 
@@ -232,7 +233,7 @@ def test_annotators_do_not_see_the_agreement_with_the_other_annotator(
 
 
 def test_queue_counts_every_transcript_of_a_state_for_an_annotator(annotator):
-    from transcripts.selectors_workflow import queue_counts
+    from transcripts.selectors import queue_counts
 
     for _ in range(3):
         make_transcript(assignees=[annotator])

@@ -22,12 +22,12 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.utils.module_loading import import_string
 
-from annotations.audit import audit_record
-from annotations.detectors.base import Detector, Document
-from annotations.detectors.ensemble import Ensemble, EnsembleResult
-from annotations.detectors.names import person_name_parts
 from annotations.models import Span
 from annotations.services.allowlist import allowlist_terms
+from anonreview.core.audit import audit_record
+from engine.detectors.base import Detector, Document
+from engine.detectors.ensemble import Ensemble, EnsembleResult
+from engine.detectors.names import person_name_parts
 from transcripts import jobs
 from transcripts.models import Job, Transcript
 from transcripts.services.workflow import transcript_transition
@@ -35,11 +35,11 @@ from transcripts.services.workflow import transcript_transition
 logger = logging.getLogger(__name__)
 
 DEFAULT_DETECTORS = [
-    {"NAME": "annotations.detectors.presidio.PresidioDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.spacy_ner.SpacyDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.transformer.TransformerDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.presidio.PresidioDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.spacy_ner.SpacyDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.transformer.TransformerDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
 ]
 _SPACY_USERS = ("PresidioDetector", "SpacyDetector")
 

@@ -23,9 +23,9 @@ import hashlib
 
 from django.db import transaction
 
-from annotations.audit import audit_record
 from annotations.models import Span
 from anonreview import roles
+from anonreview.core.audit import audit_record
 from transcripts.models import Transcript, Utterance
 from transcripts.services.workflow import READ_ONLY_STATES, TransitionError
 

@@ -20,10 +20,10 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 
-from annotations.audit import audit_record
-from transcripts.importing import ParsedTranscript, parse_file
-from transcripts.importing.errors import Duplicate, ImportRejected
-from transcripts.importing.sources import SourceFile, iter_bytes, iter_paths, too_large
+from anonreview.core.audit import audit_record
+from engine.importing import ParsedTranscript, parse_file
+from engine.importing.errors import Duplicate, ImportRejected
+from engine.importing.sources import SourceFile, iter_bytes, iter_paths, too_large
 from transcripts.models import Transcript, Utterance
 
 logger = logging.getLogger(__name__)

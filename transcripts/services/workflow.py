@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from annotations.audit import audit_record
 from anonreview import roles
+from anonreview.core.audit import audit_record
 from transcripts.models import Transcript
 
 S = Transcript.State

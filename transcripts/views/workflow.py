@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from annotations.services.measurements import agreement_for_transcript
 from anonreview import roles
-from transcripts import selectors_workflow
+from transcripts import selectors
 from transcripts.models import Transcript
 from transcripts.services import workflow as wf
 
@@ -21,7 +21,7 @@ STRATEGIES = ("tags", "surrogate", "mask", "redact")
 
 def _get(request, pk: int) -> Transcript:
     try:
-        return selectors_workflow.transcript_get_visible(user=request.user, pk=pk)
+        return selectors.transcript_get_visible(user=request.user, pk=pk)
     except Transcript.DoesNotExist as exc:
         raise Http404("No such transcript.") from exc
 
@@ -55,7 +55,7 @@ def _context(request, transcript: Transcript, **extra) -> dict:
         "can_release": S.RELEASED in targets and is_lead and not is_copy,
         # Leads only: an annotator must not see the other's decisions before submitting.
         "agreement": agreement_for_transcript(transcript) if is_lead else None,
-        "events": selectors_workflow.audit_list(user=user, transcript=transcript)[:8],
+        "events": selectors.audit_list(user=user, transcript=transcript)[:8],
         "review_url": review_url(transcript),
         "strategies": STRATEGIES,
         **extra,

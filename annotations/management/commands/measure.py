@@ -12,8 +12,8 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from annotations.measurements import tables
 from annotations.services import measurements
+from engine.measurements import tables
 from transcripts import jobs
 from transcripts.models import Job
 

@@ -1,7 +1,7 @@
 """Load the synthetic demo hearings (idempotent).
 
 Generates a few synthetic hearing PDFs with the project's generator
-(``transcripts.synthetic``), imports them assigned to the demo annotator
+(``engine.synthetic``), imports them assigned to the demo annotator
 (``create_demo_accounts``) and queues their automatic annotation. Running it
 again imports nothing new: a demo hearing is recognised by its file name
 (``synthetic-demo-<seed>.pdf``) and, failing that, by its sha256.
@@ -16,7 +16,7 @@ approved transcript to show on a new installation. Their titles say so.
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from transcripts.importing.errors import ImportRejected
+from engine.importing.errors import ImportRejected
 from transcripts.models import Transcript
 from transcripts.services.importing import transcript_import
 
@@ -46,7 +46,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
-        from transcripts.synthetic import generate_hearing, render_pdf_bytes
+        from engine.synthetic import generate_hearing, render_pdf_bytes
 
         user = get_user_model().objects.filter(username=options["assign"]).first()
         if user is None:
@@ -94,8 +94,8 @@ class Command(BaseCommand):
     def _reviewed(self, count: int, annotator, lead_name: str) -> None:
         from annotations.services.annotation import ensemble_build, transcript_annotate
         from annotations.services.scripted_review import transcript_review_from_gold
+        from engine.synthetic import generate_hearing, render_pdf_bytes
         from transcripts.services import workflow
-        from transcripts.synthetic import generate_hearing, render_pdf_bytes
 
         lead = get_user_model().objects.filter(username=lead_name).first()
         if annotator is None or lead is None:

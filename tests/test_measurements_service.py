@@ -28,10 +28,10 @@ from django.utils import timezone
 from annotations.models import Span
 from annotations.services import measurements as m
 from annotations.services import review
+from annotations.services import workflow as wf
 from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript
 from transcripts.models import Transcript
-from transcripts.services import workflow as wf
 
 S = Transcript.State
 T1 = "ALDEN: Mr. Quill lives in Fresno."

@@ -274,4 +274,4 @@ def test_submit_button_appears_when_every_span_is_decided(client, annotator, rt)
         rs.spans_accept_all(transcript=rt, actor=annotator, label=label)
     body = client.get(page_url(rt)).content.decode()
     assert 'id="submit-button"' in body
-    assert f'action="{reverse("transcripts:submit", args=[rt.pk])}"' in body
+    assert f'action="{reverse("annotations:submit", args=[rt.pk])}"' in body

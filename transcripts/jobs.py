@@ -35,15 +35,42 @@ def job_create(*, kind: str, transcript=None, user=None, message: str = "Queued"
 
 
 def job_enqueue(*, job: Job, task, **kwargs) -> Job:
-    """Enqueue ``task(job_id=job.pk, **kwargs)`` once the current transaction commits."""
+    """Enqueue ``task(job_id=job.pk, **kwargs)`` once the current transaction commits.
+
+    The enqueue runs in ``on_commit``, after the caller's transaction (and its error
+    handling) has finished, so a failure to queue is handled here, where it happens:
+    the Job is marked failed with the reason in words (the page and the caller read
+    it from the row), and the exception never escapes into the commit of whoever
+    held the transaction (which would report their committed work as lost).
+    """
 
     def _enqueue() -> None:
-        result = task.enqueue(job_id=job.pk, **kwargs)
+        try:
+            result = task.enqueue(job_id=job.pk, **kwargs)
+        except Exception as exc:  # the tasks backend refused the job
+            logger.warning("job %s could not be queued: %s", job.pk, type(exc).__name__)
+            job_fail(
+                job_id=job.pk,
+                message="Not queued",
+                error=(
+                    f"The job could not be queued ({type(exc).__name__}); "
+                    "check the task queue and start it again."
+                ),
+            )
+            return
         # The immediate backend has already run the task (and updated the row).
         Job.objects.filter(pk=job.pk).update(task_result_id=str(result.id)[:64])
 
     transaction.on_commit(_enqueue)
     return job
+
+
+def job_not_queued(job: Job) -> str:
+    """The reason ``job`` could not be queued (from its row), or "" when it was."""
+    row = Job.objects.filter(pk=job.pk).values("status", "message", "error").first()
+    if row and row["status"] == Job.Status.FAILED and row["message"] == "Not queued":
+        return row["error"]
+    return ""
 
 
 def job_start(*, job_id: int, message: str = "Running") -> Job:

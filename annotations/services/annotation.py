@@ -1,6 +1,7 @@
 """Automatic annotation of a transcript (the detector ensemble → suggested spans).
 
-The import calls ``annotation_enqueue``; a worker runs ``transcript_annotate_job``:
+The import calls ``annotation_enqueue`` (through the hook registered in
+``AnnotationsConfig.ready``); a worker runs ``transcript_annotate_job``:
 
     imported/failed/ready → annotating → ready   (or → failed, with the reason)
 
@@ -130,6 +131,33 @@ def annotation_enqueue(*, transcript: Transcript, user=None) -> Job:
         job = jobs.job_create(kind=Job.Kind.ANNOTATE, transcript=transcript, user=user)
         jobs.job_enqueue(job=job, task=annotate_transcript_task, transcript_id=transcript.pk)
     return job
+
+
+def suggestions_copy(*, source: Transcript, target: Transcript) -> int:
+    """Copy the machine's suggestions of ``source`` to ``target`` (a second annotator's
+    copy with the same text) as ``suggested`` spans, in the shape the detectors proposed
+    them, and assign their reference groups afresh. Returns how many. (Registered as the
+    ``transcripts`` hook of the same name; the caller holds the transaction.)"""
+    from annotations.services.entities import entities_assign
+    from annotations.services.measurements import machine_predictions
+
+    machine = machine_predictions(source)
+    Span.objects.bulk_create(
+        [
+            Span(
+                transcript=target,
+                start=p.start,
+                end=p.end,
+                label=p.label,
+                status=Span.Status.SUGGESTED,
+                provenance=p.detectors,
+                score=p.score,
+            )
+            for p in machine
+        ]
+    )
+    entities_assign(transcript=target)
+    return len(machine)
 
 
 def _span_rows(

@@ -1,6 +1,7 @@
 """The transcript's overview page and the workflow actions: start review, submit,
 approve (leak check), return with a comment, release. Thin: parse, call one service,
-render or redirect."""
+render or redirect. (In ``annotations``: the page shows agreement, approval runs
+the leak check; the URLs stay under ``/transcripts/``.)"""
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -9,11 +10,11 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from annotations.services import workflow as wf
 from annotations.services.measurements import agreement_for_transcript
 from anonreview import roles
 from transcripts import selectors
 from transcripts.models import Transcript
-from transcripts.services import workflow as wf
 
 S = Transcript.State
 STRATEGIES = ("tags", "surrogate", "mask", "redact")
@@ -75,7 +76,7 @@ def transcript_start_review_view(request, pk: int):
         wf.transcript_start_review(transcript=transcript, actor=request.user)
     except wf.TransitionError as exc:
         messages.error(request, str(exc))
-        return redirect("transcripts:detail", pk=pk)
+        return redirect("annotations:detail", pk=pk)
     return redirect(review_url(transcript))
 
 
@@ -86,7 +87,7 @@ def transcript_submit_view(request, pk: int):
         wf.transcript_submit(transcript=transcript, actor=request.user)
     except wf.TransitionError as exc:
         messages.error(request, str(exc))
-        return redirect("transcripts:detail", pk=pk)
+        return redirect("annotations:detail", pk=pk)
     messages.success(request, f"Transcript {pk} submitted for approval.")
     return redirect("transcripts:list")
 
@@ -104,9 +105,9 @@ def transcript_approve_view(request, pk: int):
         return render(request, "transcripts/detail.html", context, status=409)
     except wf.TransitionError as exc:
         messages.error(request, str(exc))
-        return redirect("transcripts:detail", pk=pk)
+        return redirect("annotations:detail", pk=pk)
     messages.success(request, f"Transcript {pk} approved: the leak check passed.")
-    return redirect("transcripts:detail", pk=pk)
+    return redirect("annotations:detail", pk=pk)
 
 
 @require_POST
@@ -120,9 +121,9 @@ def transcript_return_view(request, pk: int):
         )
     except wf.TransitionError as exc:
         messages.error(request, str(exc))
-        return redirect("transcripts:detail", pk=pk)
+        return redirect("annotations:detail", pk=pk)
     messages.success(request, f"Transcript {pk} returned to its annotator.")
-    return redirect("transcripts:detail", pk=pk)
+    return redirect("annotations:detail", pk=pk)
 
 
 @require_POST

@@ -92,10 +92,10 @@ class Command(BaseCommand):
             self._reviewed(options["reviewed"], user, options["lead"])
 
     def _reviewed(self, count: int, annotator, lead_name: str) -> None:
+        from annotations.services import workflow
         from annotations.services.annotation import ensemble_build, transcript_annotate
         from annotations.services.scripted_review import transcript_review_from_gold
         from engine.synthetic import generate_hearing, render_pdf_bytes
-        from transcripts.services import workflow
 
         lead = get_user_model().objects.filter(username=lead_name).first()
         if annotator is None or lead is None:

@@ -8,8 +8,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from engine.synthetic import generate_hearing, render_pdf_bytes
-from transcripts import jobs
 from transcripts.models import Job, Transcript
+from transcripts.services import jobs
 
 SPEECH = b"PRESIDING COMMISSIONER ALDEN: Good morning.\nATTORNEY VANCE: Good morning.\n"
 LIGHT_DETECTORS = [{"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}}]

@@ -29,8 +29,8 @@ from anonreview.core.audit import audit_record
 from engine.detectors.base import Detector, Document
 from engine.detectors.ensemble import Ensemble, EnsembleResult
 from engine.detectors.names import person_name_parts
-from transcripts import jobs
 from transcripts.models import Job, Transcript
+from transcripts.services import jobs
 from transcripts.services.workflow import transcript_transition
 
 logger = logging.getLogger(__name__)

@@ -23,8 +23,8 @@ from django.utils import timezone
 from annotations.models import TrainedModel
 from anonreview.core.audit import audit_record
 from engine.gold import GoldDoc
-from transcripts import jobs
 from transcripts.models import Job, Transcript
+from transcripts.services import jobs
 
 logger = logging.getLogger(__name__)
 

@@ -37,8 +37,8 @@ from engine.measurements.effort import (
     effort_summary,
     review_seconds,
 )
-from transcripts import jobs
 from transcripts.models import Job, Transcript
+from transcripts.services import jobs
 
 logger = logging.getLogger(__name__)
 

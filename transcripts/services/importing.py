@@ -201,8 +201,8 @@ def _enqueue_annotation(*, transcript: Transcript, user):
     panel and the queue show it) instead of raising into the caller's commit. When
     the enqueue has already run here, its failure is read back from the Job row.
     """
-    from transcripts import jobs
     from transcripts.hooks import hooks
+    from transcripts.services import jobs
 
     if hooks.annotation_start is None:
         return None, "Imported; no automatic annotation is installed."
@@ -341,8 +341,8 @@ def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
     files are staged as ``StagedUpload`` rows in the same transaction as the Job, so
     a worker needs only the database.
     """
-    from transcripts import jobs
     from transcripts.models import Job, StagedUpload
+    from transcripts.services import jobs
     from transcripts.tasks import import_files_task
 
     limits = import_limits()
@@ -391,8 +391,8 @@ def transcripts_import_job(
     """
     from django.contrib.auth import get_user_model
 
-    from transcripts import jobs
     from transcripts.models import StagedUpload
+    from transcripts.services import jobs
 
     User = get_user_model()
     user = User.objects.filter(pk=user_id).first() if user_id else None

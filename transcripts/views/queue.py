@@ -10,8 +10,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from anonreview import roles
-from transcripts import jobs, selectors
+from transcripts import selectors
 from transcripts.models import Transcript
+from transcripts.services import jobs
 from transcripts.services.assignment import AssignmentError, annotators_available, transcript_assign
 
 

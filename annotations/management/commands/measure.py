@@ -14,8 +14,8 @@ from django.core.management.base import BaseCommand
 
 from annotations.services import measurements
 from engine.measurements import tables
-from transcripts import jobs
 from transcripts.models import Job
+from transcripts.services import jobs
 
 
 def _f(value) -> str:

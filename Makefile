@@ -72,9 +72,11 @@ worker: install secret
 	$(RUN_ENV) $(PY) manage.py db_worker
 
 test: install-dev chromium
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 lint: install-dev
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 

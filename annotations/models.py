@@ -1,4 +1,5 @@
-"""Spans, reference groups (entities), the audit log and the allow-list.
+"""Spans, reference groups (entities), the allow-list and trained models (the audit
+log is ``anonreview.core.models.AuditEvent``).
 
 ``Span.start``/``Span.end`` are character offsets into ``Transcript.text``,
 end exclusive: ``transcript.text[span.start:span.end]`` is the mention.
@@ -7,7 +8,7 @@ end exclusive: ``transcript.text[span.start:span.end]`` is the mention.
 from django.conf import settings
 from django.db import models
 
-from annotations.labels import LABELS
+from engine.labels import LABELS
 from transcripts.models import Transcript
 
 LABEL_CHOICES = [(label, label.replace("_", " ").title()) for label in LABELS]
@@ -88,32 +89,6 @@ class Span(models.Model):
         return [item.get("detector", "") for item in self.provenance or []]
 
 
-class AuditEvent(models.Model):
-    """Append-only record of every state change; written only by services."""
-
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    actor_username = models.CharField(max_length=150, blank=True)
-    event_type = models.CharField(max_length=64)
-    transcript = models.ForeignKey(
-        Transcript, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_events"
-    )
-    span = models.ForeignKey(
-        Span, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    before = models.JSONField(default=dict, blank=True)
-    after = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["transcript", "created_at"])]
-
-    def __str__(self) -> str:
-        return f"{self.event_type} by {self.actor_username or 'system'}"
-
-
 class AllowListTerm(models.Model):
     """A domain term that is never personal data (``Board of Parole Hearings``)."""
 
@@ -132,7 +107,7 @@ class AllowListTerm(models.Model):
 
 
 class TrainedModel(models.Model):
-    """A transformer detector fine-tuned on gold data (``annotations.learning``).
+    """A transformer detector fine-tuned on gold data (``engine.learning``).
 
     ``path`` is the model directory (transformers files + ``training.json``);
     ``metrics`` holds the best epoch's held-out figures (``evaluate`` shape:

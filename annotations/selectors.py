@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Max, Min
 
-from annotations.labels import LABELS, SPELLED_NAME
 from annotations.models import Span
+from engine.labels import LABELS, SPELLED_NAME
 from transcripts.models import Transcript, Utterance
 
 WINDOW_PAGES = 3  # pages per lazily loaded window
@@ -353,15 +353,15 @@ def review_replacements(
 ) -> dict[int, tuple[int, int, str]]:
     """Span id → ``(start, end, replacement)`` for the given spans, tags strategy.
 
-    Runs the pseudonymization core (``annotations.pseudonymize.pseudonymize``, the same
+    Runs the pseudonymization core (``engine.pseudonymize.pseudonymize``, the same
     code ``transcript_pseudonymize`` runs) on just these spans with the refs of their
     reference groups, so that rendering a window or an action's lines costs milliseconds,
     not a pass over the whole transcript. Rejected spans are not replaced. A span
     replaced in several pieces (a date → ``[MONTH] [DAY], [YEAR]``) keeps the original
     text between its pieces.
     """
-    from annotations.pseudonymize import SpanInput, pseudonymize
-    from annotations.pseudonymize.refs import RefAssigner
+    from engine.pseudonymize import SpanInput, pseudonymize
+    from engine.pseudonymize.refs import RefAssigner
 
     inputs = [
         SpanInput(r.start, r.end, r.label, ref=r.ref or None, span_id=r.id)

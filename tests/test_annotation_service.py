@@ -4,9 +4,10 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import CommandError, call_command
 
-from annotations.detectors.base import Detection, Detector, Document
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
 from annotations.services import annotation
+from anonreview.core.models import AuditEvent
+from engine.detectors.base import Detection, Detector, Document
 from tests.factories import make_transcript
 from transcripts.models import Job, Transcript
 
@@ -44,10 +45,10 @@ class CityDetector(Detector):
 
 
 LIGHT = [
-    {"NAME": "annotations.detectors.patterns.PatternDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.patterns.PatternDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
     {"NAME": "tests.test_annotation_service.CityDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
 ]
 
 
@@ -173,10 +174,10 @@ def test_reannotation_replaces_suggestions_and_never_touches_reviewed_spans(ligh
 
 def test_detectors_setting_errors_are_improperly_configured(settings):
     for bad in (
-        [{"NAME": "annotations.detectors.nope.Missing"}],
+        [{"NAME": "engine.detectors.nope.Missing"}],
         [{"OPTIONS": {}}],
         [{"NAME": "annotations.models.Span"}],
-        [{"NAME": "annotations.detectors.cover.CoverPageDetector"}] * 2,
+        [{"NAME": "engine.detectors.cover.CoverPageDetector"}] * 2,
         [],
     ):
         settings.DETECTORS = bad

@@ -2,11 +2,12 @@
 
 import pytest
 
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
 from annotations.services import review
+from annotations.services import workflow as wf
+from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript, make_user
 from transcripts.models import Transcript
-from transcripts.services import workflow as wf
 from transcripts.services.assignment import AssignmentError, transcript_assign
 
 S = Transcript.State

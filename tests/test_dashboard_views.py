@@ -116,7 +116,7 @@ def test_downloads_give_json_and_csv_of_the_latest_snapshot(
 
 
 def test_a_failing_ablation_is_reported_and_keeps_the_other_figures(lead, approved, settings):
-    settings.DETECTORS = [{"NAME": "annotations.detectors.does_not_exist.Nothing", "OPTIONS": {}}]
+    settings.DETECTORS = [{"NAME": "engine.detectors.does_not_exist.Nothing", "OPTIONS": {}}]
     snapshot = measurements.dashboard_compute(rerun=True)
     assert snapshot["table8"]["available"] is False and snapshot["table8"]["reason"]
     assert snapshot["table3"]["overall"]["exact"]["tp"] == 2

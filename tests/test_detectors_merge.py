@@ -2,9 +2,9 @@
 
 import random
 
-from annotations.detectors.base import Detection
-from annotations.detectors.clean import AllowList, clean
-from annotations.detectors.merge import merge
+from engine.detectors.base import Detection
+from engine.detectors.clean import AllowList, clean
+from engine.detectors.merge import merge
 
 
 def spans(result, text):
@@ -279,8 +279,8 @@ def test_a_form_number_is_no_date_but_a_year_is():
 
 
 def test_propagation_does_not_match_misspellings_among_header_capitals():
-    from annotations.detectors.base import Document
-    from annotations.detectors.propagation import PropagationDetector
+    from engine.detectors.base import Document
+    from engine.detectors.propagation import PropagationDetector
 
     text = "We stayed with Paige. Paige helped.\nMORALES P85939 DECISION PAGE 1"
     document = Document(text, {})
@@ -333,8 +333,8 @@ def test_certification_labels_are_no_names():
 
 
 def test_a_propagated_misspelling_names_its_original_in_the_merged_provenance():
-    from annotations.detectors.base import Document
-    from annotations.detectors.propagation import PropagationDetector
+    from engine.detectors.base import Document
+    from engine.detectors.propagation import PropagationDetector
 
     text = "Mr. Stevenson came. Later Stevenston wrote."
     document = Document(text, {})

@@ -1,4 +1,4 @@
-from annotations.detectors.names import person_name_parts
+from engine.detectors.names import person_name_parts
 
 
 def parts(text, start=0, end=None):

@@ -4,8 +4,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from annotations.evaluation import evaluate_documents, tokenize
-from annotations.gold import GoldDoc, GoldSpan
+from engine.evaluation import evaluate_documents, tokenize
+from engine.gold import GoldDoc, GoldSpan
 
 
 @dataclass

@@ -4,9 +4,9 @@ into utterances at its speaker tags or refused with a sentence."""
 
 import pytest
 
-from transcripts.importing.errors import NotSupported
-from transcripts.importing.parse import parse_text
-from transcripts.importing.text import MAX_LINE_CHARS, decode_text
+from engine.importing.errors import NotSupported
+from engine.importing.parse import parse_text
+from engine.importing.text import MAX_LINE_CHARS, decode_text
 
 HEARING = (
     "PRESIDING COMMISSIONER ALDEN: Good morning. We are on the record.\n"

@@ -1,8 +1,8 @@
 import pytest
 
 from annotations.models import AllowListTerm, Span
-from annotations.pseudonymize.leaks import cover_needles, find_leaks, span_needles
 from annotations.services.leaks import blocking_leaks, leak_check
+from engine.pseudonymize.leaks import cover_needles, find_leaks, span_needles
 from tests.factories import make_transcript
 
 
@@ -157,7 +157,7 @@ def test_a_surrogate_equal_to_another_original_is_not_a_leak():
 
 # --- name-shaped text no accepted span covers (issue 11, finding 5) --------------------
 
-from annotations.pseudonymize.leaks import (  # noqa: E402
+from engine.pseudonymize.leaks import (  # noqa: E402
     honorific_needles,
     source_offset,
     speaker_tag_needles,
@@ -210,7 +210,7 @@ def test_a_capitalised_word_after_a_title_or_honorific_is_a_name():
 
 
 def test_source_offset_maps_output_positions_back_through_replacements():
-    from annotations.pseudonymize import Replacement
+    from engine.pseudonymize import Replacement
 
     # "Mr. Quill met Alden." -> "Mr. [PERSON_1] met Alden."
     reps = [Replacement(1, 4, 9, 4, 14, "PERSON_1", "[PERSON_1]")]

@@ -25,12 +25,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
 from annotations.services import measurements as m
 from annotations.services import review
+from annotations.services import workflow as wf
+from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript
 from transcripts.models import Transcript
-from transcripts.services import workflow as wf
 
 S = Transcript.State
 T1 = "ALDEN: Mr. Quill lives in Fresno."
@@ -139,9 +140,9 @@ def test_corpus_and_effort_match_the_hand_computed_figures(corpus):
 
 
 def test_table8_ablation_reruns_detection_without_the_cover_page_detector(corpus):
-    from annotations.detectors.cover import CoverPageDetector
-    from annotations.detectors.propagation import PropagationDetector
     from annotations.services.annotation import ensemble_build
+    from engine.detectors.cover import CoverPageDetector
+    from engine.detectors.propagation import PropagationDetector
 
     ensemble = ensemble_build(detectors=[CoverPageDetector(), PropagationDetector()], allow_list=[])
     snap = m.dashboard_compute(rerun=True, ensemble=ensemble)

@@ -6,9 +6,10 @@ import pytest
 from django.urls import reverse
 
 from annotations import locking
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
 from annotations.selectors import review_span_rows
 from annotations.services import review as rs
+from anonreview.core.models import AuditEvent
 from tests.test_review_services import make_review_transcript, span_at
 
 HX = {"HTTP_HX_REQUEST": "true"}

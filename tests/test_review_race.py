@@ -14,8 +14,9 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
 from annotations.services import review as rs
+from anonreview.core.models import AuditEvent
 from tests.factories import make_user
 from tests.test_review_services import make_review_transcript, span_at
 

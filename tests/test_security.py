@@ -11,7 +11,8 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from annotations.models import AuditEvent, Entity, Span
+from annotations.models import Entity, Span
+from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript, make_user
 from transcripts.models import Transcript
 
@@ -79,7 +80,7 @@ def test_templates_hold_no_inline_scripts_styles_or_handlers(client, annotator, 
     pages = [
         (annotator, reverse("annotations:review", args=[victim.pk])),
         (annotator, reverse("transcripts:list")),
-        (annotator, reverse("transcripts:detail", args=[victim.pk])),
+        (annotator, reverse("annotations:detail", args=[victim.pk])),
         (lead, reverse("annotations:export")),
         (lead, reverse("transcripts:list")),
         (lead, reverse("transcripts:upload")),
@@ -104,7 +105,7 @@ def test_pages_with_original_text_are_never_cached(client, lead, victim, name):
     urls = {
         "review": reverse("annotations:review", args=[victim.pk]),
         "review-inspector": reverse("annotations:review-inspector", args=[victim.pk]),
-        "detail": reverse("transcripts:detail", args=[victim.pk]),
+        "detail": reverse("annotations:detail", args=[victim.pk]),
         "audit": reverse("transcripts:audit", args=[victim.pk]),
         "export": reverse("annotations:export"),
         "list": reverse("transcripts:list"),
@@ -146,7 +147,7 @@ def test_an_assignee_removed_from_the_annotator_group_loses_access(client, annot
     assert client.get(url).status_code == 200
     annotator.groups.remove(Group.objects.get(name="annotator"))
     assert client.get(url).status_code == 404
-    assert client.get(reverse("transcripts:detail", args=[victim.pk])).status_code == 404
+    assert client.get(reverse("annotations:detail", args=[victim.pk])).status_code == 404
     assert client.get(reverse("transcripts:audit", args=[victim.pk])).status_code == 404
     span = Span.objects.get(transcript=victim)
     response = client.post(
@@ -275,10 +276,10 @@ def test_merge_refs_of_another_transcript_are_refused(client, annotator, victim)
 def test_an_annotator_cannot_use_lead_only_endpoints(client, annotator, victim):
     client.force_login(annotator)
     posts = {
-        reverse("transcripts:approve", args=[victim.pk]): {},
-        reverse("transcripts:return", args=[victim.pk]): {"comment": "x"},
+        reverse("annotations:approve", args=[victim.pk]): {},
+        reverse("annotations:return", args=[victim.pk]): {"comment": "x"},
         reverse("transcripts:assign", args=[victim.pk]): {"annotator": "ann"},
-        reverse("transcripts:release"): {"transcript": victim.pk},
+        reverse("annotations:release"): {"transcript": victim.pk},
         reverse("annotations:export-release-zip"): {"transcripts": [victim.pk]},
         reverse("annotations:export-key"): {"transcripts": [victim.pk]},
         reverse("annotations:export-key-one", args=[victim.pk]): {},
@@ -312,7 +313,7 @@ def test_next_and_back_never_redirect_off_site(client, lead, annotator, target):
         reverse("transcripts:assign", args=[t.pk]), {"annotator": "ann", "next": target}
     )
     assert "evil" not in response["Location"]
-    response = client.post(reverse("transcripts:release"), {"transcript": t.pk, "back": target})
+    response = client.post(reverse("annotations:release"), {"transcript": t.pk, "back": target})
     assert response.status_code == 302 and "evil" not in response["Location"]
 
 
@@ -325,7 +326,7 @@ def test_state_changing_posts_need_the_csrf_token(annotator, victim):
             reverse("annotations:review-action", args=[victim.pk, "accept"]),
             {"span": span.pk, "version": 1},
         ),
-        (reverse("transcripts:submit", args=[victim.pk]), {}),
+        (reverse("annotations:submit", args=[victim.pk]), {}),
         (reverse("logout"), {}),
     ]:
         assert client.post(url, data).status_code == 403, url

@@ -4,11 +4,12 @@ submitted, each sees only their own copy's events on the audit and overview page
 import pytest
 from django.urls import reverse
 
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
 from annotations.services import review as rs
+from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript
 from transcripts.models import Transcript
-from transcripts.selectors_workflow import audit_list
+from transcripts.selectors import audit_list
 
 pytestmark = pytest.mark.django_db
 S = Transcript.State
@@ -43,7 +44,7 @@ def test_first_annotator_does_not_see_the_second_annotators_decisions(
     client.force_login(annotator)
     for url in (
         reverse("transcripts:audit", args=[t.pk]),
-        reverse("transcripts:detail", args=[t.pk]),
+        reverse("annotations:detail", args=[t.pk]),
     ):
         html = client.get(url).content.decode()
         assert "review.accept" in html

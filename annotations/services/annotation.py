@@ -1,6 +1,7 @@
 """Automatic annotation of a transcript (the detector ensemble → suggested spans).
 
-The import calls ``annotation_enqueue``; a worker runs ``transcript_annotate_job``:
+The import calls ``annotation_enqueue`` (through the hook registered in
+``AnnotationsConfig.ready``); a worker runs ``transcript_annotate_job``:
 
     imported/failed/ready → annotating → ready   (or → failed, with the reason)
 
@@ -22,24 +23,24 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.utils.module_loading import import_string
 
-from annotations.audit import audit_record
-from annotations.detectors.base import Detector, Document
-from annotations.detectors.ensemble import Ensemble, EnsembleResult
-from annotations.detectors.names import person_name_parts
 from annotations.models import Span
 from annotations.services.allowlist import allowlist_terms
-from transcripts import jobs
+from anonreview.core.audit import audit_record
+from engine.detectors.base import Detector, Document
+from engine.detectors.ensemble import Ensemble, EnsembleResult
+from engine.detectors.names import person_name_parts
 from transcripts.models import Job, Transcript
+from transcripts.services import jobs
 from transcripts.services.workflow import transcript_transition
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_DETECTORS = [
-    {"NAME": "annotations.detectors.presidio.PresidioDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.spacy_ner.SpacyDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.transformer.TransformerDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.presidio.PresidioDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.spacy_ner.SpacyDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.transformer.TransformerDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
 ]
 _SPACY_USERS = ("PresidioDetector", "SpacyDetector")
 
@@ -130,6 +131,33 @@ def annotation_enqueue(*, transcript: Transcript, user=None) -> Job:
         job = jobs.job_create(kind=Job.Kind.ANNOTATE, transcript=transcript, user=user)
         jobs.job_enqueue(job=job, task=annotate_transcript_task, transcript_id=transcript.pk)
     return job
+
+
+def suggestions_copy(*, source: Transcript, target: Transcript) -> int:
+    """Copy the machine's suggestions of ``source`` to ``target`` (a second annotator's
+    copy with the same text) as ``suggested`` spans, in the shape the detectors proposed
+    them, and assign their reference groups afresh. Returns how many. (Registered as the
+    ``transcripts`` hook of the same name; the caller holds the transaction.)"""
+    from annotations.services.entities import entities_assign
+    from annotations.services.measurements import machine_predictions
+
+    machine = machine_predictions(source)
+    Span.objects.bulk_create(
+        [
+            Span(
+                transcript=target,
+                start=p.start,
+                end=p.end,
+                label=p.label,
+                status=Span.Status.SUGGESTED,
+                provenance=p.detectors,
+                score=p.score,
+            )
+            for p in machine
+        ]
+    )
+    entities_assign(transcript=target)
+    return len(machine)
 
 
 def _span_rows(

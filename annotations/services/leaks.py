@@ -4,7 +4,7 @@
 text, each name part and spelled form, the cover-page names (in any case), CDCR number,
 institution and hearing date, every name part of a speaker tag, the capitalised word
 after a title or honorific, and the text of undecided *possible misses* (suggestions of
-the ``safety_net`` detector) (:mod:`annotations.pseudonymize.leaks`). A release is
+the ``safety_net`` detector) (:mod:`engine.pseudonymize.leaks`). A release is
 blocked while any returned leak has ``blocking=True``; ``leak_places`` says where each
 leak is on the review page.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from annotations.models import AllowListTerm, Span
-from annotations.pseudonymize.leaks import (
+from engine.pseudonymize.leaks import (
     Leak,
     Needle,
     cover_needles,

@@ -1,6 +1,6 @@
 """The dashboard's figures, computed from the database (reads) and stored as a Job
 result (the "recompute" job). The arithmetic lives in the Django-free
-``annotations.evaluation`` and ``annotations.measurements`` packages.
+``engine.evaluation`` and ``engine.measurements`` packages.
 
 What the tables mean (docs/measurements.md):
 
@@ -26,18 +26,19 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from annotations.evaluation import evaluate_documents, tokenize
-from annotations.measurements.agreement import agreement
-from annotations.measurements.corpus import corpus_statistics
-from annotations.measurements.effort import (
+from annotations.models import Span
+from anonreview.core.models import AuditEvent
+from engine.evaluation import evaluate_documents, tokenize
+from engine.measurements.agreement import agreement
+from engine.measurements.corpus import corpus_statistics
+from engine.measurements.effort import (
     ReviewRecord,
     actions_per_day,
     effort_summary,
     review_seconds,
 )
-from annotations.models import AuditEvent, Span
-from transcripts import jobs
 from transcripts.models import Job, Transcript
+from transcripts.services import jobs
 
 logger = logging.getLogger(__name__)
 
@@ -220,7 +221,7 @@ def evaluation_stored(transcripts: Iterable[Transcript]) -> dict:
 
 
 def _pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int]]:
-    from annotations.detectors.names import person_name_parts
+    from engine.detectors.names import person_name_parts
 
     return person_name_parts(text, start, end) if label == "PERSON" else [(start, end)]
 
@@ -473,7 +474,7 @@ def dashboard_compute(
 
 
 def dashboard_enqueue(*, user, rerun: bool = True) -> Job:
-    from annotations.tasks_measurements import dashboard_recompute_task
+    from annotations.tasks import dashboard_recompute_task
 
     with transaction.atomic():
         job = jobs.job_create(kind=Job.Kind.EVALUATE, user=user, message="Queued: dashboard")

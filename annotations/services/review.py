@@ -21,13 +21,14 @@ from django.db.models import F
 from django.utils import timezone
 
 from annotations import locking
-from annotations.audit import audit_record
-from annotations.detectors.names import person_name_parts
-from annotations.labels import LABELS, PERSON
-from annotations.models import AuditEvent, Entity, Span
-from annotations.pseudonymize.keys import entity_key
+from annotations.models import Entity, Span
 from annotations.services.entities import entities_assign
 from anonreview import roles
+from anonreview.core.audit import audit_record
+from anonreview.core.models import AuditEvent
+from engine.detectors.names import person_name_parts
+from engine.labels import LABELS, PERSON
+from engine.pseudonymize.keys import entity_key
 from transcripts.models import Transcript
 from transcripts.services.workflow import (
     EDITABLE_STATES,

@@ -1,6 +1,6 @@
 """A scripted reviewer that follows a synthetic hearing's gold (demos and measurements).
 
-The generator (``transcripts.synthetic``) knows every mention it wrote, so a transcript
+The generator (``engine.synthetic``) knows every mention it wrote, so a transcript
 made from it can be reviewed without a person: suggestions that match the gold exactly
 are accepted, the others rejected, the gold the machine missed is added. The review is
 audited as what it is (``review.scripted``, with its counts), so nobody mistakes it for
@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from annotations.audit import audit_record
-from annotations.detectors.names import person_name_parts
-from annotations.gold import GoldDoc
 from annotations.models import Span
+from annotations.services import workflow
 from annotations.services.entities import entities_assign
 from annotations.services.review import HUMAN, spans_bulk_save
+from anonreview.core.audit import audit_record
+from engine.detectors.names import person_name_parts
+from engine.gold import GoldDoc
 from transcripts.models import Transcript
-from transcripts.services import workflow
 
 
 class GoldMismatch(ValueError):

@@ -12,11 +12,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
-from annotations.pseudonymize import STRATEGIES
 from annotations.services import export as export_services
 from annotations.services.export import NotReleasable
 from annotations.services.leaks import LeakError
 from anonreview import roles
+from engine.pseudonymize import STRATEGIES
 from transcripts.models import Transcript
 
 CONTENT_TYPES = {

@@ -15,10 +15,10 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotations.evaluation.metrics import evaluate_documents
-from annotations.gold import GoldFormatError, read_jsonl
 from annotations.management.database import require_migrated_database
 from annotations.services.annotation import annotation_detect, ensemble_build
+from engine.evaluation.metrics import evaluate_documents
+from engine.gold import GoldFormatError, read_jsonl
 
 
 def join_name_parts(text: str, spans: list[dict]) -> list[dict]:

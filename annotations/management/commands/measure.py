@@ -12,10 +12,10 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from annotations.measurements import tables
 from annotations.services import measurements
-from transcripts import jobs
+from engine.measurements import tables
 from transcripts.models import Job
+from transcripts.services import jobs
 
 
 def _f(value) -> str:

@@ -1,0 +1,351 @@
+"""The leak check: does any original identifier still occur in the output? Django-free.
+
+Needles: every span's text, each PERSON name part, the spelled forms of names
+(``D-O-E``, ``D O E``, ``D.O.E.``), the letters a spelled name spells, a CDCR number
+in any spacing (``V12345``, ``V 1 2 3 4 5``) and its digits, and the cover-page
+names, CDCR number, institution and hearing date. Matching is case-insensitive and
+word-bounded; matches inside our own tags (``[DAY]``, ``[PERSON_2]``) are ignored.
+
+Only leaks of direct identifiers (``engine.labels.DIRECT_IDENTIFIERS``) and of the
+cover page block a release; the others (an ORGANIZATION, an AGE, a state or country named
+again) are reported with ``blocking=False``. A name part that occurs only in lower case (``rose`` for the surname
+``Rose``) is reported with ``blocking=False`` too: transcribers capitalise names, so it is
+most likely the common word, but a lead sees it. So are the texts of spans still only
+suggested (``Needle.unreviewed``): a release replaces reviewed spans only.
+
+Name-shaped text that no accepted span covers is found too (issue 11): every name part
+of a speaker tag (``INCARCERATED PERSON QUILLFEATHER:``; roles and titles such as
+``PRESIDING COMMISSIONER`` or ``THE COURT`` are not names), the cover page's person names
+in any case (``quillfeather`` blocks too), the capitalised word after a title or
+honorific (``Mr. Quillfeather``, ``Commissioner Alden``) and the detection core's
+*possible misses* still undecided (spans whose provenance names the ``safety_net``
+detector). Each blocks a release; :func:`source_offset` maps a leak back to the
+canonical text so that the review page can show the place.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from engine.detectors.names import TITLES, person_name_parts
+from engine.labels import DIRECT_IDENTIFIERS
+from engine.pseudonymize.dates import MONTHS
+from engine.pseudonymize.keys import cdcr_key, spelled_letters
+from engine.pseudonymize.subtypes import rule_subtype
+
+TAG = re.compile(r"\[[A-Z][A-Z_]*(?:_\d+)?\]")
+CONTEXT = 30
+# The detector whose undecided suggestions ("possible misses") block a release.
+SAFETY_NET = "safety_net"
+POSSIBLE_MISS = "possible_miss"
+SPEAKER_TAG = "speaker_tag"
+HONORIFIC = "honorific"
+# Words of speaker tags that name a role, not a person (lower case).
+ROLE_WORDS = frozenset(
+    """
+    presiding deputy associate chief commissioner commissioners district attorney attorneys
+    incarcerated person persons inmate prisoner victim victim's victims next of kin family
+    member members support interpreter translator correctional officer officers hearing
+    monitor the court clerk bailiff reporter witness juror counsel public defender
+    prosecutor people state board panel chair chairman chairperson chairwoman president
+    speaker unidentified unknown voice male female defendant plaintiff petitioner
+    respondent appellant appellee justice judge honorable sergeant lieutenant captain
+    detective agent psychologist psychiatrist doctor staff representative counselor for
+    and by all both mr mrs ms miss mx dr sir madam q a jr sr ii iii iv esq rep parole
+    commission california department corrections rehabilitation
+    """.split()
+)
+_TAG_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*\.?")
+# A title or honorific, then (looked ahead, so that "Deputy Commissioner Alden" yields
+# Alden) a capitalised word.
+_HONORIFIC = re.compile(
+    # Abbreviations take a period ("Mr. Quill"); a full word does not, since "Thank you,
+    # Commissioner. I'm ..." ends a sentence.
+    r"(?<![\w.])(?:(?i:mr|mrs|ms|mx|dr|sgt|lt|capt|det|rev|prof)\.?|(?i:miss|mister|doctor|"
+    r"judge|justice|officer|sergeant|lieutenant|captain|detective|commissioner|reverend|"
+    r"professor|father|sister|attorney|counselor))[ \t]+"
+    r"(?=([A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*))"
+)
+_POSSESSIVE_END = re.compile(r"['’]s$", re.IGNORECASE)
+# Labels whose mention text is only a leak when it carries a number (``May`` is a verb,
+# ``last year`` identifies nobody).
+NUMERIC_ONLY = frozenset({"DATE", "TIME", "AGE", "HEIGHT"})
+
+
+@dataclass(frozen=True, slots=True)
+class Needle:
+    """A string (or pattern) that must not occur in the output."""
+
+    pattern: str  # a regular expression (already escaped where literal)
+    kind: str  # span | name_part | spelled | id | cover (a Leak from an unreviewed one: suggested)
+    label: str
+    name_like: bool = False  # lower-case occurrences are non-blocking
+    unreviewed: bool = False  # from a still-suggested span: reported, never blocking
+    coarse: bool = False  # a state or country: identifies no one; reported, never blocking
+
+
+@dataclass(frozen=True, slots=True)
+class Leak:
+    kind: str
+    label: str
+    start: int  # position in the output text
+    end: int
+    text: str  # what was found (sensitive: show to leads only)
+    context: str
+    blocking: bool = True
+    # Where the found text is in the canonical (original) text, when known.
+    source_start: int | None = None
+    source_end: int | None = None
+
+    def to_json(self) -> dict:
+        return {
+            "kind": self.kind,
+            "label": self.label,
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "context": self.context,
+            "blocking": self.blocking,
+            "source_start": self.source_start,
+            "source_end": self.source_end,
+        }
+
+
+def _literal(text: str) -> str:
+    words = text.split()
+    return r"\s+".join(re.escape(w) for w in words)
+
+
+def _spelled_pattern(letters: str) -> str:
+    return r"[\s.\-]+".join(re.escape(c) for c in letters)
+
+
+def _id_pattern(key: str) -> str:
+    return r"[\s\-]*".join(re.escape(c) for c in key)
+
+
+def span_needles(text: str, label: str) -> list[Needle]:
+    """Needles for one mention of ``label`` with original ``text``."""
+    text = text.strip()
+    if len(text) < 2:
+        return []
+    out: list[Needle] = []
+    if label in NUMERIC_ONLY:
+        if any(c.isdigit() for c in text):
+            out.append(Needle(_literal(text), "span", label))
+        return out
+    if label == "PERSON":
+        parts = [text[s:e] for s, e in person_name_parts(text, 0, len(text))]
+        if len(parts) > 1:
+            out.append(Needle(_literal(text), "span", label, name_like=True))
+        for part in parts or [text]:
+            out.extend(name_part_needles(part, label))
+        return out
+    if label == "SPELLED_NAME":
+        letters = spelled_letters(text)
+        out.append(Needle(_literal(text), "span", label))
+        if len(letters) >= 2:
+            out.append(Needle(re.escape(letters), "spelled", label, name_like=True))
+            out.append(Needle(_spelled_pattern(letters), "spelled", label))
+        return out
+    if label == "CDCR_ID":
+        key = cdcr_key(text)
+        out.append(Needle(_literal(text), "span", label))
+        if len(key) >= 3:
+            out.append(Needle(_id_pattern(key), "id", label))
+        digits = re.sub(r"\D", "", key)
+        if len(digits) >= 4:
+            out.append(Needle(_id_pattern(digits), "id", label))
+        return out
+    # "California" marked in "Madera, California" is still named elsewhere ("parole to
+    # California"): a state or country narrows nothing down in a corpus of California
+    # hearings, so such a repeat is reported, not blocking.
+    coarse = label == "LOCATION" and rule_subtype(label, text) in ("STATE", "COUNTRY")
+    out.append(Needle(_literal(text), "span", label, coarse=coarse))
+    return out
+
+
+def name_part_needles(part: str, label: str = "PERSON", kind: str = "name_part") -> list[Needle]:
+    part = part.strip().rstrip(".")
+    if len(part) < 2 or part.lower() in TITLES:
+        return []
+    needles = [Needle(re.escape(part), kind, label, name_like=True)]
+    letters = spelled_letters(part)
+    if len(letters) >= 2:
+        needles.append(Needle(r"[\s.\-]+".join(re.escape(c) for c in letters), "spelled", label))
+    return needles
+
+
+def cover_needles(metadata: dict) -> list[Needle]:
+    """Needles for the cover page: names, CDCR number, institution, city, hearing date."""
+    out: list[Needle] = []
+    names = []
+    if metadata.get("incarcerated_person"):
+        names.append(str(metadata["incarcerated_person"]))
+    for participant in metadata.get("participants") or []:
+        name = participant.get("name") if isinstance(participant, dict) else participant
+        if name:
+            names.append(str(name))
+    if metadata.get("transcriber"):
+        names.append(str(metadata["transcriber"]))
+    for name in names:
+        # "SURNAME, Given" and "Given Surname" alike.
+        cleaned = name.replace(",", " ")
+        for s, e in person_name_parts(cleaned, 0, len(cleaned)):
+            out.extend(name_part_needles(cleaned[s:e], "PERSON", "cover"))
+    if metadata.get("cdcr_number"):
+        key = cdcr_key(str(metadata["cdcr_number"]))
+        if len(key) >= 3:
+            out.append(Needle(_id_pattern(key), "cover", "CDCR_ID"))
+    if metadata.get("institution"):
+        out.append(Needle(_literal(str(metadata["institution"])), "cover", "ORGANIZATION"))
+    location = str(metadata.get("location") or metadata.get("city") or "")
+    city = location.split(",")[0].strip()
+    if len(city) >= 3 and rule_subtype("LOCATION", city) not in ("STATE", "COUNTRY"):
+        # The hearing's city ("Ione" of "Ione, California"), capitalised: where the
+        # institution is, which with the date narrows the hearing down to one person.
+        out.append(Needle(_literal(city), "cover", "LOCATION", name_like=True))
+    hearing = metadata.get("hearing_date")
+    if hearing:
+        try:
+            day = date.fromisoformat(str(hearing)[:10])
+        except ValueError:
+            day = None
+        if day:
+            month = MONTHS[day.month - 1].capitalize()
+            forms = [
+                rf"{month}\s+{day.day}(?:st|nd|rd|th)?,?\s+{day.year}",
+                rf"0?{day.month}[/.-]0?{day.day}[/.-](?:{day.year}|{day.year % 100:02d})",
+                re.escape(day.isoformat()),
+            ]
+            out.extend(Needle(f, "cover", "DATE") for f in forms)
+    return out
+
+
+def _is_role_word(word: str) -> bool:
+    word = word.lower().rstrip(".")
+    if word.startswith(("i'", "i’")):  # I'm, I've, I'll: the pronoun
+        return True
+    return word in ROLE_WORDS or word in TITLES or len(word) < 2
+
+
+def speaker_tag_needles(speaker: str) -> list[Needle]:
+    """Needles for every name part of a speaker tag (``INCARCERATED PERSON QUILLFEATHER``
+    → ``QUILLFEATHER``); roles and titles are left out."""
+    out: list[Needle] = []
+    for match in _TAG_WORD.finditer(speaker):
+        word = _POSSESSIVE_END.sub("", match.group(0)).rstrip(".")
+        if not _is_role_word(word):
+            out.extend(name_part_needles(word, "PERSON", SPEAKER_TAG))
+    return out
+
+
+def honorific_needles(text: str) -> list[Needle]:
+    """Needles for each capitalised word after a title or honorific (``Mr. Quillfeather``,
+    ``Commissioner Alden``), once per distinct word."""
+    out: list[Needle] = []
+    seen: set[str] = set()
+    for match in _HONORIFIC.finditer(text):
+        word = _POSSESSIVE_END.sub("", match.group(1))
+        if _is_role_word(word) or word.casefold() in seen:
+            continue
+        seen.add(word.casefold())
+        out.extend(name_part_needles(word, "PERSON", HONORIFIC))
+    return out
+
+
+def is_possible_miss(provenance) -> bool:
+    """Whether a span's provenance names the safety-net detector (dicts or objects with a
+    ``detector`` attribute alike)."""
+    for item in provenance or ():
+        name = item.get("detector") if isinstance(item, dict) else getattr(item, "detector", "")
+        if name == SAFETY_NET:
+            return True
+    return False
+
+
+def possible_miss_needles(text: str, label: str) -> list[Needle]:
+    """Needles for an undecided possible miss: its text blocks in any case."""
+    text = text.strip()
+    if len(text) < 2:
+        return []
+    return [Needle(_literal(text), POSSIBLE_MISS, label)]
+
+
+def source_offset(position: int, replacements: Iterable) -> int:
+    """The canonical-text offset of output ``position``, given the replacements
+    (``start``, ``end``, ``out_start``, ``out_end``): text between them is copied."""
+    items = sorted(replacements, key=lambda r: r.out_start)
+    starts = [r.out_start for r in items]
+    i = bisect_right(starts, position) - 1
+    if i < 0:
+        return position
+    r = items[i]
+    if position < r.out_end:  # inside a replacement: its source start
+        return r.start
+    return r.end + (position - r.out_end)
+
+
+def find_leaks(
+    output: str,
+    needles: Iterable[Needle],
+    *,
+    allow: Iterable[str] = (),
+    replaced: Iterable[tuple[int, int]] = (),
+) -> list[Leak]:
+    """Every occurrence of a needle in ``output`` outside our tags, sorted by position.
+
+    ``replaced``: output ranges that are replacements (``Replacement.out_start/out_end``);
+    a surrogate that happens to equal another original (a shifted year) is not a leak.
+    """
+    tag_spans = [(m.start(), m.end()) for m in TAG.finditer(output)]
+    tag_spans += [(s, e) for s, e in replaced if e > s]
+    allowed = {a.casefold() for a in allow}
+
+    def inside_tag(s: int, e: int) -> bool:
+        return any(ts <= s and e <= te for ts, te in tag_spans)
+
+    seen: dict[tuple[int, int], Leak] = {}
+    patterns: dict[str, Needle] = {}
+    for needle in needles:
+        patterns.setdefault(needle.pattern, needle)
+    for pattern, needle in patterns.items():
+        regex = re.compile(rf"(?<![\w])(?:{pattern})(?![\w])", re.IGNORECASE)
+        for m in regex.finditer(output):
+            s, e = m.start(), m.end()
+            found = m.group(0)
+            if inside_tag(s, e) or found.casefold() in allowed:
+                continue
+            # A cover page's person names block in any case (issue 11); other name-like
+            # needles found only in lower case are most likely the common word.
+            any_case = needle.kind == "cover" and needle.label == "PERSON"
+            blocking = (
+                (needle.kind in ("cover", POSSIBLE_MISS) or needle.label in DIRECT_IDENTIFIERS)
+                and not (needle.name_like and found.islower() and not any_case)
+                and not needle.unreviewed
+                and not needle.coarse
+            )
+            leak = Leak(
+                "suggested" if needle.unreviewed else needle.kind,
+                needle.label,
+                s,
+                e,
+                found,
+                output[max(0, s - CONTEXT) : e + CONTEXT].replace("\n", " "),
+                blocking,
+            )
+            previous = seen.get((s, e))
+            if previous is None or (leak.blocking and not previous.blocking):
+                seen[(s, e)] = leak
+    # Drop a leak inside a longer one (the name part inside the full name).
+    leaks = sorted(seen.values(), key=lambda x: (x.start, -(x.end - x.start)))
+    out: list[Leak] = []
+    for leak in leaks:
+        if out and leak.start < out[-1].end and leak.end <= out[-1].end:
+            continue
+        out.append(leak)
+    return out

@@ -1,4 +1,4 @@
-"""Audit visibility under double annotation (issue 11, finding 4): until both annotators
+"""transcripts.selectors: audit visibility under double annotation (issue 11, finding 4): until both annotators
 submitted, each sees only their own copy's events on the audit and overview pages."""
 
 import pytest

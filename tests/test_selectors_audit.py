@@ -1,5 +1,6 @@
-"""transcripts.selectors: audit visibility under double annotation (issue 11, finding 4): until both annotators
-submitted, each sees only their own copy's events on the audit and overview pages."""
+"""transcripts.selectors, audit visibility under double annotation (issue 11, finding 4):
+until both annotators submitted, each sees only their own copy's events on the audit and
+overview pages."""
 
 import pytest
 from django.urls import reverse

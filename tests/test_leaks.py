@@ -184,6 +184,9 @@ def test_a_surname_only_in_a_speaker_tag_is_a_blocking_leak():
         "THE COURT",
         "VICTIM'S NEXT OF KIN",
         "DEPUTY DISTRICT ATTORNEY",
+        "JUROR NO. 5",
+        "UNIDENTIFIED SPEAKER",
+        "MULTIPLE SPEAKERS",
     ],
 )
 def test_roles_and_titles_in_speaker_tags_are_not_names(speaker):
@@ -205,6 +208,7 @@ def test_a_capitalised_word_after_a_title_or_honorific_is_a_name():
     text = "Mr. Quillfeather spoke to Deputy Commissioner Alden and to Mr. Chairman; ms. lowercase."
     found = {n.pattern for n in honorific_needles(text) if n.kind == "honorific"}
     assert found == {"Quillfeather", "Alden"}
+    assert honorific_needles("the Deputy Attorney General said, Commissioner. I'm") == []
     leaks = find_leaks(text, honorific_needles(text))
     assert [x.text for x in blocking_leaks(leaks)] == ["Quillfeather", "Alden"]
 

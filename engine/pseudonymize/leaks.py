@@ -56,7 +56,9 @@ ROLE_WORDS = frozenset(
     respondent appellant appellee justice judge honorable sergeant lieutenant captain
     detective agent psychologist psychiatrist doctor staff representative counselor for
     and by all both mr mrs ms miss mx dr sir madam q a jr sr ii iii iv esq rep parole
-    commission california department corrections rehabilitation
+    commission california department corrections rehabilitation no nos number juror jurors
+    general inaudible unintelligible crosstalk multiple speakers everyone audience hon honor
+    mister missus participant observer stenographer transcriber lawyer
     """.split()
 )
 _TAG_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*\.?")

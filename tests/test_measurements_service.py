@@ -25,12 +25,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from annotations.models import Span
 from annotations.services import measurements as m
 from annotations.services import review
 from annotations.services import workflow as wf
 from anonreview.core.models import AuditEvent
-from tests.factories import make_transcript
+from tests.factories import make_suggestion, make_transcript
 from transcripts.models import Transcript
 
 S = Transcript.State
@@ -44,14 +43,7 @@ META = {
 
 def machine(t, word, label, *detectors):
     start = t.text.index(word)
-    return Span.objects.create(
-        transcript=t,
-        start=start,
-        end=start + len(word),
-        label=label,
-        provenance=[{"detector": d, "score": 0.9} for d in detectors],
-        score=0.9,
-    )
+    return make_suggestion(t, start, start + len(word), label, detectors=detectors)
 
 
 def set_review_time(t, seconds):
@@ -96,6 +88,22 @@ def test_machine_predictions_are_what_the_detectors_proposed(corpus):
         ("Fresno", "PERSON"),  # as proposed, before the reviewer relabelled it
     ]
     assert [p.label for p in m.machine_predictions(t2)] == ["PERSON"]  # the added DATE is not
+
+
+def test_a_suggestion_the_reviewer_deleted_still_counts_as_proposed(annotator):
+    t = make_transcript(T1 + "\n", assignees=[annotator], metadata=META)
+    lives = machine(t, "lives", "PERSON", "spacy")
+    quill = machine(t, "Quill", "PERSON", "cover")
+    wf.transcript_start_review(transcript=t, actor=annotator)
+    review.span_delete(span=lives, actor=annotator)
+    review.span_resize(span=quill, actor=annotator, edge="left", grow=True)  # "Mr. Quill"
+    preds = m.machine_predictions(t)
+    assert [(t.text[p.start : p.end], p.detectors) for p in preds] == [
+        ("Quill", [{"detector": "cover", "score": 0.9}]),
+        ("lives", [{"detector": "spacy", "score": 0.9}]),
+    ]
+    record = m.review_record(t)
+    assert (record.suggestions, record.accepted_unchanged) == (2, 0)
 
 
 def test_table3_and_table5_match_the_hand_computed_figures(corpus):

@@ -6,10 +6,9 @@ What the tables mean (docs/measurements.md):
 
 * **Table 3** — automatic annotation vs reviewed gold over the approved (and released)
   transcripts, P/R/F1 per label and overall, exact span and token level. The
-  automatic annotation is what the machine proposed: every span with detector
-  provenance, at the start/end/label it was proposed with (recovered from the audit
-  log where a reviewer resized or relabelled it), whatever the reviewer decided. The
-  gold is every ``accepted`` or ``added`` span.
+  automatic annotation is what the machine proposed: the stored ``Proposal`` rows (the
+  start/end/label and detectors as proposed, whatever the reviewer later decided,
+  changed or deleted). The gold is every ``accepted`` or ``added`` span.
 * **Table 5** — each detector alone: the proposed spans whose provenance names it.
 * **Table 8** — ablation: detection re-run now with the current ensemble, with and
   without the cover-page detector, against the same gold.
@@ -46,7 +45,6 @@ S = Transcript.State
 GOLD_STATES = (S.APPROVED, S.RELEASED)
 REVIEWED_STATES = (S.SUBMITTED, S.APPROVED, S.RELEASED)
 GOLD_STATUSES = (Span.Status.ACCEPTED, Span.Status.ADDED)
-SHAPE_FIELDS = ("start", "end", "label")
 COVER_DETECTOR = "cover"
 DASHBOARD_MARK = "dashboard"
 
@@ -89,114 +87,13 @@ def machine_provenance(provenance) -> list[dict]:
     return out
 
 
-def _snapshots(payload) -> list[dict]:
-    """Span snapshots in an audit payload: ``{"spans": [{"id", "start", ...}]}``
-    (the review services' format)."""
-    if not isinstance(payload, dict):
-        return []
-    spans = payload.get("spans")
-    return (
-        [s for s in spans if isinstance(s, dict) and "id" in s] if isinstance(spans, list) else []
-    )
-
-
-@dataclass(slots=True)
-class SpanHistory:
-    """What the audit log says about one span: its shape before the first reviewer
-    action that touched it, whether a reviewer created it, its last snapshot."""
-
-    proposed: tuple[int, int, str] | None = None
-    created_by_reviewer: bool = False
-    snapshot: dict | None = None
-
-
-def span_histories(transcript: Transcript) -> dict[int, SpanHistory]:
-    """Per span id, from the transcript's audit log (oldest first). Two payload shapes
-    are read: the review services' ``{"spans": [snapshot, ...]}`` lists, and flat
-    ``before``/``after`` dicts with ``start``/``end``/``label`` on the event's span."""
-    histories: dict[int, SpanHistory] = {}
-    events = AuditEvent.objects.filter(transcript=transcript).order_by("created_at", "id")
-    for event in events.only("span_id", "actor_id", "before", "after"):
-        before, after = _snapshots(event.before), _snapshots(event.after)
-        if not before and not after and event.span_id and isinstance(event.before, dict):
-            flat = {k: event.before[k] for k in SHAPE_FIELDS if k in event.before}
-            if flat:
-                h = histories.setdefault(event.span_id, SpanHistory())
-                if h.proposed is None:
-                    h.proposed = tuple(flat.get(k) for k in SHAPE_FIELDS)  # completed below
-                    h.snapshot = {"_partial": flat}
-            continue
-        before_ids = {snap["id"] for snap in before}
-        for snap in before:
-            h = histories.setdefault(snap["id"], SpanHistory())
-            if h.proposed is None and not h.created_by_reviewer:
-                h.proposed = (int(snap["start"]), int(snap["end"]), str(snap["label"]))
-            h.snapshot = h.snapshot or snap
-        for snap in after:
-            if snap["id"] in before_ids:
-                continue
-            h = histories.setdefault(snap["id"], SpanHistory())
-            if h.proposed is None and h.snapshot is None and event.actor_id is not None:
-                h.created_by_reviewer = True
-    return histories
-
-
-def proposed_shape(span: Span, history: SpanHistory | None) -> tuple[int, int, str]:
-    """``(start, end, label)`` as the machine proposed it (current values where the
-    audit log holds no earlier ones)."""
-    current = (span.start, span.end, span.label)
-    if history is None or history.proposed is None:
-        return current
-    return tuple(
-        c if p is None else type(c)(p) for p, c in zip(history.proposed, current, strict=True)
-    )
-
-
-def is_machine_proposal(span: Span, history: SpanHistory | None) -> bool:
-    if span.status == Span.Status.ADDED or (history is not None and history.created_by_reviewer):
-        return False
-    return bool(machine_provenance(span.provenance))
-
-
-def changed_by_reviewer(span: Span, history: SpanHistory | None) -> bool:
-    """True when the span's start, end or label differ from what the machine proposed."""
-    return proposed_shape(span, history) != (span.start, span.end, span.label)
-
-
 def machine_predictions(transcript: Transcript) -> list[Pred]:
     """Every span the detectors proposed, in its proposed shape, with its detectors,
-    including proposals a reviewer later deleted (recovered from the audit log)."""
-    histories = span_histories(transcript)
-    out = []
-    existing = set()
-    for s in transcript.spans.all():
-        existing.add(s.pk)
-        history = histories.get(s.pk)
-        if not is_machine_proposal(s, history):
-            continue
-        start, end, label = proposed_shape(s, history)
-        out.append(
-            Pred(start, end, label, detectors=machine_provenance(s.provenance), score=s.score)
-        )
-    for span_id, history in histories.items():
-        snap = history.snapshot
-        if span_id in existing or history.created_by_reviewer or not snap or "_partial" in snap:
-            continue
-        if snap.get("status") == Span.Status.ADDED or not machine_provenance(
-            snap.get("provenance")
-        ):
-            continue
-        start, end, label = history.proposed
-        out.append(
-            Pred(
-                start,
-                end,
-                label,
-                detectors=machine_provenance(snap.get("provenance")),
-                score=snap.get("score") or 0.0,
-            )
-        )
-    return sorted(out, key=lambda p: (p.start, p.end, p.label))
+    including proposals a reviewer later changed or deleted (``Proposal`` rows)."""
+    return [
+        Pred(p.start, p.end, p.label, detectors=machine_provenance(p.provenance), score=p.score)
+        for p in transcript.proposals.order_by("start", "end", "label")
+    ]
 
 
 def _gold_doc(transcript: Transcript) -> dict:
@@ -369,15 +266,14 @@ def _review_actions(transcript_ids: list[int]) -> QuerySet[AuditEvent]:
 
 
 def review_record(transcript: Transcript) -> ReviewRecord:
-    spans = list(transcript.spans.all())
-    histories = span_histories(transcript)
-    machine = [s for s in spans if is_machine_proposal(s, histories.get(s.pk))]
+    spans = list(transcript.spans.select_related("proposal"))
+    machine = [s for s in spans if s.proposal is not None and s.status != Span.Status.ADDED]
     unchanged = sum(
         1
         for s in machine
-        if s.status == Span.Status.ACCEPTED and not changed_by_reviewer(s, histories.get(s.pk))
+        if s.status == Span.Status.ACCEPTED and s.proposal.shape == (s.start, s.end, s.label)
     )
-    deleted = len(machine_predictions(transcript)) - len(machine)
+    deleted = transcript.proposals.filter(spans__isnull=True).count()
     added: dict[str, int] = defaultdict(int)
     for s in spans:
         if s.status == Span.Status.ADDED:

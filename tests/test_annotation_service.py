@@ -86,7 +86,7 @@ def test_job_annotates_an_imported_transcript_through_the_queue(
     assert ("Quil", "PERSON") in found  # misspelled repeat, by propagation
     quil = Span.objects.get(transcript=transcript, start=TEXT.index("Quil."))
     # the misspelled repeat is propagation's; "Mr. Quil" is also a titled name (patterns)
-    assert {"detector": "propagation", "score": 0.7} in quil.provenance
+    assert {"detector": "propagation", "score": 0.7, "reason": "same name"} in quil.provenance
     assert all(
         s.status == Span.Status.SUGGESTED for s in Span.objects.filter(transcript=transcript)
     )

@@ -17,7 +17,6 @@ from typing import ClassVar
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.clean import lower_words
 from engine.detectors.cover import COMMON_WORDS, find_word
-from engine.detectors.merge import COPY_OF
 from engine.detectors.names import TITLES
 
 PROPAGATED = ("PERSON", "CDCR_ID", "LOCATION")
@@ -137,7 +136,13 @@ class PropagationDetector(Detector):
                     for s, e in spans:
                         out.append(
                             Detection(
-                                s, e, "PERSON", score, self.name, explanation=f"{COPY_OF}{name}"
+                                s,
+                                e,
+                                "PERSON",
+                                score,
+                                self.name,
+                                explanation="misspelled repeat",
+                                original=name,
                             )
                         )
                     break

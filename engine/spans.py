@@ -22,7 +22,7 @@ Nothing is parsed back out of free text: a detector that copies says what it cop
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 
@@ -42,6 +42,19 @@ class TextSpan:
 
     def to_json(self) -> dict:
         return {"start": self.start, "end": self.end, "label": self.label}
+
+
+@dataclass(slots=True)
+class Prediction:
+    """A span scored against gold: its shape, the detectors credited with it (names or
+    stored provenance dicts), and where known its reference group and score."""
+
+    start: int
+    end: int
+    label: str
+    detectors: list = field(default_factory=list)
+    entity: int | None = None
+    score: float = 0.0
 
 
 def shape(span: SpanLike) -> tuple[int, int, str]:

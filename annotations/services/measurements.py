@@ -19,7 +19,6 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import QuerySet
@@ -28,6 +27,7 @@ from django.utils import timezone
 from annotations.models import Span
 from anonreview.core.models import AuditEvent
 from engine.evaluation import evaluate_documents, tokenize
+from engine.gold import GoldDoc
 from engine.measurements.agreement import agreement
 from engine.measurements.corpus import corpus_statistics
 from engine.measurements.effort import (
@@ -36,6 +36,7 @@ from engine.measurements.effort import (
     effort_summary,
     review_seconds,
 )
+from engine.spans import Prediction
 from transcripts.models import Job, Transcript
 from transcripts.services import jobs
 
@@ -49,16 +50,6 @@ COVER_DETECTOR = "cover"
 DASHBOARD_MARK = "dashboard"
 
 
-@dataclass(slots=True)
-class Pred:
-    start: int
-    end: int
-    label: str
-    detectors: list = field(default_factory=list)  # provenance dicts
-    entity: int | None = None
-    score: float = 0.0
-
-
 # --- selectors -------------------------------------------------------------------
 
 
@@ -67,9 +58,9 @@ def gold_transcripts() -> QuerySet[Transcript]:
     return Transcript.objects.filter(state__in=GOLD_STATES, double_of__isnull=True).order_by("pk")
 
 
-def gold_spans(transcript: Transcript) -> list[Pred]:
+def gold_spans(transcript: Transcript) -> list[Prediction]:
     return [
-        Pred(s.start, s.end, s.label, entity=s.entity_id)
+        Prediction(s.start, s.end, s.label, entity=s.entity_id)
         for s in transcript.spans.filter(status__in=GOLD_STATUSES).order_by("start", "end")
     ]
 
@@ -87,22 +78,19 @@ def machine_provenance(provenance) -> list[dict]:
     return out
 
 
-def machine_predictions(transcript: Transcript) -> list[Pred]:
+def machine_predictions(transcript: Transcript) -> list[Prediction]:
     """Every span the detectors proposed, in its proposed shape, with its detectors,
     including proposals a reviewer later changed or deleted (``Proposal`` rows)."""
     return [
-        Pred(p.start, p.end, p.label, detectors=machine_provenance(p.provenance), score=p.score)
+        Prediction(
+            p.start, p.end, p.label, detectors=machine_provenance(p.provenance), score=p.score
+        )
         for p in transcript.proposals.order_by("start", "end", "label")
     ]
 
 
-def _gold_doc(transcript: Transcript) -> dict:
-    return {
-        "id": str(transcript.pk),
-        "text": transcript.text,
-        "spans": gold_spans(transcript),
-        "ignore": [],
-    }
+def _gold_doc(transcript: Transcript) -> GoldDoc:
+    return GoldDoc(str(transcript.pk), transcript.text, gold_spans(transcript))
 
 
 def evaluation_stored(transcripts: Iterable[Transcript]) -> dict:
@@ -125,7 +113,7 @@ def _pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int]
 
 def _detect(
     text: str, metadata: dict, *, ensemble, disabled: tuple[str, ...] = ()
-) -> tuple[list[Pred], dict[str, list[Pred]], dict]:
+) -> tuple[list[Prediction], dict[str, list[Prediction]], dict]:
     """Run the current ensemble (issue 3's ``annotation_detect``) with ``disabled``
     detectors switched off. Returns the merged predictions, each detector's own
     (cleaned) detections, and the detectors' errors. PERSON spans are cut into name
@@ -135,13 +123,13 @@ def _detect(
     only = [d.name for d in ensemble.detectors if d.name not in disabled]
     result = annotation_detect(text=text, metadata=metadata, only=only, ensemble=ensemble)
     merged = [
-        Pred(start, end, span.label, detectors=list(span.detectors))
+        Prediction(start, end, span.label, detectors=list(span.detectors))
         for span in result.spans
         for start, end in _pieces(text, span.start, span.end, span.label)
     ]
     alone = {
         name: [
-            Pred(start, end, d.label, detectors=[name])
+            Prediction(start, end, d.label, detectors=[name])
             for d in found
             for start, end in _pieces(text, d.start, d.end, d.label)
         ]
@@ -166,7 +154,7 @@ def evaluation_rerun(
     ensemble = ensemble or ensemble_build()
     transcripts = list(transcripts)
     docs, preds, errors = [], {}, {}
-    alone: dict[str, dict[str, list[Pred]]] = defaultdict(dict)
+    alone: dict[str, dict[str, list[Prediction]]] = defaultdict(dict)
     for i, t in enumerate(transcripts):
         docs.append(_gold_doc(t))
         preds[str(t.pk)], own, failed = _detect(

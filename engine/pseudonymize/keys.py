@@ -11,6 +11,7 @@ import re
 import unicodedata
 
 from engine.spelling import closest_misspelled, edit_distance
+from engine.vocab import NUMBER_WORDS
 
 # Spoken letters: the NATO alphabet and the police/radio alphabet used in hearings.
 SPOKEN_LETTERS: dict[str, str] = {
@@ -31,9 +32,10 @@ SPOKEN_LETTERS: dict[str, str] = {
     },
     "x-ray": "X",
 }
-DIGIT_WORDS: dict[str, str] = {
-    w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())
-} | {"oh": "0", "o": "0"}
+DIGIT_WORDS: dict[str, str] = {w: str(i) for i, w in enumerate(NUMBER_WORDS[:10])} | {
+    "oh": "0",
+    "o": "0",
+}
 
 _POSSESSIVE = re.compile(r"['’]s?$", re.IGNORECASE)
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)

@@ -29,6 +29,7 @@ from anonreview.core.audit import audit_record
 from engine.detectors.base import Detector, Document
 from engine.detectors.ensemble import Ensemble, EnsembleResult
 from engine.detectors.names import person_name_parts
+from engine.progress import ProgressFn, part
 from transcripts.models import Job, Transcript
 from transcripts.services import jobs
 from transcripts.services.workflow import transcript_transition
@@ -116,7 +117,7 @@ def annotation_detect(
     metadata: dict | None = None,
     only: Iterable[str] | None = None,
     ensemble: Ensemble | None = None,
-    progress=None,
+    progress: ProgressFn | None = None,
 ) -> EnsembleResult:
     """Run the ensemble on ``text`` (nothing is stored). ``only``: detector names."""
     ensemble = ensemble or ensemble_build()
@@ -258,11 +259,7 @@ def transcript_annotate(
             transcript=transcript, target=S.ANNOTATING, reason="automatic annotation"
         )
 
-    def progress(percent: int, message: str) -> None:
-        if job_id is not None:
-            jobs.job_progress(
-                job_id=job_id, progress=min(95, 5 + int(percent * 0.9)), message=message
-            )
+    progress = part(jobs.job_reporter(job_id=job_id), 0.05, 0.95) if job_id is not None else None
 
     try:
         result = annotation_detect(

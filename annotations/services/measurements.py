@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from django.db import transaction
 from django.db.models import QuerySet
@@ -36,6 +36,7 @@ from engine.measurements.effort import (
     effort_summary,
     review_seconds,
 )
+from engine.progress import Progress, ProgressFn, part
 from engine.spans import Prediction
 from transcripts.models import Job, Transcript
 from transcripts.services import jobs
@@ -143,7 +144,7 @@ def evaluation_rerun(
     *,
     ensemble=None,
     disabled: tuple[str, ...] = (),
-    progress: Callable[[int, int], None] | None = None,
+    progress: ProgressFn | None = None,
 ) -> dict:
     """Detection re-run now on each transcript's text, scored against its gold.
 
@@ -164,7 +165,7 @@ def evaluation_rerun(
             alone[name][str(t.pk)] = found
         errors.update(failed)
         if progress:
-            progress(i + 1, len(transcripts))
+            progress(Progress(i + 1, len(transcripts), f"Detection {i + 1}/{len(transcripts)}"))
     result = evaluate_documents(docs, preds)
     result["errors"] = errors
     result["detectors_run"] = [d.name for d in ensemble.detectors if d.name not in disabled]
@@ -180,7 +181,7 @@ def ablation(
     *,
     detector: str = COVER_DETECTOR,
     ensemble=None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: ProgressFn | None = None,
 ) -> dict:
     """Table 8: the ensemble re-run with all detectors and without ``detector``."""
     from annotations.services.annotation import ensemble_build
@@ -189,14 +190,9 @@ def ablation(
     if detector not in {d.name for d in ensemble.detectors}:
         raise ValueError(f"no detector called {detector!r} is configured")
     transcripts = list(transcripts)
-    n = len(transcripts)
-
-    def half(offset):
-        return (lambda i, total: progress(offset + i, 2 * n)) if progress else None
-
-    full = evaluation_rerun(transcripts, ensemble=ensemble, progress=half(0))
+    full = evaluation_rerun(transcripts, ensemble=ensemble, progress=part(progress, 0, 0.5))
     without = evaluation_rerun(
-        transcripts, ensemble=ensemble, disabled=(detector,), progress=half(n)
+        transcripts, ensemble=ensemble, disabled=(detector,), progress=part(progress, 0.5, 1)
     )
     return {"detector": detector, "with": full, "without": without}
 
@@ -307,13 +303,13 @@ def corpus(transcripts: Iterable[Transcript]) -> dict:
 
 
 def dashboard_compute(
-    *, rerun: bool = True, ensemble=None, progress: Callable[[int, str], None] | None = None
+    *, rerun: bool = True, ensemble=None, progress: ProgressFn | None = None
 ) -> dict:
     """Every figure of the dashboard, as one JSON-serialisable dict."""
 
     def report(pct: int, message: str) -> None:
         if progress:
-            progress(pct, message)
+            progress(Progress(pct, 100, message))
 
     gold = list(gold_transcripts())
     report(5, "Scoring the stored suggestions")
@@ -332,7 +328,7 @@ def dashboard_compute(
             table8 = ablation(
                 gold,
                 ensemble=ensemble,
-                progress=lambda i, n: report(40 + int(55 * i / max(n, 1)), f"Detection {i}/{n}"),
+                progress=part(progress, 0.40, 0.95),
             )
             table8["available"] = True
         except Exception as exc:  # the ensemble may be missing or fail: say so, keep the rest
@@ -372,7 +368,7 @@ def dashboard_recompute_job(*, job_id: int, rerun: bool = True) -> None:
     try:
         snapshot = dashboard_compute(
             rerun=rerun,
-            progress=lambda pct, msg: jobs.job_progress(job_id=job_id, progress=pct, message=msg),
+            progress=jobs.job_reporter(job_id=job_id),
         )
     except Exception as exc:
         logger.warning("dashboard job %s failed: %s", job_id, exc.__class__.__name__)

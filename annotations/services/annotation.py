@@ -28,7 +28,7 @@ from annotations.services.allowlist import allowlist_terms
 from anonreview.core.audit import audit_record
 from engine.detectors.base import Detector, Document
 from engine.detectors.ensemble import Ensemble, EnsembleResult
-from engine.detectors.names import person_name_parts
+from engine.detectors.names import stored_pieces
 from engine.progress import ProgressFn, part
 from transcripts.models import Job, Transcript
 from transcripts.services import jobs
@@ -197,12 +197,7 @@ def _proposed(
     rows = []
     reviewed = sorted(reviewed)
     for merged in result.spans:
-        pieces = (
-            person_name_parts(text, merged.start, merged.end)
-            if merged.label == "PERSON"
-            else [(merged.start, merged.end)]
-        )
-        for start, end in pieces:
+        for start, end in stored_pieces(text, merged.start, merged.end, merged.label):
             if any(s < end and start < e for s, e in reviewed):
                 continue  # a reviewer already decided here
             rows.append((start, end, merged.label, merged.provenance, merged.score))

@@ -107,9 +107,9 @@ def evaluation_stored(transcripts: Iterable[Transcript]) -> dict:
 
 
 def _pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int]]:
-    from engine.detectors.names import person_name_parts
+    from engine.detectors.names import stored_pieces
 
-    return person_name_parts(text, start, end) if label == "PERSON" else [(start, end)]
+    return stored_pieces(text, start, end, label)
 
 
 def _detect(

@@ -25,6 +25,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from annotations import selectors
 from annotations.services import measurements as m
 from annotations.services import review
 from annotations.services import workflow as wf
@@ -80,14 +81,16 @@ def corpus(annotator, lead):
 
 def test_machine_predictions_are_what_the_detectors_proposed(corpus):
     t1, t2 = corpus
-    preds = m.machine_predictions(t1)
+    preds = selectors.machine_predictions(t1)
     assert [(t1.text[p.start : p.end], p.label) for p in preds] == [
         ("ALDEN", "PERSON"),
         ("Quill", "PERSON"),
         ("lives", "PERSON"),
         ("Fresno", "PERSON"),  # as proposed, before the reviewer relabelled it
     ]
-    assert [p.label for p in m.machine_predictions(t2)] == ["PERSON"]  # the added DATE is not
+    assert [p.label for p in selectors.machine_predictions(t2)] == [
+        "PERSON"
+    ]  # the added DATE is not
 
 
 def test_a_suggestion_the_reviewer_deleted_still_counts_as_proposed(annotator):
@@ -97,7 +100,7 @@ def test_a_suggestion_the_reviewer_deleted_still_counts_as_proposed(annotator):
     wf.transcript_start_review(transcript=t, actor=annotator)
     review.span_delete(span=lives, actor=annotator)
     review.span_resize(span=quill, actor=annotator, edge="left", grow=True)  # "Mr. Quill"
-    preds = m.machine_predictions(t)
+    preds = selectors.machine_predictions(t)
     assert [(t.text[p.start : p.end], p.detectors) for p in preds] == [
         ("Quill", [{"detector": "cover", "score": 0.9}]),
         ("lives", [{"detector": "spacy", "score": 0.9}]),
@@ -172,7 +175,7 @@ def test_table8_ablation_reruns_detection_without_the_cover_page_detector(corpus
 def test_only_approved_originals_count_as_gold(corpus, annotator):
     t1, _ = corpus
     make_transcript("OTHER: Submitted, not approved.\n", state=S.SUBMITTED, assignees=[annotator])
-    assert [t.pk for t in m.gold_transcripts()] == [t1.pk, corpus[1].pk]
+    assert [t.pk for t in selectors.gold_transcripts()] == [t1.pk, corpus[1].pk]
 
 
 def test_agreement_on_a_double_annotated_transcript(annotator, other_annotator, lead):
@@ -201,10 +204,10 @@ def test_agreement_on_a_double_annotated_transcript(annotator, other_annotator, 
     assert result["labels"]["PERSON"]["span"]["f1"] == pytest.approx(1.0)
     assert result["labels"]["LOCATION"]["span"]["f1"] == pytest.approx(0.0)
     # Only pairs both annotators submitted count on the dashboard.
-    assert m.double_pairs() == []
+    assert selectors.double_pairs() == []
     for tr, who in ((t, annotator), (copy, other_annotator)):
         tr.refresh_from_db()
         assert tr.state == S.IN_REVIEW  # the first review action started the review
         wf.transcript_submit(transcript=tr, actor=who)
-    assert m.double_pairs() == [(t, copy)]
+    assert selectors.double_pairs() == [(t, copy)]
     assert m.dashboard_compute(rerun=False)["agreement"]["kappa"] == pytest.approx(result["kappa"])

@@ -5,8 +5,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from annotations import selectors
 from annotations.models import Proposal, Span
-from annotations.services import measurements
 
 BEFORE = [("annotations", "0006_proposal"), ("core", "0001_initial")]
 TEXT = "ALDEN: Mr. Quill lives in Fresno.\n"
@@ -71,5 +71,5 @@ def test_proposals_are_filled_from_the_audit_log_for_existing_spans(django_user_
     assert shapes == [(7, 16, "PERSON"), (17, 22, "PERSON")]
     assert Span.objects.get(pk=quill.pk).proposal.shape == (7, 16, "PERSON")
     assert Span.objects.get(label="LOCATION").proposal is None
-    preds = measurements.machine_predictions(t)
+    preds = selectors.machine_predictions(t)
     assert [(p.start, p.end) for p in preds] == [(7, 16), (17, 22)]

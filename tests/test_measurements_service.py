@@ -109,6 +109,20 @@ def test_a_suggestion_the_reviewer_deleted_still_counts_as_proposed(annotator):
     assert (record.suggestions, record.accepted_unchanged) == (2, 0)
 
 
+def test_undoing_a_deletion_links_the_span_to_its_proposal_again(annotator):
+    t = make_transcript(T1 + "\n", assignees=[annotator], metadata=META)
+    quill = machine(t, "Quill", "PERSON", "cover")
+    proposal = quill.proposal_id
+    wf.transcript_start_review(transcript=t, actor=annotator)
+    review.span_delete(span=quill, actor=annotator)
+    review.review_undo(transcript=t, actor=annotator)
+    restored = t.spans.get(pk=quill.pk)
+    assert restored.proposal_id == proposal
+    review.span_accept(span=restored, actor=annotator)
+    record = m.review_record(t)
+    assert (record.suggestions, record.accepted_unchanged) == (1, 1)
+
+
 def test_table3_and_table5_match_the_hand_computed_figures(corpus):
     snap = m.dashboard_compute(rerun=False)
     t3 = snap["table3"]

@@ -119,6 +119,7 @@ def span_snapshot(span: Span) -> dict:
         "score": span.score,
         "reviewer_id": span.reviewer_id,
         "version": span.version,
+        "proposal_id": span.proposal_id,
     }
 
 
@@ -754,6 +755,7 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
     for span_id, snap in before.items():
         span = current.get(span_id)
         fields = {k: snap[k] for k in _RESTORED_FIELDS}
+        fields["proposal_id"] = snap.get("proposal_id")  # older snapshots lack it
         if span is None:
             if snap["entity_id"] and not Entity.objects.filter(pk=snap["entity_id"]).exists():
                 fields["entity_id"] = None
@@ -767,7 +769,9 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
             span.updated_at = timezone.now()
             updated.append(span)
         restored.append(span)
-    Span.objects.bulk_update(updated, [*_RESTORED_FIELDS, "version", "updated_at"], batch_size=500)
+    Span.objects.bulk_update(
+        updated, [*_RESTORED_FIELDS, "proposal_id", "version", "updated_at"], batch_size=500
+    )
     removed = [i for i in after if i not in before]
     Span.objects.filter(pk__in=removed).delete()
     created_entities = event.after.get("created_entities", [])

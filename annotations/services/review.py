@@ -25,8 +25,8 @@ from annotations.services.entities import entities_assign
 from anonreview import roles
 from anonreview.core.audit import audit_record
 from anonreview.core.models import AuditEvent
-from engine.detectors.names import person_name_parts
-from engine.labels import LABELS, PERSON
+from engine.detectors.names import stored_pieces
+from engine.labels import LABELS
 from engine.pseudonymize.keys import entity_key
 from transcripts.models import Transcript
 from transcripts.services.workflow import (
@@ -339,9 +339,9 @@ def span_relabel(*, span: Span | int, actor, label: str, version: int | None = N
     entities_before = _entity_ids(transcript)
     before = [span_snapshot(locked)]
     status = Span.Status.ADDED if locked.status == Span.Status.ADDED else Span.Status.ACCEPTED
-    parts = [(locked.start, locked.end)]
-    if label == PERSON:
-        parts = person_name_parts(transcript.text, locked.start, locked.end) or parts
+    parts = stored_pieces(transcript.text, locked.start, locked.end, label) or [
+        (locked.start, locked.end)
+    ]
     result = []
     for index, (start, end) in enumerate(parts):
         if index == 0:
@@ -464,7 +464,7 @@ def span_add(*, transcript: Transcript, actor, start: int, end: int, label: str)
     text = transcript.text
     start, end = snap_to_words(text, int(start), int(end))
     _check_extent(text, start, end)
-    parts = person_name_parts(text, start, end) if label == PERSON else [(start, end)]
+    parts = stored_pieces(text, start, end, label)
     if not parts:
         raise ReviewError("The selection holds no name (titles such as Mr. are not names).")
     entities_before = _entity_ids(transcript)

@@ -35,6 +35,32 @@ class Entity(models.Model):
         return self.ref
 
 
+class Proposal(models.Model):
+    """What the machine proposed, as it proposed it: written when the detectors run,
+    never edited by the review. ``Span.proposal`` links a suggestion to it; a span the
+    reviewer deleted leaves its proposal behind, so the dashboard's Tables 3 and 5 still
+    count it (no rebuilding from the audit log)."""
+
+    transcript = models.ForeignKey(Transcript, on_delete=models.CASCADE, related_name="proposals")
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+    label = models.CharField(max_length=32, choices=LABEL_CHOICES)
+    provenance = models.JSONField(default=list, blank=True)
+    score = models.FloatField(default=0.0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["transcript", "start", "end"]
+        indexes = [models.Index(fields=["transcript", "start"], name="proposal_transcript_start")]
+
+    def __str__(self) -> str:
+        return f"proposed {self.label} [{self.start}:{self.end}]"
+
+    @property
+    def shape(self) -> tuple[int, int, str]:
+        return (self.start, self.end, self.label)
+
+
 class Span(models.Model):
     class Status(models.TextChoices):
         SUGGESTED = "suggested", "Suggested"
@@ -56,6 +82,10 @@ class Span(models.Model):
     )
     reviewer = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The machine's proposal this span started as (None: a reviewer made it).
+    proposal = models.ForeignKey(
+        Proposal, null=True, blank=True, on_delete=models.SET_NULL, related_name="spans"
     )
     version = models.PositiveIntegerField(default=1, help_text="Optimistic locking.")
     created_at = models.DateTimeField(auto_now_add=True)

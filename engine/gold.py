@@ -17,27 +17,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.labels import LABELS
+from engine.spans import SpanLike, TextSpan, shape
 
 
 class GoldFormatError(ValueError):
     """A gold file line is not valid; the message names the line."""
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class GoldSpan:
-    start: int
-    end: int
-    label: str
-
-    def to_json(self) -> dict:
-        return {"start": self.start, "end": self.end, "label": self.label}
+# A gold span is the engine's plain span: (start, end, label).
+GoldSpan = TextSpan
 
 
 @dataclass(slots=True)
 class GoldDoc:
     id: str
     text: str
-    spans: list[GoldSpan] = field(default_factory=list)
+    spans: list[SpanLike] = field(default_factory=list)
     ignore: list[tuple[int, int]] = field(default_factory=list)
     meta: dict = field(default_factory=dict)
 
@@ -45,7 +40,7 @@ class GoldDoc:
         data = {
             "id": self.id,
             "text": self.text,
-            "spans": [s.to_json() for s in sorted(self.spans)],
+            "spans": [TextSpan(*shape(s)).to_json() for s in sorted(self.spans, key=shape)],
             "meta": self.meta,
         }
         if self.ignore:

@@ -41,7 +41,9 @@ def trained(tmp_path_factory):
     """One tiny training run shared by the tests of this module."""
     out = tmp_path_factory.mktemp("trained")
     events = []
-    result = train(list(hearings(SEEDS)), tiny_config(out), progress=events.append)
+    result = train(
+        list(hearings(SEEDS)), tiny_config(out), progress=lambda p: events.append(p.detail)
+    )
     return out, result, events
 
 

@@ -18,10 +18,11 @@ from engine.measurements.effort import (
     effort_summary,
     review_seconds,
 )
+from engine.spans import Prediction
 
 
 def sp(start, end, label, entity=None):
-    return {"start": start, "end": end, "label": label, "entity": entity}
+    return Prediction(start, end, label, entity=entity)
 
 
 def test_cohen_kappa_on_a_hand_computed_case():

@@ -12,8 +12,6 @@ repeats share a pseudonym.
 
 from __future__ import annotations
 
-import re
-
 from django.conf import settings
 from django.db import transaction
 
@@ -22,9 +20,8 @@ from anonreview.core.audit import audit_record
 from engine.pseudonymize import tag_for
 from engine.pseudonymize.keys import closest_name, entity_key
 from engine.pseudonymize.refs import _REF, RefAssigner, assign_refs
+from engine.spans import provenance_original
 from transcripts.models import Transcript
-
-_QUOTED = re.compile(r"['\"“‘](?P<q>[^'\"”’]+)['\"”’]")
 
 
 def pseudonym_scope() -> str:
@@ -33,18 +30,8 @@ def pseudonym_scope() -> str:
 
 
 def propagation_original(provenance: list | None) -> str | None:
-    """The original text a propagated mention copies, read from its provenance."""
-    for item in provenance or []:
-        if not isinstance(item, dict) or item.get("detector") != "propagation":
-            continue
-        for field in ("key", "original", "source", "source_text"):
-            if item.get(field):
-                return str(item[field])
-        explanation = str(item.get("explanation") or "")
-        quoted = _QUOTED.search(explanation)
-        if quoted:
-            return quoted.group("q")
-    return None
+    """The original text a propagated mention copies (its provenance's ``original``)."""
+    return provenance_original(provenance, "propagation")
 
 
 def _is_propagated(provenance: list | None) -> bool:

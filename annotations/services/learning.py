@@ -23,6 +23,7 @@ from django.utils import timezone
 from annotations.models import TrainedModel
 from anonreview.core.audit import audit_record
 from engine.gold import GoldDoc
+from engine.progress import Progress
 from transcripts.models import Job, Transcript
 from transcripts.services import jobs
 
@@ -279,14 +280,15 @@ def trained_model_train_job(*, job_id: int, trained_model_id: int) -> None:
     model.status = TrainedModel.Status.TRAINING
     last = [0.0]
 
-    def progress(event: dict) -> None:
+    def progress(report: Progress) -> None:
+        event = report.detail
         now = time.monotonic()
         phase = event["phase"]
         if phase == "train" and now - last[0] < 1.0 and event["step"] != event["steps"]:
             return
         last[0] = now
         epoch, epochs = event["epoch"], event["epochs"]
-        percent = 5 + int(90 * event["step"] / max(1, event["steps"]))
+        percent = 5 + int(90 * report.fraction)
         if phase == "train":
             message = f"Epoch {epoch}/{epochs} · loss {event['loss']:.4f}"
         elif phase == "eval":

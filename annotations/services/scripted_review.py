@@ -18,7 +18,7 @@ from annotations.services import workflow
 from annotations.services.entities import entities_assign
 from annotations.services.review import HUMAN, spans_bulk_save
 from anonreview.core.audit import audit_record
-from engine.detectors.names import person_name_parts
+from engine.detectors.names import stored_pieces
 from engine.gold import GoldDoc
 from transcripts.models import Transcript
 
@@ -36,7 +36,7 @@ def gold_spans_in(transcript: Transcript, gold: GoldDoc) -> set[tuple[int, int, 
     spans: set[tuple[int, int, str]] = set()
     for g in gold.spans:
         start, end = g.start + shift, g.end + shift
-        parts = person_name_parts(text, start, end) if g.label == "PERSON" else []
+        parts = stored_pieces(text, start, end, g.label)
         spans |= {(a, b, g.label) for a, b in parts} or {(start, end, g.label)}
     return spans
 

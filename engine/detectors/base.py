@@ -6,7 +6,7 @@ Offsets are characters into ``Document.text``, end exclusive.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 
@@ -17,8 +17,11 @@ class Detection:
     label: str
     score: float = 1.0
     detector: str = ""
-    # Free-form details for reviewers: pattern name, matched cover-page field, ...
+    # The reason, in words, for reviewers: pattern name, matched cover-page field, ...
+    # (``reason`` in the stored provenance, ``engine.spans.Source``)
     explanation: str = field(default="", compare=False)
+    # For a copy (propagation's repeats and misspellings): the text it copies.
+    original: str = field(default="", compare=False)
 
     def overlaps(self, other: Detection) -> bool:
         return self.start < other.end and other.start < self.end
@@ -29,6 +32,10 @@ class Detection:
     @property
     def length(self) -> int:
         return self.end - self.start
+
+    def moved(self, start: int, end: int, label: str | None = None) -> Detection:
+        """The same detection (detector, score, reason, original) at other offsets."""
+        return replace(self, start=start, end=end, label=label or self.label)
 
 
 @dataclass(slots=True)

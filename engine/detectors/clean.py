@@ -121,7 +121,7 @@ def trim(text: str, d: Detection) -> Detection | None:
         return None
     if (start, end) == (d.start, d.end):
         return d
-    return Detection(start, end, d.label, d.score, d.detector, d.explanation)
+    return d.moved(start, end)
 
 
 _DETERMINED = frozenset({"ORGANIZATION", "LOCATION", "NRP", "DATE", "TIME"})
@@ -151,11 +151,7 @@ def _refine(text: str, d: Detection) -> list[Detection]:
     segment = text[d.start : d.end]
     for label in ("DATE", "TIME"):
         for f in _RECOGNIZERS[label].find_all(segment):
-            inner.append(
-                Detection(
-                    d.start + f.start, d.start + f.end, label, d.score, d.detector, d.explanation
-                )
-            )
+            inner.append(d.moved(d.start + f.start, d.start + f.end, label))
     if not inner:
         return [d]
     return inner
@@ -232,11 +228,7 @@ def _statistical(d: Detection) -> bool:
 def _line_pieces(text: str, d: Detection) -> list[Detection]:
     pieces = []
     for m in re.finditer(r"[^\n]+", text[d.start : d.end]):
-        pieces.append(
-            Detection(
-                d.start + m.start(), d.start + m.end(), d.label, d.score, d.detector, d.explanation
-            )
-        )
+        pieces.append(d.moved(d.start + m.start(), d.start + m.end()))
     return pieces
 
 
@@ -255,42 +247,29 @@ def clean(
     """Apply the cleaning rules; returns new detections (PERSON ones as name parts)."""
     allow = allow or AllowList()
     out: list[Detection] = []
-    pending = list(detections)
+    # (detection, already refined): a DATE/TIME span is cut into its expressions once
+    pending = [(d, False) for d in detections]
     while pending:
-        raw = pending.pop()
+        raw, refined_already = pending.pop()
         d = trim(text, raw)
         if d is None or _cuts_word(text, d.start, d.end):
             continue  # word pieces of a token classifier ("godfat")
         value = text[d.start : d.end]
         if d.label in _ONE_LINE and "\n" in value:
-            pending.extend(_line_pieces(text, d))  # "PLEASANT VALLEY STATE PRISON\nCOALINGA"
+            # "PLEASANT VALLEY STATE PRISON\nCOALINGA"
+            pending.extend((piece, refined_already) for piece in _line_pieces(text, d))
             continue
-        if d.label in {"DATE", "TIME"} and raw.detector != "_refined":
+        if d.label in {"DATE", "TIME"} and not refined_already:
             refined = _refine(text, d)
             if refined != [d]:
-                pending.extend(
-                    Detection(
-                        r.start,
-                        r.end,
-                        r.label,
-                        r.score,
-                        "_refined",
-                        f"{r.detector}\x00{r.explanation}",
-                    )
-                    for r in refined
-                )
+                pending.extend((r, True) for r in refined)
                 continue
-        if d.detector == "_refined":
-            detector, _, explanation = d.explanation.partition("\x00")
-            d = Detection(d.start, d.end, d.label, d.score, detector, explanation)
         if d.label in {"ORGANIZATION", "LOCATION"}:
             # "MATTHEW MORALES P85939" in a page footer: the name, then a number
             name = _TRAILING_NUMBERS.sub("", value)
             if _TITLED.match(name) or _looks_like_full_name(name, d):
                 # "Officer Cantu", "Chaplain Myers", "Amber Martinez": a person, not a body
-                d = Detection(
-                    d.start, d.start + len(name), "PERSON", d.score, d.detector, d.explanation
-                )
+                d = d.moved(d.start, d.start + len(name), "PERSON")
         if d.label == "PERSON":
             for s, e in person_name_parts(text, d.start, d.end):
                 part = text[s:e]
@@ -300,7 +279,7 @@ def clean(
                     continue
                 if _NOT_NAME_HERE.match(text, s):
                     continue
-                out.append(Detection(s, e, "PERSON", d.score, d.detector, d.explanation))
+                out.append(d.moved(s, e, "PERSON"))
             continue
         if allow.allows(text, d.start, d.end):
             continue

@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.clean import AllowList, clean
 from engine.detectors.merge import MergedSpan, merge
+from engine.progress import Progress, ProgressFn
 
 logger = logging.getLogger(__name__)
-
-Progress = Callable[[int, str], None]
 
 
 @dataclass(slots=True)
@@ -70,7 +69,7 @@ class Ensemble:
     def run(
         self,
         document: Document,
-        progress: Progress | None = None,
+        progress: ProgressFn | None = None,
         only: Iterable[str] | None = None,
     ) -> EnsembleResult:
         """Run every detector (or those named in ``only``) on ``document``."""
@@ -84,7 +83,7 @@ class Ensemble:
         for n, detector in enumerate(first):
             self._run_one(detector, document, result)
             if progress:
-                progress(int(100 * (n + 1) / total), f"{detector.name} done")
+                progress(Progress(n + 1, total, f"{detector.name} done"))
         pooled = [d for name in sorted(result.by_detector) for d in result.by_detector[name]]
         spans = merge(pooled, document.text)
         if later:
@@ -92,7 +91,7 @@ class Ensemble:
             for n, detector in enumerate(later, len(first)):
                 self._run_one(detector, document, result)
                 if progress:
-                    progress(int(100 * (n + 1) / total), f"{detector.name} done")
+                    progress(Progress(n + 1, total, f"{detector.name} done"))
             pooled = [d for name in sorted(result.by_detector) for d in result.by_detector[name]]
             spans = merge(pooled, document.text)
         if detectors and len(result.errors) == len(detectors):

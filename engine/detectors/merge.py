@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.detectors.base import Detection
+from engine.spans import Source
 
 STRUCTURED = (
     "SPELLED_OUT_ITEM",
@@ -57,6 +58,8 @@ class MergedSpan:
     votes: dict[str, dict[str, float]] = field(default_factory=dict)
     # detector → the original a copy was made from (propagation's misspelled repeats)
     originals: dict[str, str] = field(default_factory=dict)
+    # detector → its reason in words (a recognizer's or pattern's name, a cover field)
+    reasons: dict[str, str] = field(default_factory=dict)
 
     def support(self, label: str | None = None) -> int:
         """Independent detectors for the label (propagation only copies others)."""
@@ -73,21 +76,26 @@ class MergedSpan:
 
     @property
     def provenance(self) -> list[dict]:
-        """``[{"detector", "score"}]`` (plus ``"label"`` where a detector proposed another)."""
+        """Structured provenance (``engine.spans.Source``): ``[{"detector", "score",
+        "reason", "original", "label"}]``, empty fields left out."""
         items = []
         for name in sorted(self.sources):
             score, label = self.sources[name]
-            item = {"detector": name, "score": round(float(score), 4)}
-            if label != self.label:
-                item["label"] = label
-            if name in self.originals:
-                item["original"] = self.originals[name]
-            items.append(item)
+            source = Source(
+                detector=name,
+                score=score,
+                reason=self.reasons.get(name, ""),
+                original=self.originals.get(name, ""),
+                label=label if label != self.label else "",
+            )
+            items.append(source.to_json())
         return items
 
     def absorb(self, other: MergedSpan) -> None:
         for name, original in other.originals.items():
             self.originals.setdefault(name, original)
+        for name, reason in other.reasons.items():
+            self.reasons.setdefault(name, reason)
         for label, models in other.votes.items():
             mine_votes = self.votes.setdefault(label, {})
             for model, score in models.items():
@@ -105,13 +113,12 @@ class MergedSpan:
         return Detection(self.start, self.end, self.label, self.score, "+".join(self.detectors))
 
 
-COPY_OF = "copy of: "  # a Detection's explanation naming the original it copies
-
-
 def _original(d: Detection) -> dict[str, str]:
-    if d.explanation.startswith(COPY_OF):
-        return {d.detector: d.explanation.removeprefix(COPY_OF)}
-    return {}
+    return {d.detector: d.original} if d.original else {}
+
+
+def _reason(d: Detection) -> dict[str, str]:
+    return {d.detector: d.explanation} if d.explanation else {}
 
 
 def model_of(d: Detection) -> str:
@@ -236,6 +243,7 @@ def merge(detections: Iterable[Detection], text: str | None = None) -> list[Merg
                     {d.detector: (d.score, d.label)},
                     {d.label: {model_of(d): d.score}},
                     _original(d),
+                    _reason(d),
                 )
             )
         candidates.append(span)
@@ -291,6 +299,7 @@ def merge(detections: Iterable[Detection], text: str | None = None) -> list[Merg
                 dict(span.sources),
                 {k: dict(v) for k, v in span.votes.items()},
                 dict(span.originals),
+                dict(span.reasons),
             )
             # re-rank the piece among what is left (it is shorter now)
             rest = queue[i:]

@@ -81,6 +81,14 @@ def person_name_parts(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return parts
 
 
+def stored_pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int]]:
+    """How a span is stored (the one rule, applied at persistence): a PERSON mention as
+    its name parts (none when it holds only titles), any other label whole."""
+    if label == "PERSON":
+        return person_name_parts(text, start, end)
+    return [(start, end)]
+
+
 _GENDER: list = []
 
 

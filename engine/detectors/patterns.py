@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
+from engine import vocab
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.names import TITLES, is_given_name
 
@@ -32,27 +33,21 @@ NATO = (
     "adam|boy|charles|david|edward|frank|george|henry|ida|john|king|lincoln|mary|nora|"
     "ocean|paul|queen|robert|sam|tom|union|william|young|zebra"
 )
-UNITS = "zero|oh|one|two|three|four|five|six|seven|eight|nine"
-TEENS = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
-TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+UNITS = "zero|oh|" + vocab.alternation(vocab.UNIT_WORDS)
+TEENS = vocab.alternation(vocab.TEEN_WORDS)
+TENS = vocab.alternation(vocab.TENS_WORDS)
 # "nineteen", "twenty-one", "twenty one", "forty", "five"
 NUM_WORD = (
     rf"(?:(?:{TENS})(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|{TEENS}|{UNITS})"
 )
-MONTHS = (
-    "January|February|March|April|May|June|July|August|September|October|November|December|"
-    "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec"
+MONTHS = vocab.alternation((*vocab.MONTHS, *vocab.MONTH_ABBREVIATIONS))
+_AMBIGUOUS_MONTHS = ("March", "May", "August", "Mar")  # also ordinary words or names
+MONTHS_SAFE = vocab.alternation(  # month names that are rarely anything else when capitalised
+    m for m in (*vocab.MONTHS, *vocab.MONTH_ABBREVIATIONS) if m not in _AMBIGUOUS_MONTHS
 )
-MONTHS_SAFE = (  # month names that are rarely anything else when capitalised
-    "January|February|April|June|July|September|October|November|December|"
-    "Jan|Feb|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec"
-)
-WEEKDAYS = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+WEEKDAYS = vocab.alternation(vocab.WEEKDAYS)
 # cover pages and headers are often in capitals: "SEPTEMBER 18, 2020", "FRIDAY"
-_MONTHS_ANY_CASE = (
-    MONTHS
-    + "|JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER"
-)
+_MONTHS_ANY_CASE = MONTHS + "|" + vocab.alternation(m.upper() for m in vocab.MONTHS)
 _WEEKDAYS_ANY_CASE = WEEKDAYS + "|" + WEEKDAYS.upper()
 ORDINAL_WORDS = (
     "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"

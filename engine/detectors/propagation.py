@@ -14,19 +14,20 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from engine import vocab
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.clean import lower_words
 from engine.detectors.cover import COMMON_WORDS, find_word
-from engine.detectors.merge import COPY_OF
 from engine.detectors.names import TITLES
+from engine.spelling import is_misspelling
 
 PROPAGATED = ("PERSON", "CDCR_ID", "LOCATION")
 _CAPWORD = re.compile(r"(?<![\w-])[A-Z][A-Za-z'’]*[a-zA-Z](?:-[A-Z][a-z]+)?(?![\w-])")
 _NEVER = frozenset(
-    """january february march april may june july august september october november december
-    monday tuesday wednesday thursday friday saturday sunday okay yes yeah no sir madam
-    mister ma'am state county city court board parole hearing hearings panel commissioner
-    deputy presiding inmate attorney district prison""".split()
+    [w.lower() for w in (*vocab.MONTHS, *vocab.WEEKDAYS)]
+    + """okay yes yeah no sir madam mister ma'am state county city court board parole
+    hearing hearings panel commissioner deputy presiding inmate attorney district
+    prison""".split()
 )
 
 
@@ -42,8 +43,6 @@ class PropagationDetector(Detector):
     needs_detections: ClassVar[bool] = True
 
     def detect(self, document: Document) -> list[Detection]:
-        import jellyfish
-
         text = document.text
         found = document.artifacts.get("detections") or []
         allow = document.artifacts.get("allow_list")
@@ -103,10 +102,10 @@ class PropagationDetector(Detector):
                         )
                     )
         if fuzzy and names:
-            out.extend(self._misspellings(text, names, score * 0.9, jellyfish, allow, ordinary))
+            out.extend(self._misspellings(text, names, score * 0.9, allow, ordinary))
         return out
 
-    def _misspellings(self, text, names, score, jellyfish, allow, ordinary) -> list[Detection]:
+    def _misspellings(self, text, names, score, allow, ordinary) -> list[Detection]:
         candidates: dict[str, list[tuple[int, int]]] = {}
         for m in _CAPWORD.finditer(text):
             word = m.group(0)
@@ -122,22 +121,24 @@ class PropagationDetector(Detector):
             ):
                 continue
             candidates.setdefault(word, []).append(m.span())
-        targets = [(n, len(n), jellyfish.metaphone(n)) for n in names if len(n) >= 5]
+        targets = [n for n in names if len(n) >= 5]
         out = []
         for word, spans in candidates.items():
             if allow is not None and word in allow:
                 continue
             lw = word.lower()
-            for name, length, code in targets:
-                if abs(len(lw) - length) > 2 or lw[0] != name[0]:
-                    continue
-                limit = 2 if length >= 9 else 1
-                dist = jellyfish.levenshtein_distance(lw, name)
-                if dist <= limit or (dist == 2 and jellyfish.metaphone(lw) == code):
+            for name in targets:
+                if is_misspelling(lw, name):
                     for s, e in spans:
                         out.append(
                             Detection(
-                                s, e, "PERSON", score, self.name, explanation=f"{COPY_OF}{name}"
+                                s,
+                                e,
+                                "PERSON",
+                                score,
+                                self.name,
+                                explanation="misspelled repeat",
+                                original=name,
                             )
                         )
                     break

@@ -25,6 +25,9 @@ Gold ``ignore`` regions (e.g. speaker prefixes a benchmark did not annotate):
 regions) that no prediction of any label overlaps — the words that would stay
 readable in the release.
 
+Spans are read by attribute (``engine.spans.SpanLike``: ``start``, ``end``, ``label``),
+documents are ``engine.gold.GoldDoc``\ s; nothing here accepts "a dict or an object".
+
 Per detector: the predictions that name the detector (``.detector``, or any entry of
 ``.detectors`` — strings or provenance dicts ``{"detector": name}``) scored alone
 against all gold spans, which is the "detector run alone" figure of Table 5 when the
@@ -37,9 +40,13 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.labels import LABELS
+from engine.spans import SpanLike, shape
+
+if TYPE_CHECKING:
+    from engine.gold import GoldDoc
 
 TOKEN_RE = re.compile(r"\w+|[^\w\s]")
 
@@ -93,30 +100,22 @@ def tokenize(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in TOKEN_RE.finditer(text)]
 
 
-def _get(obj: Any, name: str, default: Any = None) -> Any:
-    if isinstance(obj, Mapping):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
-
-
-def detectors_of(prediction: Any) -> list[str]:
-    """The detector names a prediction credits: ``.detectors`` (names or provenance
-    dicts) and ``.detector``, deduplicated, in order."""
+def detectors_of(prediction: SpanLike) -> list[str]:
+    """The detector names a prediction credits: its ``detectors`` (names, or provenance
+    dicts as stored) and its ``detector``, where it has them; deduplicated, in order."""
     names: list[str] = []
-    many = _get(prediction, "detectors")
-    if many:
-        for item in many:
-            name = item.get("detector", "") if isinstance(item, Mapping) else str(item)
-            if name:
-                names.append(name)
-    one = _get(prediction, "detector")
+    for item in getattr(prediction, "detectors", None) or ():
+        name = item.get("detector", "") if isinstance(item, Mapping) else str(item)
+        if name:
+            names.append(name)
+    one = getattr(prediction, "detector", "")
     if one:
         names.append(str(one))
     return list(dict.fromkeys(names))
 
 
-def _triples(spans: Iterable[Any]) -> set[tuple[int, int, str]]:
-    return {(int(_get(s, "start")), int(_get(s, "end")), str(_get(s, "label"))) for s in spans}
+def _triples(spans: Iterable[SpanLike]) -> set[tuple[int, int, str]]:
+    return {shape(s) for s in spans}
 
 
 def _overlaps(a0: int, a1: int, b0: int, b1: int) -> bool:
@@ -210,11 +209,12 @@ def _relevant_tokens(tokens, spans) -> list[tuple[int, int]]:
     return out
 
 
-def evaluate_documents(gold_docs: Sequence[Any], predictions: Mapping[str, Sequence[Any]]) -> dict:
-    """Score ``predictions`` (doc id → spans with ``.start``, ``.end``, ``.label``, and
-    optionally ``.detector`` / ``.detectors``) against ``gold_docs``
-    (:class:`engine.gold.GoldDoc` or anything with ``id``, ``text``, ``spans``,
-    ``ignore``).
+def evaluate_documents(
+    gold_docs: Sequence[GoldDoc], predictions: Mapping[str, Sequence[SpanLike]]
+) -> dict:
+    """Score ``predictions`` (doc id → spans: ``engine.spans.SpanLike``, optionally with
+    ``detector`` / ``detectors``) against ``gold_docs`` (:class:`engine.gold.GoldDoc`:
+    ``id``, ``text``, ``spans``, ``ignore`` as ``(start, end)`` pairs).
 
     Returns::
 
@@ -233,24 +233,18 @@ def evaluate_documents(gold_docs: Sequence[Any], predictions: Mapping[str, Seque
     docs = list(gold_docs)
     detector_names: list[str] = []
     for doc in docs:
-        for pred in predictions.get(_get(doc, "id"), ()) or ():
+        for pred in predictions.get(doc.id, ()) or ():
             detector_names.extend(detectors_of(pred))
     detector_names = sorted(set(detector_names))
     for name in detector_names:
         per_detector[name] = _Scores()
 
     for doc in docs:
-        doc_id = _get(doc, "id")
-        text = _get(doc, "text")
-        ignore = [
-            tuple(map(int, (r[0], r[1])))
-            if not isinstance(r, Mapping)
-            else (int(r["start"]), int(r["end"]))
-            for r in (_get(doc, "ignore") or [])
-        ]
+        doc_id, text = doc.id, doc.text
+        ignore = [(int(s), int(e)) for s, e in doc.ignore or ()]
         gold = {
             (s, e, lab)
-            for s, e, lab in _triples(_get(doc, "spans") or [])
+            for s, e, lab in _triples(doc.spans or ())
             if not any(i0 <= s and e <= i1 for i0, i1 in ignore)
         }
         preds = list(predictions.get(doc_id, ()) or ())

@@ -8,6 +8,8 @@ transcriber. A key the cover does not give is None ([] for participants).
 import re
 from datetime import date
 
+from engine import vocab
+
 METADATA_KEYS = (
     "incarcerated_person",
     "cdcr_number",
@@ -18,13 +20,7 @@ METADATA_KEYS = (
     "participants",
     "transcriber",
 )
-MONTHS = {
-    m: i
-    for i, m in enumerate(
-        "january february march april may june july august september october november december".split(),
-        start=1,
-    )
-}
+MONTHS = {m.lower(): i for i, m in enumerate(vocab.MONTHS, start=1)}
 _CDCR = re.compile(r"\bCDCR\s*(?:Number|No\.?|#)?\s*:?\s*([A-Z]{1,2}[- ]?\d{4,6})\b", re.I)
 _DATE_WORDS = re.compile(r"\b(" + "|".join(MONTHS) + r")\s+(\d{1,2}),?\s+(\d{4})\b", re.I)
 _DATE_NUM = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")

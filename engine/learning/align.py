@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from engine.gold import GoldDoc, GoldSpan
 from engine.labels import LABELS
+from engine.vocab import LOCATION_SUBTYPES, NRP_SUBTYPES, ORGANIZATION_SUBTYPES
 
 TOKEN_RE = re.compile(r"\w+|[^\w\s]")
 MARKER_RE = re.compile(
@@ -44,24 +45,10 @@ MARKER_RE = re.compile(
 TAG_LABELS: dict[str, str] = {
     **{name: "PERSON" for name in ("NAME", "FIRST_NAME", "LAST_NAME", "SURNAME", "PER")},
     **{name: "CDCR_ID" for name in ("ID", "CDCR", "CDCR_NUMBER")},
-    **{
-        name: "LOCATION"
-        for name in ("STATE", "COUNTRY", "CITY", "COUNTY", "ADDRESS", "LOC", "GPE", "STREET")
-    },
-    **{
-        name: "ORGANIZATION"
-        for name in (
-            "PRISON",
-            "JAIL",
-            "POLICE_DEPARTMENT",
-            "HOSPITAL",
-            "SCHOOL",
-            "COMPANY",
-            "ORG",
-        )
-    },
+    **{name: "LOCATION" for name in (*LOCATION_SUBTYPES, "LOC", "GPE", "STREET")},
+    **{name: "ORGANIZATION" for name in (*ORGANIZATION_SUBTYPES, "ORG")},
     **{name: "DATE" for name in ("MONTH", "DAY", "YEAR", "DAY_OF_WEEK", "DECADE", "NUMBER")},
-    **{name: "NRP" for name in ("NATIONALITY", "RELIGION", "POLITICAL_GROUP")},
+    **{name: "NRP" for name in NRP_SUBTYPES},
     "PHONE": "PHONE_NUMBER",
     "EMAIL": "EMAIL_ADDRESS",
 }

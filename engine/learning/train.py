@@ -21,11 +21,10 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from engine.gold import GoldDoc, GoldSpan
 from engine.labels import LABELS
@@ -39,6 +38,7 @@ from engine.learning.encoding import (
     word_starts,
 )
 from engine.learning.inference import TokenTagger
+from engine.progress import Progress, ProgressFn
 
 CLASS_WEIGHTS = ("balanced", "sqrt", "none")
 
@@ -88,9 +88,6 @@ class TrainResult:
     @property
     def n_val_docs(self) -> int:
         return len(self.val_ids)
-
-
-ProgressFn = Callable[[dict[str, Any]], None]
 
 
 class TrainingError(ValueError):
@@ -212,7 +209,11 @@ def train(
         raise TrainingError("epochs must be at least 1")
     if config.max_length < 16:
         raise TrainingError("max_length must be at least 16")
-    report = progress or (lambda _event: None)
+
+    def report(event: dict) -> None:
+        if progress:
+            progress(Progress(event["step"], event["steps"], event["phase"], detail=event))
+
     started = time.monotonic()
     base = hf.check_model_dir(config.base_model or hf.default_base_model_dir())
     labels = list(config.labels) if config.labels else labels_in(docs)

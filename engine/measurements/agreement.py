@@ -18,29 +18,27 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from engine.evaluation.metrics import (
     _LABEL_ORDER,
-    _get,
     _label_sort,
     evaluate_documents,
     tokenize,
 )
+from engine.gold import GoldDoc
+from engine.spans import SpanLike, shape
 
 OUTSIDE = "O"
 
 
 def token_labels(
-    text: str, spans: Sequence[Any], tokens: Sequence[tuple[int, int]] | None = None
+    text: str, spans: Sequence[SpanLike], tokens: Sequence[tuple[int, int]] | None = None
 ) -> list[str]:
     """One label per token of ``text`` (``"O"`` where no span overlaps it)."""
     tokens = tokenize(text) if tokens is None else tokens
-    ordered = sorted(
-        (int(_get(s, "start")), int(_get(s, "end")), str(_get(s, "label"))) for s in spans
-    )
+    ordered = sorted(shape(s) for s in spans)
     out = []
     for t0, t1 in tokens:
         best = None
@@ -85,7 +83,7 @@ def krippendorff_alpha(a: Sequence[str], b: Sequence[str]) -> float | None:
     return None if value is None or np.isnan(value) else float(value)
 
 
-def agreement(pairs: Sequence[tuple[str, Sequence[Any], Sequence[Any]]]) -> dict:
+def agreement(pairs: Sequence[tuple[str, Sequence[SpanLike], Sequence[SpanLike]]]) -> dict:
     """Agreement over document pairs ``(text, spans_a, spans_b)`` (same text).
 
     Returns ``{"documents", "tokens", "observed", "kappa", "alpha",
@@ -100,7 +98,7 @@ def agreement(pairs: Sequence[tuple[str, Sequence[Any], Sequence[Any]]]) -> dict
         seq_a += token_labels(text, spans_a, tokens)
         seq_b += token_labels(text, spans_b, tokens)
         doc_id = str(i)
-        gold_docs.append({"id": doc_id, "text": text, "spans": list(spans_a), "ignore": []})
+        gold_docs.append(GoldDoc(doc_id, text, list(spans_a)))
         preds[doc_id] = list(spans_b)
     spans = evaluate_documents(gold_docs, preds)
     n = len(seq_a)

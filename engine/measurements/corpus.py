@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
-from engine.evaluation.metrics import _get, _label_sort, tokenize
+from engine.evaluation.metrics import _label_sort, tokenize
 from engine.measurements.effort import per_1000
+from engine.spans import SpanLike
 
 
-def corpus_statistics(docs: Sequence[tuple[Any, str, Sequence[Any]]]) -> dict:
+def corpus_statistics(docs: Sequence[tuple[object, str, Sequence[SpanLike]]]) -> dict:
     """``docs``: ``(doc_id, text, spans)``; spans have ``label`` and optionally ``entity``
     (a reference-group id). Returns totals, per-label and per-transcript figures."""
     labels: Counter[str] = Counter()
@@ -26,12 +26,12 @@ def corpus_statistics(docs: Sequence[tuple[Any, str, Sequence[Any]]]) -> dict:
     for doc_id, text, spans in docs:
         tokens = len(tokenize(text))
         total_tokens += tokens
-        doc_labels = Counter(str(_get(s, "label")) for s in spans)
+        doc_labels = Counter(str(s.label) for s in spans)
         labels.update(doc_labels)
         for s in spans:
-            entity = _get(s, "entity")
+            entity = getattr(s, "entity", None)  # a reference group, where the span has one
             if entity is not None:
-                groups.setdefault(str(_get(s, "label")), set()).add((doc_id, entity))
+                groups.setdefault(str(s.label), set()).add((doc_id, entity))
         per_doc.append(
             {
                 "transcript": doc_id,

@@ -10,22 +10,18 @@ from __future__ import annotations
 
 import re
 
-MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
-MONTH_ABBR = "jan feb mar apr jun jul aug sep sept oct nov dec".split()
-WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+from engine import vocab
+
+MONTHS = [m.lower() for m in vocab.MONTHS]
+MONTH_ABBR = [m.lower() for m in vocab.MONTH_ABBREVIATIONS]
+WEEKDAYS = [d.lower() for d in vocab.WEEKDAYS]
 WEEKDAY_ABBR = "mon tue tues wed thu thur thurs fri sat sun".split()
 ORDINAL_WORDS = (
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
     "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth "
     "thirtieth"
 ).split()
-NUMBER_WORDS = (
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy "
-    "eighty ninety hundred thousand"
-).split()
+NUMBER_WORDS = [*vocab.UNIT_WORDS, *vocab.TEEN_WORDS, *vocab.TENS_WORDS, "hundred", "thousand"]
 DECADE_WORDS = "twenties thirties forties fifties sixties seventies eighties nineties".split()
 # Words that carry no identifying information and may stay around the tags.
 KEEP = frozenset(
@@ -34,9 +30,9 @@ KEEP = frozenset(
     "past previous following or a an".split()
 )
 
-_UNITS = "one|two|three|four|five|six|seven|eight|nine"
-_TEENS = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
-_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_UNITS = vocab.alternation(vocab.UNIT_WORDS)
+_TEENS = vocab.alternation(vocab.TEEN_WORDS)
+_TENS = vocab.alternation(vocab.TENS_WORDS)
 _SEP = r"[\s-]+"
 # "nineteen ninety-five", "twenty twelve", "nineteen oh five", "two thousand (and) twelve"
 _SPOKEN_YEAR = (

@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from engine.spelling import closest_misspelled, edit_distance
+from engine.vocab import NUMBER_WORDS
+
 # Spoken letters: the NATO alphabet and the police/radio alphabet used in hearings.
 SPOKEN_LETTERS: dict[str, str] = {
     **{
@@ -29,9 +32,10 @@ SPOKEN_LETTERS: dict[str, str] = {
     },
     "x-ray": "X",
 }
-DIGIT_WORDS: dict[str, str] = {
-    w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())
-} | {"oh": "0", "o": "0"}
+DIGIT_WORDS: dict[str, str] = {w: str(i) for i, w in enumerate(NUMBER_WORDS[:10])} | {
+    "oh": "0",
+    "o": "0",
+}
 
 _POSSESSIVE = re.compile(r"['’]s?$", re.IGNORECASE)
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
@@ -113,50 +117,12 @@ def entity_key(label: str, text: str) -> str:
 
 def edit_distance_at_most_one(a: str, b: str) -> bool:
     """True when ``a`` and ``b`` differ by at most one insertion, deletion or substitution."""
-    if a == b:
-        return True
-    la, lb = len(a), len(b)
-    if abs(la - lb) > 1:
-        return False
-    if la > lb:
-        a, b, la, lb = b, a, lb, la
-    i = j = 0
-    edits = 0
-    while i < la and j < lb:
-        if a[i] == b[j]:
-            i += 1
-            j += 1
-            continue
-        edits += 1
-        if edits > 1:
-            return False
-        if la == lb:
-            i += 1
-        j += 1
-    return edits + (lb - j) + (la - i) <= 1
-
-
-def _levenshtein(a: str, b: str) -> int:
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
+    return a == b or (abs(len(a) - len(b)) <= 1 and edit_distance(a, b) <= 1)
 
 
 def closest_name(key: str, candidates: set[str]) -> str | None:
-    """The one name ``key`` most likely misspells (same initial, ≤1 edit, ≤2 from 6 letters)."""
+    """The one name ``key`` most likely misspells (``engine.spelling``'s rule, the one
+    propagation uses); ``None`` for an original itself, no match, or a tie."""
     if not key or key in candidates:
         return None
-    limit = 2 if len(key) >= 6 else 1
-    scored = sorted(
-        (_levenshtein(key, c), c)
-        for c in candidates
-        if c and c[0] == key[0] and abs(len(c) - len(key)) <= limit
-    )
-    scored = [(d, c) for d, c in scored if d <= limit]
-    if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
-        return None
-    return scored[0][1]
+    return closest_misspelled(key, candidates)

@@ -15,18 +15,13 @@ from collections.abc import Callable
 from functools import cache
 
 from engine.pseudonymize.keys import fold, generic_key
-
-LOCATION_SUBTYPES = ("STATE", "COUNTRY", "CITY", "COUNTY", "ADDRESS", "LOCATION")
-ORGANIZATION_SUBTYPES = (
-    "PRISON",
-    "JAIL",
-    "POLICE_DEPARTMENT",
-    "HOSPITAL",
-    "SCHOOL",
-    "COMPANY",
-    "ORGANIZATION",
+from engine.vocab import (
+    CALIFORNIA_PRISONS,
+    LOCATION_SUBTYPES,
+    NRP_SUBTYPES,
+    ORGANIZATION_SUBTYPES,
 )
-NRP_SUBTYPES = ("NATIONALITY", "RELIGION", "POLITICAL_GROUP")
+
 SUBTYPES: dict[str, tuple[str, ...]] = {
     "LOCATION": LOCATION_SUBTYPES,
     "ORGANIZATION": ORGANIZATION_SUBTYPES,
@@ -36,45 +31,6 @@ DEFAULT_SUBTYPE = {"LOCATION": "LOCATION", "ORGANIZATION": "ORGANIZATION", "NRP"
 
 # A classifier takes (label, mention text, candidate subtypes) and returns a subtype or None.
 Classifier = Callable[[str, str, tuple[str, ...]], str | None]
-
-# California state prisons (public institutions, not personal data): names and acronyms.
-CALIFORNIA_PRISONS = (
-    "Avenal State Prison|ASP",
-    "California City Correctional Facility|CAC",
-    "Calipatria State Prison|CAL",
-    "California Correctional Center|CCC",
-    "California Correctional Institution|CCI",
-    "Central California Women's Facility|CCWF",
-    "Centinela State Prison|CEN",
-    "California Health Care Facility|CHCF",
-    "California Institution for Men|CIM",
-    "California Institution for Women|CIW",
-    "California Men's Colony|CMC",
-    "California Medical Facility|CMF",
-    "California State Prison, Corcoran|Corcoran State Prison|COR",
-    "California Rehabilitation Center|CRC",
-    "Correctional Training Facility|CTF|Soledad",
-    "Chuckawalla Valley State Prison|CVSP",
-    "Deuel Vocational Institution|DVI",
-    "Folsom State Prison|FSP",
-    "High Desert State Prison|HDSP",
-    "Ironwood State Prison|ISP",
-    "Kern Valley State Prison|KVSP",
-    "California State Prison, Los Angeles County|LAC",
-    "Mule Creek State Prison|MCSP",
-    "North Kern State Prison|NKSP",
-    "Pelican Bay State Prison|PBSP",
-    "Pleasant Valley State Prison|PVSP",
-    "Richard J. Donovan Correctional Facility|RJD|Donovan",
-    "California State Prison, Sacramento|New Folsom|SAC",
-    "California Substance Abuse Treatment Facility|SATF",
-    "Sierra Conservation Center|SCC",
-    "California State Prison, Solano|Solano State Prison|SOL",
-    "San Quentin State Prison|San Quentin|SQ|San Quentin Rehabilitation Center",
-    "Salinas Valley State Prison|SVSP",
-    "Valley State Prison|VSP",
-    "Wasco State Prison|WSP",
-)
 
 # Keyword rules: (subtype, regular expression on the mention), first match wins.
 ORGANIZATION_RULES: tuple[tuple[str, str], ...] = (
@@ -173,8 +129,8 @@ NATIONALITY_EXTRA = frozenset(
 
 def _prison_names() -> dict[str, bool]:
     names: dict[str, bool] = {}
-    for entry in CALIFORNIA_PRISONS:
-        for name in entry.split("|"):
+    for prison in CALIFORNIA_PRISONS:
+        for name in prison.names:
             names[name] = name.isupper()
     return names
 

@@ -15,23 +15,12 @@ from typing import BinaryIO
 
 from fpdf import FPDF
 
+from engine.vocab import MONTHS
+
 from . import layout
 from .model import SyntheticHearing
 
-_MONTHS = (
-    "JANUARY",
-    "FEBRUARY",
-    "MARCH",
-    "APRIL",
-    "MAY",
-    "JUNE",
-    "JULY",
-    "AUGUST",
-    "SEPTEMBER",
-    "OCTOBER",
-    "NOVEMBER",
-    "DECEMBER",
-)
+_MONTHS = tuple(month.upper() for month in MONTHS)
 _ASCENT = 9.0  # baseline below a line's top for Courier 12
 _NUM_SIZE = 11.0
 

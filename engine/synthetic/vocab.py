@@ -7,28 +7,13 @@ schools and programmes are built from Faker parts.
 
 from __future__ import annotations
 
-# CDCR institutions (public facilities) and the city they are in.
-INSTITUTIONS: tuple[tuple[str, str], ...] = (
-    ("Mule Creek State Prison", "Ione"),
-    ("Avenal State Prison", "Avenal"),
-    ("Chuckawalla Valley State Prison", "Blythe"),
-    ("Ironwood State Prison", "Blythe"),
-    ("Folsom State Prison", "Represa"),
-    ("High Desert State Prison", "Susanville"),
-    ("Kern Valley State Prison", "Delano"),
-    ("North Kern State Prison", "Delano"),
-    ("Pelican Bay State Prison", "Crescent City"),
-    ("Pleasant Valley State Prison", "Coalinga"),
-    ("Sierra Conservation Center", "Jamestown"),
-    ("Valley State Prison", "Chowchilla"),
-    ("Wasco State Prison", "Wasco"),
-    ("Centinela State Prison", "Imperial"),
-    ("Calipatria State Prison", "Calipatria"),
-    ("California Medical Facility", "Vacaville"),
-    ("California Rehabilitation Center", "Norco"),
-    ("Substance Abuse Treatment Facility", "Corcoran"),
-    ("San Quentin Rehabilitation Center", "San Quentin"),
-    ("California Health Care Facility", "Stockton"),
+from engine.vocab import CALIFORNIA_PRISONS, MONTHS, NUMBER_WORDS, TENS, WEEKDAYS, number_words
+
+__all__ = ["MONTHS", "NUMBER_WORDS", "TENS", "WEEKDAYS", "number_words"]
+
+# CDCR institutions (public facilities) and the city they are in (``engine.vocab``).
+INSTITUTIONS: tuple[tuple[str, str], ...] = tuple(
+    (prison.name, prison.city) for prison in CALIFORNIA_PRISONS if prison.city
 )
 
 # Other prisons mentioned in a prison history (ORGANIZATION).
@@ -262,73 +247,6 @@ PHONETIC: dict[str, str] = {
     "Y": "Young",
     "Z": "Zebra",
 }
-
-NUMBER_WORDS: tuple[str, ...] = (
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-)
-TENS: tuple[str, ...] = (
-    "",
-    "",
-    "twenty",
-    "thirty",
-    "forty",
-    "fifty",
-    "sixty",
-    "seventy",
-    "eighty",
-    "ninety",
-)
-
-
-def number_words(n: int) -> str:
-    if n < 20:
-        return NUMBER_WORDS[n]
-    tens, unit = divmod(n, 10)
-    return TENS[tens] + ("" if unit == 0 else "-" + NUMBER_WORDS[unit])
-
-
-MONTHS: tuple[str, ...] = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-WEEKDAYS: tuple[str, ...] = (
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
-)
 
 
 def ordinal(n: int) -> str:

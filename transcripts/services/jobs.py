@@ -18,6 +18,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from engine.progress import Progress, ProgressFn
 from transcripts.models import Job
 
 logger = logging.getLogger(__name__)
@@ -87,6 +88,15 @@ def job_progress(*, job_id: int, progress: int, message: str = "") -> None:
     if message:
         fields["message"] = message[:255]
     Job.objects.filter(pk=job_id).update(**fields)
+
+
+def job_reporter(*, job_id: int) -> ProgressFn:
+    """A ``ProgressFn`` (``engine.progress``) that moves the job's progress bar."""
+
+    def report(progress: Progress) -> None:
+        job_progress(job_id=job_id, progress=progress.percent, message=progress.message)
+
+    return report
 
 
 def job_finish(*, job_id: int, message: str = "Done", result: dict | None = None) -> None:

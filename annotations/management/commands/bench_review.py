@@ -27,7 +27,7 @@ from django.urls import reverse
 from annotations.models import Entity, Span
 from annotations.services.review import review_assign_entities, word_step
 from anonreview.core.models import AuditEvent
-from engine.detectors.names import person_name_parts
+from engine.detectors.names import stored_pieces
 from transcripts.models import Transcript, Utterance
 
 DETECTORS = ("presidio", "spacy", "rampart", "cover_names", "propagation")
@@ -66,10 +66,8 @@ def build_review_transcript(
     )
     extents = []
     for span in hearing.gold.spans:
-        if span.label == "PERSON":
-            extents += [(s, e, "PERSON") for s, e in person_name_parts(text, span.start, span.end)]
-        else:
-            extents.append((span.start, span.end, span.label))
+        pieces = stored_pieces(text, span.start, span.end, span.label)
+        extents += [(s, e, span.label) for s, e in pieces]
     extents = sorted(set(extents))
     if max_spans and len(extents) > max_spans:
         step = len(extents) / max_spans

@@ -34,7 +34,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         progress = (
-            None if options["json"] else (lambda pct, msg: self.stderr.write(f"[{pct:3d}%] {msg}"))
+            None
+            if options["json"]
+            else (lambda p: self.stderr.write(f"[{p.percent:3d}%] {p.message}"))
         )
         snapshot = measurements.dashboard_compute(
             rerun=not options["no_ablation"], progress=progress

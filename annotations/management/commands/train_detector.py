@@ -111,7 +111,8 @@ class Command(BaseCommand):
         verbose = not options["json"] and options["verbosity"] > 0
         last = [0.0]
 
-        def progress(event: dict) -> None:
+        def progress(report) -> None:  # engine.progress.Progress; training's event in .detail
+            event = report.detail
             if not verbose:
                 return
             now = time.monotonic()

@@ -8,7 +8,7 @@ from django.urls import reverse
 from annotations.models import Span
 from annotations.services import review as rs
 from anonreview.core.models import AuditEvent
-from tests.factories import make_transcript
+from tests.factories import make_suggestion, make_transcript
 from transcripts.models import Transcript
 from transcripts.selectors import audit_list
 
@@ -20,10 +20,7 @@ TEXT = "PRESIDING COMMISSIONER ALDEN: Good morning, Mr. Quill.\nINMATE QUILL: Go
 def double_annotated(client, lead):
     t = make_transcript(TEXT, state=S.READY)
     start = TEXT.index("Quill")
-    Span.objects.create(
-        transcript=t, start=start, end=start + 5, label="PERSON",
-        provenance=[{"detector": "spacy", "score": 0.9}],
-    )  # fmt: skip
+    make_suggestion(t, start, start + 5, "PERSON", detectors=("spacy",))
     client.force_login(lead)
     client.post(
         reverse("transcripts:assign", args=[t.pk]), {"annotator": "ann", "second_annotator": "ann2"}

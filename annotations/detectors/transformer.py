@@ -184,7 +184,6 @@ class TransformerDetector(Detector):
         self.label_map = dict(self.options.get("labels") or RAMPART_LABELS)
         self.threshold = float(self.options.get("threshold", 0.5))
         self.batch_size = int(self.options.get("batch_size", 4))
-        self.skip = bool(self.options.get("skip", True))
         cache_dir = self.options.get("cache_dir")
         self.model = load_model(
             self.model_dir,
@@ -198,6 +197,10 @@ class TransformerDetector(Detector):
         self._loaded = True
 
     # -- pieces of text that fit the model -------------------------------------------
+
+    @property
+    def skip(self) -> bool:
+        return bool(self.options.get("skip", True))
 
     def _regions(self, text: str) -> list[tuple[int, int]]:
         """The (start, end) of the text the model reads: every line, or with ``skip`` on

@@ -169,7 +169,8 @@ class TransformerDetector(Detector):
     Options: ``model_dir`` (default: Rampart's directory), ``labels`` (model entity →
     our label; default Rampart's map), ``threshold`` (token probability, default 0.5),
     ``max_tokens`` (per piece, default 128: shorter pieces cost less attention and find as
-    much on generated gold), ``batch_size`` (default 4: measured fastest on CPU), ``threads`` (intra-op threads; 0: onnxruntime's default), ``quantize`` (``"int8"``,
+    much on generated gold), ``batch_size`` (default 4: measured fastest on CPU),
+    ``threads`` (intra-op threads; 0: onnxruntime's default), ``quantize`` (``"int8"``,
     default: run the int8 copy, built once; ``"none"``: the model file as shipped),
     ``cache_dir`` (where the int8 copy is kept; default ``quantize.default_cache_dir()``),
     ``skip`` (default on: read only the sentences that ``may_hold_entity``).

@@ -293,7 +293,10 @@ def detectors_preload(*, ready_file: str = "") -> None:
     failed = ensemble.load_safely()
     if failed:
         logger.warning("preload: detectors that failed to load: %s", sorted(failed))
-    ensemble.run(Document(PRELOAD_TEXT, {}))
+    try:
+        ensemble.run(Document(PRELOAD_TEXT, {}))
+    except Exception as exc:  # every detector failed: the jobs will say so in words
+        logger.warning("preload: the warm-up run failed: %s", type(exc).__name__)
     if ready_file:
         from pathlib import Path
 

@@ -55,9 +55,11 @@ worker: install
 	$(PY) manage.py db_worker
 
 test: install-dev chromium
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 lint: install-dev
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from annotations.detectors import quantize
-from annotations.detectors.base import Document
-from annotations.detectors.transformer import TransformerDetector, _model_file, rampart_model_dir
+from engine.detectors import quantize
+from engine.detectors.base import Document
+from engine.detectors.transformer import TransformerDetector, _model_file, rampart_model_dir
 
 pytestmark = pytest.mark.slow
 

@@ -6,7 +6,7 @@ tests/test_detectors_quantize.py.
 
 import pytest
 
-from annotations.detectors.transformer import (
+from engine.detectors.transformer import (
     TransformerDetector,
     may_hold_entity,
     session_options,

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from annotations.audit import audit_record
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
+from anonreview.core.audit import audit_record
+from anonreview.core.models import AuditEvent
 from transcripts.models import Job, Transcript
 
 logger = logging.getLogger(__name__)

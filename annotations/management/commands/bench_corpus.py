@@ -95,9 +95,9 @@ class Command(BaseCommand):
             raise CommandError("--words must be at least 500")
         require_migrated_database()
         from annotations.services.benchmark import benchmark_duplicates
+        from engine.synthetic import generate_hearing
+        from engine.synthetic.pdf import render_pdf_bytes
         from transcripts.services.importing import sha256_of
-        from transcripts.synthetic import generate_hearing
-        from transcripts.synthetic.pdf import render_pdf_bytes
 
         say = (lambda msg: self.stderr.write(msg)) if as_json else self.stdout.write
         say(f"Generating {n} hearing PDF(s) of about {words} words...")
@@ -148,8 +148,8 @@ class Command(BaseCommand):
 
     def _prepare_models(self) -> None:
         """Build the derived model files once here, not in K workers at the same time."""
-        from annotations.detectors.quantize import int8_model
-        from annotations.detectors.transformer import _model_file, rampart_model_dir
+        from engine.detectors.quantize import int8_model
+        from engine.detectors.transformer import _model_file, rampart_model_dir
 
         try:
             int8_model(_model_file(rampart_model_dir()), settings.MODEL_CACHE_DIR)
@@ -157,7 +157,7 @@ class Command(BaseCommand):
             pass  # the workers fall back to the model as shipped
 
     def _spacy_pass(self, text: str) -> float:
-        from annotations.detectors.nlp import load_spacy
+        from engine.detectors.nlp import load_spacy
 
         nlp = load_spacy(settings.SPACY_MODEL)
         nlp("Warm-up sentence for Dr. Ann Lee in Fresno on May 1, 2020.")

@@ -9,8 +9,8 @@ starting together do not wait on each other. Nothing is downloaded.
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from annotations.detectors.quantize import int8_model
-from annotations.detectors.transformer import _model_file, rampart_model_dir
+from engine.detectors.quantize import int8_model
+from engine.detectors.transformer import _model_file, rampart_model_dir
 
 
 class Command(BaseCommand):

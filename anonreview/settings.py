@@ -159,7 +159,7 @@ DETECTOR_THREADS = max(
     1, int(os.environ.get("ANONREVIEW_THREADS") or 0) or _cores() // DETECTOR_WORKERS
 )
 # Read by the native libraries when they start, hence set before any of them is imported.
-for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "RAYON_NUM_THREADS"):
     os.environ.setdefault(_var, str(DETECTOR_THREADS))
 # Derived model files built once from installed packages (the int8 transformer).
 MODEL_CACHE_DIR = Path(os.environ.get("ANONREVIEW_MODEL_CACHE") or BASE_DIR / "var" / "models")

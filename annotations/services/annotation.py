@@ -113,6 +113,8 @@ def ensemble_build(
     return Ensemble(
         detectors if detectors is not None else detectors_from_settings(),
         allow_list=allowlist_terms() if allow_list is None else allow_list,
+        # A worker with two or more cores of its own runs the transformer beside spaCy.
+        parallel=getattr(settings, "DETECTOR_THREADS", 1) >= 2,
     )
 
 

@@ -178,6 +178,7 @@ class TransformerDetector(Detector):
 
     name: ClassVar[str] = "transformer"
     labels: ClassVar[frozenset[str]] = frozenset(RAMPART_LABELS.values())
+    runs_apart: ClassVar[bool] = True
 
     def load(self) -> None:
         model_dir = self.options.get("model_dir")

@@ -79,3 +79,12 @@ def test_bench_corpus_refuses_bad_worker_counts(file_db_env):
     done = manage("bench_corpus", "--workers", "0", env=env, timeout=60)
     assert done.returncode != 0
     assert "--workers" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_bench_corpus_asks_for_migrate_on_a_half_migrated_database(file_db_env):
+    env, _db = file_db_env
+    done = manage("migrate", "annotations", "0001", "--noinput", "-v0", env=env)
+    assert done.returncode == 0, done.stderr[-1500:]
+    done = manage("bench_corpus", "--n", "1", "--words", "800", env=env, timeout=60)
+    assert done.returncode != 0
+    assert "migrate" in done.stderr and "Traceback" not in done.stderr

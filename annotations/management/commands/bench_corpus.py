@@ -51,6 +51,18 @@ def _workers_arg(value: str) -> list[int]:
     return counts
 
 
+def _require_no_pending_migrations() -> None:
+    """The workers write every table: a half-migrated database fails mid-run."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        raise CommandError(
+            "The database has migrations not yet applied: run `python manage.py migrate` first."
+        )
+
+
 def _terminate(signum, frame):
     raise SystemExit(128 + signum)
 
@@ -94,6 +106,7 @@ class Command(BaseCommand):
         if words < 500:
             raise CommandError("--words must be at least 500")
         require_migrated_database()
+        _require_no_pending_migrations()
         from annotations.services.benchmark import benchmark_duplicates
         from engine.synthetic import generate_hearing
         from engine.synthetic.pdf import render_pdf_bytes

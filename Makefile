@@ -14,7 +14,7 @@ RUN_ENV := DEBUG=0 HTTPS=$${HTTPS:-0} SECRET_KEY_FILE=$(SECRET_KEY_FILE)
 # Request lines without query strings (names reach them: the review page's ?q=).
 ACCESS_LOG := '%(t)s %(h)s "%(m)s %(U)s" %(s)s %(b)s'
 
-.PHONY: install install-dev chromium secret migrate demo static run worker serve test lint format bench clean
+.PHONY: install install-dev chromium secret migrate demo static run worker serve test lint format bench bench-corpus clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,7 @@ $(SECRET_KEY_FILE):
 
 migrate: install secret
 	$(RUN_ENV) $(PY) manage.py migrate --noinput
+	$(RUN_ENV) $(PY) manage.py prepare_models
 
 # Three hearings to review, plus one approved by a scripted reviewer (for the dashboard).
 demo: migrate
@@ -64,7 +65,9 @@ static: install secret
 run: demo static
 	@echo "Starting $(WORKERS) worker(s) and the server on http://$(HOST):$(PORT)/"
 	@trap 'kill 0' INT TERM EXIT; \
-	for i in $$(seq 1 $(WORKERS)); do $(RUN_ENV) $(PY) manage.py db_worker --worker-id "local-$$i" & done; \
+	for i in $$(seq 1 $(WORKERS)); do \
+	  $(RUN_ENV) ANONREVIEW_WORKERS=$(WORKERS) ANONREVIEW_PRELOAD_DETECTORS=1 \
+	  $(PY) manage.py db_worker --no-reload --worker-id "local-$$i" & done; \
 	$(RUN_ENV) $(VENV)/bin/gunicorn anonreview.wsgi:application --bind $(HOST):$(PORT) \
 	  --workers $(WEB_WORKERS) --access-logfile - --access-logformat $(ACCESS_LOG)
 
@@ -86,6 +89,10 @@ format: install-dev
 
 bench: install secret
 	$(RUN_ENV) $(PY) manage.py bench_annotate --words 15000
+
+# Six generated hearings through upload, import and annotation on 1 and 2 workers.
+bench-corpus: migrate
+	$(RUN_ENV) $(PY) manage.py bench_corpus --n 6 --words 15000 --workers 1,2
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

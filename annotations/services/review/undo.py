@@ -35,7 +35,10 @@ def review_undoable(*, transcript: Transcript, actor, limit: int = 200) -> list[
 def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
     """Revert ``actor``'s latest not-yet-undone review action on ``transcript``.
 
-    Refuses (``SpanConflict``) when a span it touched was changed since by anyone.
+    Every span goes back to its snapshot *including its version*, so the action before
+    finds its spans as it left them and undo walks back the actor's history as deep as it
+    goes; a client holding the restored version sees exactly the state it showed. Refuses
+    (``SpanConflict``, naming who) when someone else changed a span it touched since.
     Returns the undo's own AuditEvent (``after.undoes`` = the reverted event's id).
     """
     transcript = Transcript.objects.select_for_update().get(pk=transcript.pk)
@@ -55,8 +58,10 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
     gone = [i for i in after if i not in current]
     back = [i for i in before if i not in after and i in current]
     if stale or gone or back:
+        who = _changed_by(transcript=transcript, actor=actor, since=event.pk, spans=set(after))
+        by = f"{who} changed" if who else "someone changed"
         raise SpanConflict(
-            "Cannot undo: someone changed these spans since; the view shows their current state.",
+            f"Cannot undo: {by} these spans since; the view shows their current state.",
             spans=stale,
         )
     state_before = [span_snapshot(s) for s in current.values()]
@@ -68,12 +73,12 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
             if snap["entity_id"] and not Entity.objects.filter(pk=snap["entity_id"]).exists():
                 fields["entity_id"] = None
             span = Span.objects.create(
-                pk=span_id, transcript=transcript, version=snap["version"] + 1, **fields
+                pk=span_id, transcript=transcript, version=snap["version"], **fields
             )
         else:
             for key, value in fields.items():
                 setattr(span, key, value)
-            span.version += 1
+            span.version = snap["version"]
             span.updated_at = timezone.now()
             updated.append(span)
         restored.append(span)
@@ -96,3 +101,21 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
             "removed": removed,
         },
     )
+
+
+def _changed_by(*, transcript: Transcript, actor, since: int, spans: set[int]) -> str | None:
+    """The username of another user whose review action after event ``since`` touched one
+    of ``spans`` (the newest), or ``None``."""
+    events = (
+        AuditEvent.objects.filter(
+            transcript=transcript, pk__gt=since, event_type__startswith=EVENT_PREFIX
+        )
+        .exclude(actor=actor)
+        .order_by("-id")
+        .values_list("actor_username", "before", "after")[:200]
+    )
+    for username, before, after in events:
+        for side in (before, after):
+            if any(s.get("id") in spans for s in (side or {}).get("spans", []) or []):
+                return username or None
+    return None

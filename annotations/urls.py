@@ -37,6 +37,11 @@ urlpatterns: list = [
         name="review-inspector",
     ),
     path(
+        "transcripts/<int:transcript_id>/review/merge-preview/",
+        review.review_merge_preview,
+        name="review-merge-preview",
+    ),
+    path(
         "transcripts/<int:transcript_id>/review/<str:action>/",
         review.review_action,
         name="review-action",

@@ -49,7 +49,7 @@ def test_page_has_the_three_regions_and_dom_hooks(client, annotator, rt):
         rf'<span class="rep[^"]*" id="p-{quill.pk}" data-span-id="{quill.pk}" data-ref="{ref}"',
         body,
     )
-    assert f'<li class="ent st-undecided" id="e-{ref}" data-ref="{ref}"' in body
+    assert f'<li class="ent st-undecided" id="e-{quill.entity_id}" data-ref="{ref}"' in body
     assert "0</strong> / 10 decided" in body
 
 
@@ -61,7 +61,10 @@ def test_pseudonymized_pane_replaces_with_tags_and_keeps_rejected_text(client, a
     body = client.get(page_url(rt)).content.decode()
     pseudo = body[body.index('id="pseudonymized"') : body.index('class="rv-side"')]
     assert "[PERSON_" in pseudo and "Calvin" not in pseudo
-    assert "Commissioner Alden" in pseudo  # rejected: not replaced
+    alden = span_at(rt, "Alden")
+    # Rejected: not replaced, but visibly a decision (not like text nobody detected).
+    assert f'Commissioner <span class="kept" id="k-{alden.pk}"' in pseudo
+    assert f'id="p-{alden.pk}"' not in pseudo
     assert "[MONTH] [DAY], [YEAR]" in pseudo
 
 
@@ -98,7 +101,11 @@ def test_htmx_accept_returns_only_oob_fragments(client, annotator, rt):
     assert f'id="up-{line.index}"' in body
     assert re.search(rf'<mark id="s-{span.pk}"[^>]*data-status="accepted"', body)
     assert '<div id="progress"' in body and "1</strong> / 10 decided" in body
-    assert '<nav id="entities"' in body and 'id="review-queue"' in body
+    # Only what changed: the group's entity row and its label's header, not the list.
+    assert '<nav id="entities"' not in body and 'id="review-queue"' not in body
+    assert f'id="e-{span.entity_id}" data-ref="{span.entity.ref}"' in body
+    assert body.count('<li class="ent') == 1 and 'id="eh-PERSON"' in body
+    assert 'id="queue-patch"' in body and 'id="inspector"' not in body
     assert 'id="toast"' in body and "Accepted" in body
     # Lines that did not change are not sent.
     assert body.count('class="utt"') == 2

@@ -1,8 +1,13 @@
-/* Review workspace: linking, synchronised scrolling, keyboard, selection → add.
+/* Review workspace: focus, keyboard, actions, linking, synchronised scrolling, selection → add.
  *
- * The server renders everything; this file only moves focus, sends htmx requests
- * (htmx.ajax) and keeps the two panes in step. Every action is also reachable without
- * JavaScript through the inspector's plain forms.
+ * The server renders everything; this file moves focus, sends actions and keeps the two
+ * panes in step. Rules that keep fast typing right:
+ *   - focus moves only when the user presses a key or clicks, never when an answer or a
+ *     lazily loaded window arrives;
+ *   - every action carries the span that was focused when its key was pressed; actions
+ *     run one after another and read the span's version when they leave;
+ *   - a/x mark their span as pending at once, so j/k (and auto-advance) skip it.
+ * Every action is also reachable without JavaScript through the inspector's plain forms.
  */
 (function () {
   "use strict";
@@ -14,17 +19,74 @@
   const pseudo = document.getElementById("pseudonymized");
   const canEdit = root.dataset.canEdit === "1";
   const keyLabels = (root.dataset.keyLabels || "").split(",");
+  const allLabels = (root.dataset.labels || "").split(",");
+  const byScore = root.dataset.order === "score";
   const windows = JSON.parse(root.dataset.windows || "[]"); // [[index, [pages]]]
-  const actionUrl = (a) => root.dataset.actionUrl.replace("ACTION", a);
+
+  // Filters are the page's query string (never an action's body).
+  const FILTER_KEYS = ["undecided", "label", "detector", "order", "q"];
+  function filterQuery() {
+    const here = new URLSearchParams(location.search);
+    const params = new URLSearchParams();
+    FILTER_KEYS.forEach((k) => here.get(k) && params.set(k, here.get(k)));
+    return params.toString();
+  }
+  const actionUrl = (a) => root.dataset.actionUrl.replace("ACTION", a) + "?" + filterQuery();
 
   let current = null; // focused span id (string)
   let currentRef = null;
   let currentLabel = null;
   let prevRef = null; // the group focused before, for "m"
   let linkedRef = null;
+  let navSeq = 0; // counts focus moves made by the user
+  const pending = new Map(); // span id → status an action in flight will give it
 
   const markOf = (id) => (id ? document.getElementById("s-" + id) : null);
+  const repOf = (id) => (id ? document.getElementById("p-" + id) : null);
   const byRef = (ref) => document.querySelectorAll('[data-ref="' + CSS.escape(ref) + '"]');
+
+  // --- the j/k queue: [id, page, decided, start, score], kept in order here -------------
+  let queue = [];
+  let queueIndex = new Map();
+  try {
+    queue = JSON.parse(document.getElementById("review-queue").dataset.queue || "[]");
+  } catch (err) {
+    queue = [];
+  }
+  const orderKey = (e) => (byScore ? [e[4], e[3]] : [e[3], 0]);
+  function before(a, b) {
+    const ka = orderKey(a);
+    const kb = orderKey(b);
+    return ka[0] < kb[0] || (ka[0] === kb[0] && ka[1] < kb[1]);
+  }
+  function reindex() {
+    queueIndex = new Map(queue.map((e, i) => [String(e[0]), i]));
+  }
+  reindex();
+  function patchQueue(patch) {
+    if (!patch) return;
+    const drop = new Set((patch.remove || []).map(String));
+    (patch.upsert || []).forEach((e) => drop.add(String(e[0])));
+    queue = queue.filter((e) => !drop.has(String(e[0])));
+    (patch.upsert || []).forEach((e) => {
+      let lo = 0;
+      let hi = queue.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (before(queue[mid], e)) lo = mid + 1;
+        else hi = mid;
+      }
+      queue.splice(lo, 0, e);
+    });
+    reindex();
+  }
+  const entryOf = (id) => (queueIndex.has(String(id)) ? queue[queueIndex.get(String(id))] : null);
+  function isDecided(e) {
+    const id = String(e[0]);
+    if (pending.has(id)) return pending.get(id) !== "suggested";
+    const m = markOf(id);
+    return m ? m.dataset.status !== "suggested" : e[2] === 1;
+  }
 
   // --- linking: hover/focus on any [data-ref] lights up every element with that ref ----
   function link(ref) {
@@ -54,7 +116,7 @@
   });
   document.addEventListener("focusin", (e) => link(refOf(e.target)));
 
-  // --- selecting a span --------------------------------------------------------------
+  // --- messages ------------------------------------------------------------------------
   const toastEl = () => document.getElementById("toast");
   let toastTimer = null;
   function toast(message, level) {
@@ -69,12 +131,11 @@
     toastTimer = setTimeout(() => toastEl() && toastEl().classList.remove("show"), 4500);
   }
 
+  // --- the inspector (a plain fetch: a stale answer is dropped) ------------------------
   let inspectorTimer = null;
-  function loadInspector(id) {
+  function loadInspector(id, delay) {
     clearTimeout(inspectorTimer);
     inspectorTimer = setTimeout(() => {
-      // A plain fetch (not htmx's per-element queue): a stale answer is dropped, and the
-      // element swapped is the one in the page when the answer arrives.
       const url = root.dataset.inspectorUrl + "?span=" + encodeURIComponent(id) + "&" + filterQuery();
       fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
         .then((r) => (r.ok ? r.text() : null))
@@ -84,35 +145,64 @@
           const tpl = document.createElement("template");
           tpl.innerHTML = html.trim();
           const fresh = tpl.content.firstElementChild;
-          if (!fresh) return;
-          old.replaceWith(fresh);
-          htmx.process(fresh);
+          if (fresh) old.replaceWith(fresh);
         });
-    }, 60);
+    }, delay === undefined ? 60 : delay);
   }
 
-  function select(id, opts) {
-    opts = opts || {};
-    id = String(id);
+  // --- focus ---------------------------------------------------------------------------
+  function reveal(el, pane) {
+    if (!el || !pane) return;
+    const box = pane.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    const margin = Math.min(80, box.height / 5);
+    if (r.top >= box.top + margin && r.bottom <= box.bottom - margin) return;
+    setScroll(pane, pane.scrollTop + r.top - box.top - box.height / 3);
+  }
+  function twinLine(m) {
+    const line = m.closest(".utt");
+    return line ? document.getElementById("up-" + line.dataset.utt) : null;
+  }
+  function paint(id) {
+    document.querySelectorAll(".current").forEach((el) => {
+      if (el.id !== "s-" + id && el.id !== "p-" + id) el.classList.remove("current");
+    });
+    const m = markOf(id);
+    if (m) m.classList.add("current");
+    const rep = repOf(id);
+    if (rep) rep.classList.add("current");
+  }
+  function show(id, opts) {
     const m = markOf(id);
     if (!m) return false;
-    document.querySelectorAll(".current").forEach((el) => el.classList.remove("current"));
-    m.classList.add("current");
-    const rep = document.getElementById("p-" + id);
-    if (rep) rep.classList.add("current");
+    paint(id);
     const ref = m.dataset.ref || null;
     if (ref && currentRef && ref !== currentRef) prevRef = m.dataset.label === currentLabel ? currentRef : null;
     currentRef = ref;
     currentLabel = m.dataset.label;
     if (prevRef === currentRef) prevRef = null;
-    const changed = current !== id;
-    current = id;
     m.focus({ preventScroll: true });
-    if (opts.scroll !== false) m.scrollIntoView({ block: "center" });
-    if (changed && opts.inspector !== false) loadInspector(id);
+    if (!opts || opts.scroll !== false) {
+      reveal(m, orig);
+      reveal(repOf(id) || twinLine(m), pseudo);
+    }
     mergeHint();
     link(ref);
     return true;
+  }
+  // The user moves focus to ``id`` (a key or a click). A span in a window not loaded yet
+  // becomes the focus at once; it is shown when its window arrives, if still focused.
+  function focusSpan(id, page, opts) {
+    id = String(id);
+    navSeq += 1;
+    const changed = current !== id;
+    current = id;
+    if (changed) loadInspector(id);
+    if (show(id, opts)) return Promise.resolve(true);
+    paint(id);
+    const e = entryOf(id);
+    const p = page || (e ? e[1] : 1);
+    return ensureWindow(windowOfPage(Number(p))).then(() => (current === id ? show(id, opts) : false));
   }
 
   function mergeHint() {
@@ -128,106 +218,177 @@
   function loadedWindows() {
     return Array.from(orig.querySelectorAll(".win.loaded")).map((el) => el.dataset.window);
   }
+  const loading = new Map();
   function ensureWindow(index) {
     const el = document.getElementById("wo-" + index);
     if (!el || el.classList.contains("loaded")) return Promise.resolve();
-    return new Promise((resolve) => {
+    if (loading.has(index)) return loading.get(index);
+    const p = new Promise((resolve) => {
       const check = () => {
         const w = document.getElementById("wo-" + index);
         if (w && w.classList.contains("loaded")) finish();
       };
       const finish = () => {
-        document.body.removeEventListener("htmx:afterSettle", check);
+        document.body.removeEventListener("htmx:afterSwap", check);
         clearTimeout(timer);
+        loading.delete(index);
         resolve();
       };
-      const timer = setTimeout(finish, 8000);
-      document.body.addEventListener("htmx:afterSettle", check);
+      const timer = setTimeout(finish, 10000);
+      document.body.addEventListener("htmx:afterSwap", check);
       htmx.trigger(el, "loadnow");
     });
+    loading.set(index, p);
+    return p;
   }
-  function goTo(id, page) {
-    if (select(id)) return Promise.resolve(true);
-    return ensureWindow(windowOfPage(Number(page))).then(() => select(id));
+  // Placeholders: rescale the server's estimate by what the loaded windows measured.
+  function calibrate() {
+    let est = 0;
+    let real = 0;
+    orig.querySelectorAll(".win.loaded[data-estimate]").forEach((w) => {
+      est += Number(w.dataset.estimate);
+      real += w.getBoundingClientRect().height;
+    });
+    if (!est || !real) return;
+    const ratio = real / est;
+    document.querySelectorAll(".win:not(.loaded)[data-estimate]").forEach((w) => {
+      w.style.minHeight = Math.round(Number(w.dataset.estimate) * ratio) + "px";
+    });
   }
 
-  // --- navigation queue (j/k) --------------------------------------------------------
-  function queue() {
-    const el = document.getElementById("review-queue");
-    try {
-      return JSON.parse(el.dataset.queue || "[]");
-    } catch (err) {
-      return [];
-    }
-  }
+  // --- navigation (j/k, pages) ---------------------------------------------------------
+  let lastStart = -1; // text position of the focus, for spans the queue does not hold
   function step(dir) {
-    const q = queue();
-    if (!q.length) return toast("No spans match the filters.", "info");
-    let i = q.findIndex((e) => String(e[0]) === current);
-    if (i < 0) {
+    if (!queue.length) return toast("No spans match the filters.", "info");
+    let i = queueIndex.has(String(current)) ? queueIndex.get(String(current)) : undefined;
+    if (i === undefined) {
       const m = markOf(current);
-      if (m) {
-        const pos = Number(m.dataset.start);
-        const starts = q.map((e) => {
-          const mm = markOf(e[0]);
-          return mm ? Number(mm.dataset.start) : null;
-        });
-        i = dir > 0 ? -1 : q.length;
-        starts.forEach((s, k) => {
-          if (s === null) return;
-          if (dir > 0 && s < pos) i = k;
-          if (dir < 0 && s > pos && i === q.length) i = k;
-        });
-      } else {
-        i = dir > 0 ? -1 : q.length;
+      const pos = m ? Number(m.dataset.start) : lastStart;
+      if (byScore || pos < 0) i = dir > 0 ? -1 : queue.length;
+      else {
+        let lo = 0;
+        let hi = queue.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (queue[mid][3] < pos) lo = mid + 1;
+          else hi = mid;
+        }
+        i = dir > 0 ? lo - 1 : lo;
       }
     }
-    for (i += dir; i >= 0 && i < q.length; i += dir) {
-      const [id, page, decided] = q[i];
-      const m = markOf(id);
-      const isDecided = m ? m.dataset.status !== "suggested" : decided === 1;
-      if (!isDecided) return goTo(String(id), page);
+    for (i += dir; i >= 0 && i < queue.length; i += dir) {
+      const e = queue[i];
+      if (!isDecided(e)) {
+        lastStart = e[3];
+        return focusSpan(e[0], e[1]);
+      }
     }
     toast("No undecided span " + (dir > 0 ? "after" : "before") + " this one.", "info");
   }
+  function goToPage(page) {
+    page = Number(page);
+    if (!page) return;
+    const first = queue.find((e) => e[1] === page && !isDecided(e));
+    if (first) return focusSpan(first[0], page);
+    return ensureWindow(windowOfPage(page)).then(() => {
+      const brk = orig.querySelector('.pagebreak[data-page="' + page + '"]') || orig.querySelector('.utt[data-page="' + page + '"]');
+      if (brk) {
+        orig.scrollTop += brk.getBoundingClientRect().top - orig.getBoundingClientRect().top;
+      }
+    });
+  }
 
   // --- actions -----------------------------------------------------------------------
-  function filterQuery() {
-    const form = document.getElementById("filters");
-    if (!form) return "";
-    const params = new URLSearchParams();
-    new FormData(form).forEach((v, k) => {
-      if (v) params.append(k, v);
-    });
-    return params.toString();
-  }
-  // Actions run one after another (fast typing never drops one); the span's version is
-  // read when the request leaves, after the previous answer has been swapped in.
+  // Actions run one after another (fast typing never drops one). Each carries the span
+  // focused when its key was pressed; its version is read when the request leaves, after
+  // the previous answer has been swapped in.
   let chain = Promise.resolve();
+  let busy = 0;
+  window.__reviewBusy = () => busy > 0 || loading.size > 0;
+  const SPAN_ACTIONS = ["accept", "reject", "relabel", "resize", "delete", "apply_all"];
   function act(action, extra) {
     if (!canEdit) return toast("This transcript is read-only for you.", "error");
-    const needsSpan = ["accept", "reject", "relabel", "resize", "delete", "apply_all"].includes(action);
-    const id = current;
-    if (!markOf(id) && needsSpan) return toast("Select a span first (j or a click).", "info");
+    extra = Object.assign({}, extra || {});
+    const id = extra.span ? String(extra.span) : current;
+    if (!id && SPAN_ACTIONS.includes(action)) return toast("Select a span first (j or a click).", "info");
+    if (id && (action === "accept" || action === "reject")) {
+      const m = markOf(id);
+      pending.set(id, action === "accept" ? "accepted" : "rejected");
+      if (m) m.classList.add("pending");
+    }
+    const pressedAt = navSeq;
+    busy += 1;
     chain = chain
       .then(() => {
-        const values = Object.assign({}, extra || {});
+        const e = entryOf(id);
+        return id && !markOf(id) && e ? ensureWindow(windowOfPage(e[1])) : null;
+      })
+      .then(() => {
+        const values = {};
         const m = markOf(id);
-        if (m) Object.assign(values, { span: id, version: m.dataset.version, focus: id }, extra || {});
+        if (id) values.span = id;
+        if (m) values.version = m.dataset.version;
+        Object.assign(values, extra);
+        if (id) values.span = id;
+        values.loaded = loadedWindows().join(",");
         return htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root });
       })
-      .catch(() => undefined);
+      .then(() => answered(action, id, pressedAt))
+      .catch(() => undefined)
+      .finally(() => {
+        busy -= 1;
+        if (id && pending.has(id)) {
+          pending.delete(id);
+          const m = markOf(id);
+          if (m) m.classList.remove("pending");
+        }
+      });
     return chain;
   }
+  function answered(action, id, pressedAt) {
+    const patch = document.getElementById("queue-patch");
+    if (patch && patch.dataset.patch) {
+      try {
+        patchQueue(JSON.parse(patch.dataset.patch));
+      } catch (err) {
+        /* a malformed patch leaves the queue as it was */
+      }
+      patch.dataset.patch = "";
+    }
+    const result = document.getElementById("action-result");
+    const touched = new Set(((result && result.dataset.touched) || "").split(",").filter(Boolean));
+    const target = result && result.dataset.focus;
+    // Undo and add bring their span into view, unless the user moved on meanwhile.
+    if ((action === "undo" || action === "add") && target && navSeq === pressedAt && result.dataset.status === "ok") {
+      return focusSpan(target);
+    }
+    if (current && (touched.has(current) || current === id)) loadInspector(current, 0);
+  }
 
-  document.body.addEventListener("htmx:configRequest", (e) => {
-    if (e.detail.verb !== "post") return;
-    const p = e.detail.parameters;
-    p["loaded"] = loadedWindows().join(",");
-    if (current && !p["focus"]) p["focus"] = current;
-    new URLSearchParams(filterQuery()).forEach((v, k) => {
-      if (!p[k]) p[k] = v;
+  // After any swap: keep the user's focus painted; a swap never moves it.
+  document.body.addEventListener("htmx:afterSwap", () => {
+    if (current) {
+      paint(current);
+      const m = markOf(current);
+      if (m) {
+        if (pending.has(current)) m.classList.add("pending");
+        currentRef = m.dataset.ref || null;
+        if (m.dataset.label !== currentLabel) prevRef = null;
+        currentLabel = m.dataset.label;
+        if (prevRef === currentRef) prevRef = null;
+        const active = document.activeElement;
+        if (!active || active === document.body) m.focus({ preventScroll: true });
+      }
+    }
+    pending.forEach((_s, id) => {
+      const m = markOf(id);
+      if (m) m.classList.add("pending");
     });
+    if (linkedRef) byRef(linkedRef).forEach((el) => el.classList.add("linked"));
+    mergeHint();
+    calibrate();
+    const t = toastEl();
+    if (t && t.classList.contains("show")) armToast();
   });
   // Conflicts (409), refusals (403) and bad input (400) carry fragments and a message.
   document.body.addEventListener("htmx:beforeSwap", (e) => {
@@ -237,31 +398,114 @@
       e.detail.isError = false;
     }
   });
-  document.body.addEventListener("htmx:oobErrorNoTarget", (e) => e.preventDefault());
-  document.body.addEventListener("htmx:afterSettle", () => {
-    const insp = document.getElementById("inspector");
-    const focus = insp && insp.dataset.focus;
-    if (focus && focus !== current && markOf(focus)) select(focus, { scroll: false, inspector: false });
-    const m = markOf(current);
-    if (m) {
-      m.classList.add("current");
-      const rep = document.getElementById("p-" + current);
-      if (rep) rep.classList.add("current");
-      currentRef = m.dataset.ref || null;
-      if (m.dataset.label !== currentLabel) prevRef = null;
-      currentLabel = m.dataset.label;
-      if (prevRef === currentRef) prevRef = null;
-      if (document.activeElement === document.body || !document.activeElement) m.focus({ preventScroll: true });
+  // A new entity row (or label group) has no place yet: insert it in ref order.
+  function ensureGroup(label) {
+    let section = document.getElementById("eg-" + label);
+    if (section) return section;
+    const nav = document.getElementById("entities");
+    section = document.createElement("section");
+    section.className = "egroup";
+    section.id = "eg-" + label;
+    section.dataset.label = label;
+    section.innerHTML = '<header class="egroup-head" id="eh-' + label + '"></header><ul id="el-' + label + '"></ul>';
+    const rank = allLabels.indexOf(label);
+    const next = Array.from(nav.querySelectorAll("section.egroup")).find((s) => allLabels.indexOf(s.dataset.label) > rank);
+    nav.querySelectorAll(":scope > p.muted").forEach((p) => p.remove());
+    nav.insertBefore(section, next || null);
+    return section;
+  }
+  const refKey = (ref) => {
+    const m = /^(.*)_(\d+)$/.exec(ref || "");
+    return m ? [m[1], Number(m[2])] : [ref, 0];
+  };
+  document.body.addEventListener("htmx:oobErrorNoTarget", (e) => {
+    e.preventDefault();
+    const el = e.detail.content;
+    if (!el || !el.id) return;
+    const fresh = el.cloneNode(true);
+    fresh.removeAttribute("hx-swap-oob");
+    if (el.matches("li.ent")) {
+      const list = ensureGroup(el.dataset.label).querySelector("ul");
+      const k = refKey(el.dataset.ref);
+      const next = Array.from(list.children).find((li) => {
+        const o = refKey(li.dataset.ref);
+        return o[0] > k[0] || (o[0] === k[0] && o[1] > k[1]);
+      });
+      list.insertBefore(fresh, next || null);
+    } else if (el.matches("header.egroup-head")) {
+      const label = el.id.replace(/^eh-/, "");
+      const head = ensureGroup(label).querySelector("header");
+      head.replaceWith(fresh);
     }
-    if (linkedRef) byRef(linkedRef).forEach((el) => el.classList.add("linked"));
-    mergeHint();
-    const t = toastEl();
-    if (t && t.classList.contains("show")) armToast();
   });
 
+  // --- merge: always asks first, showing both groups' surface forms ----------------------
+  const dialog = document.getElementById("merge-dialog");
+  function openMerge(source, target, span) {
+    if (!dialog) return;
+    const q = new URLSearchParams({ source: source, target: target, span: span || "" });
+    fetch(root.dataset.mergeUrl + "?" + q.toString(), { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then((r) => (r.ok ? r.text() : Promise.reject(r)))
+      .then((html) => {
+        document.getElementById("merge-body").innerHTML = html;
+        dialog.returnValue = "";
+        dialog.showModal();
+        const ok = document.getElementById("merge-confirm-button");
+        if (ok) ok.focus();
+      })
+      .catch(() => toast("That group no longer exists.", "error"));
+  }
+  if (dialog) {
+    dialog.addEventListener("close", () => {
+      const form = dialog.querySelector("form.merge-confirm");
+      if (dialog.returnValue === "merge" && form) {
+        act("merge", { source: form.dataset.source, target: form.dataset.target, span: form.dataset.span || current });
+      }
+    });
+  }
+
+  // --- forms of the inspector and the entity list go through the same queue ------------
+  document.addEventListener("submit", (e) => {
+    const form = e.target;
+    if (!form.matches || !form.matches("form[data-action]")) return;
+    e.preventDefault();
+    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
+    const values = {};
+    new FormData(form, e.submitter || null).forEach((v, k) => {
+      if (k !== "csrfmiddlewaretoken") values[k] = v;
+    });
+    if (form.dataset.action === "accept_all") values.confirm = "yes";
+    if (form.hasAttribute("data-merge-form")) return openMerge(values.source, values.target, values.span);
+    act(form.dataset.action, values);
+  });
+  const undoButton = document.getElementById("undo-button");
+  if (undoButton) {
+    undoButton.closest("form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      act("undo");
+    });
+  }
+
   // --- keyboard ----------------------------------------------------------------------
+  const autoAdvance = document.getElementById("auto-advance");
+  if (autoAdvance) {
+    autoAdvance.checked = localStorage.getItem("review.autoAdvance") !== "0";
+    autoAdvance.addEventListener("change", () => {
+      localStorage.setItem("review.autoAdvance", autoAdvance.checked ? "1" : "0");
+      autoAdvance.blur();
+    });
+  }
+  function decide(action) {
+    if (!current) return toast("Select a span first (j or a click).", "info");
+    act(action);
+    if (autoAdvance && autoAdvance.checked) step(1);
+  }
+  function toEdge(top) {
+    [orig, pseudo].forEach((pane) => setScroll(pane, top ? 0 : pane.scrollHeight - pane.clientHeight));
+  }
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (dialog && dialog.open) return; // the dialog's own keys: Enter, Esc
     const t = e.target;
     if (t && t.closest && t.closest("input, textarea, select, [contenteditable=''], [contenteditable='true']")) {
       if (e.key === "Escape") t.blur();
@@ -275,22 +519,34 @@
       }
       return;
     }
+    if (t && t.closest && t.closest("li.ent") && e.key === "Enter") {
+      const li = t.closest("li.ent");
+      focusSpan(li.dataset.firstSpan, li.dataset.page);
+      return e.preventDefault();
+    }
     let handled = true;
     switch (e.key) {
       case "j": step(1); break;
       case "k": step(-1); break;
-      case "a": act("accept"); break;
-      case "x": act("reject"); break;
+      case "a": decide("accept"); break;
+      case "x": decide("reject"); break;
       case "u": act("undo"); break;
       case "m":
         if (!currentRef || !prevRef) toast("Select a mention of one group, then one of another group with the same label, then press m.", "info");
-        else act("merge", { source: currentRef, target: prevRef });
+        else openMerge(currentRef, prevRef, current);
         break;
+      case "g": {
+        const g = document.getElementById("goto-input");
+        if (g) { g.focus(); g.select(); }
+        break;
+      }
       case "/": {
         const s = document.getElementById("search");
         if (s) { s.focus(); s.select(); }
         break;
       }
+      case "Home": toEdge(true); break;
+      case "End": toEdge(false); break;
       case "Escape": hidePopover(); break;
       default:
         if (/^[1-9]$/.test(e.key) && keyLabels[Number(e.key) - 1]) act("relabel", { label: keyLabels[Number(e.key) - 1] });
@@ -298,35 +554,49 @@
     }
     if (handled) e.preventDefault();
   });
+  const gotoForm = document.getElementById("goto-page");
+  if (gotoForm) {
+    gotoForm.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const input = document.getElementById("goto-input");
+      goToPage(input.value);
+      input.blur();
+    });
+  }
 
   // --- clicks ------------------------------------------------------------------------
   orig.addEventListener("click", (e) => {
     const m = e.target.closest("mark[data-span-id]");
-    if (m && window.getSelection().isCollapsed) select(m.dataset.spanId, { scroll: false });
+    if (m && window.getSelection().isCollapsed) focusSpan(m.dataset.spanId, null, { scroll: false });
   });
   pseudo.addEventListener("click", (e) => {
     const r = e.target.closest("[data-span-id]");
-    if (r) goTo(r.dataset.spanId, r.closest(".utt") ? r.closest(".utt").dataset.page : 1);
+    if (r) focusSpan(r.dataset.spanId, r.closest(".utt") ? r.closest(".utt").dataset.page : 1);
   });
   document.getElementById("entities").parentElement.addEventListener("click", (e) => {
     if (e.target.closest("form, button")) return;
     const li = e.target.closest("li.ent");
     if (!li) return;
     e.preventDefault();
-    goTo(li.dataset.firstSpan, li.dataset.page);
+    focusSpan(li.dataset.firstSpan, li.dataset.page);
   });
-  document.addEventListener("keydown", (e) => {
-    const li = e.target.closest && e.target.closest("li.ent");
-    if (li && e.key === "Enter") goTo(li.dataset.firstSpan, li.dataset.page);
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest && e.target.closest("[data-merge-target]");
+    if (b) return openMerge(b.dataset.mergeSource, b.dataset.mergeTarget, current);
+    const cell = e.target.closest && e.target.closest("#minimap a.mm");
+    if (cell) {
+      e.preventDefault();
+      goToPage(cell.dataset.page);
+    }
   });
 
   // --- add a span by selecting text ----------------------------------------------------
   const pop = document.getElementById("add-popover");
-  let pending = null;
+  let pendingAdd = null;
   const popoverOpen = () => pop && !pop.hidden;
   function hidePopover() {
     if (pop) pop.hidden = true;
-    pending = null;
+    pendingAdd = null;
   }
   function offsetIn(container, node, offset) {
     const r = document.createRange();
@@ -349,19 +619,23 @@
     const start = base + offsetIn(a, r.startContainer, r.startOffset);
     const end = base + offsetIn(a, r.endContainer, r.endOffset);
     if (end <= start || !sel.toString().trim()) return;
-    pending = { start: start, end: end };
+    pendingAdd = { start: start, end: end };
     pop.querySelector(".sel-text").textContent = sel.toString().trim().slice(0, 60);
     const rect = r.getBoundingClientRect();
     pop.hidden = false;
+    const h = pop.offsetHeight;
     pop.style.left = Math.max(8, Math.min(rect.left, window.innerWidth - pop.offsetWidth - 8)) + "px";
-    pop.style.top = Math.min(rect.bottom + 8, window.innerHeight - pop.offsetHeight - 8) + "px";
+    // Below the selection, or above it when it would not fit (never over the word).
+    const above = rect.bottom + 8 + h > window.innerHeight - 8;
+    pop.classList.toggle("above", above);
+    pop.style.top = Math.max(8, above ? rect.top - h - 8 : rect.bottom + 8) + "px";
   }
   function addSelection(label) {
-    if (!pending || !label) return;
-    const values = { start: pending.start, end: pending.end, label: label };
+    if (!pendingAdd || !label) return;
+    const values = { start: pendingAdd.start, end: pendingAdd.end, label: label };
     hidePopover();
     window.getSelection().removeAllRanges();
-    htmx.ajax("POST", actionUrl("add"), { values: values, swap: "none", source: root });
+    act("add", values);
   }
   orig.addEventListener("mouseup", () => setTimeout(checkSelection, 0));
   if (pop) {
@@ -376,7 +650,14 @@
   });
 
   // --- synchronised scrolling ----------------------------------------------------------
-  let ignore = null;
+  // A pane scrolled by this code does not drive the other one (once).
+  const ignoring = new Set();
+  function setScroll(pane, top) {
+    top = Math.max(0, Math.min(top, pane.scrollHeight - pane.clientHeight));
+    if (Math.abs(pane.scrollTop - top) <= 1) return;
+    ignoring.add(pane);
+    pane.scrollTop = top;
+  }
   function twin(id) {
     const map = { "uo-": "up-", "up-": "uo-", "wo-": "wp-", "wp-": "wo-" };
     const prefix = id.slice(0, 3);
@@ -384,27 +665,33 @@
   }
   function anchor(pane) {
     const box = pane.getBoundingClientRect();
-    let el = document.elementFromPoint(box.left + box.width / 2, box.top + 6);
-    if (!el || !pane.contains(el)) return null;
-    if (el.classList.contains("pagebreak")) el = el.nextElementSibling;
-    return el ? el.closest(".utt, .win") : null;
+    for (const dy of [6, 30, 60, 120]) {
+      let el = document.elementFromPoint(box.left + box.width / 2, box.top + dy);
+      if (!el || !pane.contains(el) || el === pane) continue;
+      if (el.classList.contains("pagebreak")) el = el.nextElementSibling;
+      const a = el ? el.closest(".utt, .win") : null;
+      if (a && a.id) return a;
+    }
+    return null;
   }
   function sync(from, to) {
-    if (ignore === from) {
-      ignore = null;
+    if (ignoring.has(from)) {
+      ignoring.delete(from);
       return;
     }
-    const a = anchor(from);
-    const b = a && a.id ? document.getElementById(twin(a.id)) : null;
-    if (!b) return;
-    const ra = a.getBoundingClientRect();
-    const frac = (from.getBoundingClientRect().top - ra.top) / Math.max(ra.height, 1);
-    const rb = b.getBoundingClientRect();
-    const target = to.scrollTop + (rb.top - to.getBoundingClientRect().top) + frac * rb.height;
-    if (Math.abs(to.scrollTop - target) > 1) {
-      ignore = to;
-      to.scrollTop = target;
+    let target = null;
+    if (from.scrollTop <= 1) target = 0; // the top is the top in both panes
+    else if (from.scrollTop + from.clientHeight >= from.scrollHeight - 1) target = to.scrollHeight;
+    else {
+      const a = anchor(from);
+      const b = a ? document.getElementById(twin(a.id)) : null;
+      if (!b) return;
+      const ra = a.getBoundingClientRect();
+      const frac = (from.getBoundingClientRect().top - ra.top) / Math.max(ra.height, 1);
+      const rb = b.getBoundingClientRect();
+      target = to.scrollTop + (rb.top - to.getBoundingClientRect().top) + frac * rb.height;
     }
+    setScroll(to, target);
   }
   function onScroll(from, to) {
     let queued = false;
@@ -421,7 +708,8 @@
   pseudo.addEventListener("scroll", onScroll(pseudo, orig), { passive: true });
 
   // --- start ---------------------------------------------------------------------------
+  calibrate();
   const initial = new URLSearchParams(location.search).get("span");
-  if (initial) select(initial, { inspector: false });
+  if (initial) focusSpan(initial);
   root.dataset.ready = "1";
 })();

@@ -22,6 +22,7 @@ from annotations.services.review.geometry import occurrences, snap_to_words, wor
 from annotations.services.review.groups import (
     entity_merge,
     entity_split,
+    entity_split_form,
     review_assign_entities,
 )
 from annotations.services.review.permissions import (
@@ -55,7 +56,7 @@ from annotations.services.review.undo import review_undo, review_undoable
 __all__ = [
     "EVENT_PREFIX", "HUMAN", "LEAD_EDITABLE_STATES", "OCCURRENCE", "UNDO_EVENT",
     "ReviewError", "ReviewPermissionError", "SpanConflict",
-    "entity_merge", "entity_split", "occurrences", "review_assign_entities",
+    "entity_merge", "entity_split", "entity_split_form", "occurrences", "review_assign_entities",
     "review_edit_refusal", "review_resume", "review_undo", "review_undoable",
     "snap_to_words", "span_accept", "span_add", "span_apply_to_all", "span_delete",
     "span_reject", "span_relabel", "span_resize", "span_snapshot", "spans_accept_all",

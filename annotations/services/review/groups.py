@@ -136,3 +136,23 @@ def entity_split(
         extra={"source": entity.ref, "target": new.ref},
     )
     return new
+
+
+def entity_split_form(
+    *, transcript: Transcript, entity: Entity | int | str, form: str, actor
+) -> Entity:
+    """Split every mention of ``entity`` spelled ``form`` (case-insensitive) into a new
+    group at once: a whole spelling variant that is another person (one audit event)."""
+    entity = _entity(transcript=transcript, entity=entity)
+    text = transcript.text
+    folded = form.strip().casefold()
+    ids = [
+        pk
+        for pk, start, end in Span.objects.filter(entity=entity)
+        .exclude(status=Span.Status.REJECTED)
+        .values_list("pk", "start", "end")
+        if text[start:end].casefold() == folded
+    ]
+    if not ids:
+        raise ReviewError(f"{entity.ref} has no mention spelled “{form}”.")
+    return entity_split(transcript=transcript, entity=entity, spans=ids, actor=actor)

@@ -145,9 +145,9 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
             for u in selectors.review_utterances(transcript=transcript, pages=pages)
             if any(u.start <= o < max(u.end, u.start + 1) for o in touched.offsets)
         ]
-        lines = build_lines(
+        lines = build_lines(  # no focus: the page paints the user's own
             transcript=transcript, utterances=utterances, rows=rows,
-            filters=filters, focus=focus, page_breaks=False,
+            filters=filters, page_breaks=False,
         )  # fmt: skip
     groups = selectors.review_entities(rows=rows, filters=filters if filters.active else None)
     by_id = {e.id: e for g in groups for e in g.entities}

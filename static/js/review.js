@@ -41,6 +41,15 @@
   let navSeq = 0; // counts focus moves made by the user
   const pending = new Map(); // span id → status an action in flight will give it
 
+  // One request at a time, in order: actions, windows, the inspector (a server with one
+  // worker, or SQLite, never sees two of this page's requests at once).
+  let net = Promise.resolve();
+  function serial(fn) {
+    const p = net.then(fn);
+    net = p.catch(() => undefined);
+    return p;
+  }
+
   const markOf = (id) => (id ? document.getElementById("s-" + id) : null);
   const repOf = (id) => (id ? document.getElementById("p-" + id) : null);
   const byRef = (ref) => document.querySelectorAll('[data-ref="' + CSS.escape(ref) + '"]');
@@ -137,8 +146,8 @@
     clearTimeout(inspectorTimer);
     inspectorTimer = setTimeout(() => {
       const url = root.dataset.inspectorUrl + "?span=" + encodeURIComponent(id) + "&" + filterQuery();
-      fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
-        .then((r) => (r.ok ? r.text() : null))
+      serial(() => (current === String(id) ? fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }) : null))
+        .then((r) => (r && r.ok ? r.text() : null))
         .then((html) => {
           const old = document.getElementById("inspector");
           if (!html || !old || current !== String(id)) return;
@@ -223,24 +232,25 @@
     const el = document.getElementById("wo-" + index);
     if (!el || el.classList.contains("loaded")) return Promise.resolve();
     if (loading.has(index)) return loading.get(index);
-    const p = new Promise((resolve) => {
-      const check = () => {
-        const w = document.getElementById("wo-" + index);
-        if (w && w.classList.contains("loaded")) finish();
-      };
-      const finish = () => {
-        document.body.removeEventListener("htmx:afterSwap", check);
-        clearTimeout(timer);
+    const p = serial(() => {
+      const w = document.getElementById("wo-" + index);
+      if (!w || w.classList.contains("loaded")) return null;
+      return htmx.ajax("GET", w.dataset.url, { target: w, swap: "outerHTML", source: w });
+    })
+      .catch(() => undefined)
+      .then(() => {
         loading.delete(index);
-        resolve();
-      };
-      const timer = setTimeout(finish, 10000);
-      document.body.addEventListener("htmx:afterSwap", check);
-      htmx.trigger(el, "loadnow");
-    });
+        afterSwap();
+      });
     loading.set(index, p);
     return p;
   }
+  // Windows load as they come near the viewport (through the same one-at-a-time queue).
+  const seen = new IntersectionObserver(
+    (entries) => entries.forEach((e) => e.isIntersecting && ensureWindow(Number(e.target.dataset.window))),
+    { root: orig, rootMargin: "300px 0px" }
+  );
+  orig.querySelectorAll(".win:not(.loaded)").forEach((w) => seen.observe(w));
   // Placeholders: rescale the server's estimate by what the loaded windows measured.
   function calibrate() {
     let est = 0;
@@ -331,7 +341,7 @@
         Object.assign(values, extra);
         if (id) values.span = id;
         values.loaded = loadedWindows().join(",");
-        return htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root });
+        return serial(() => htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root }));
       })
       .then(() => answered(action, id, pressedAt))
       .catch(() => undefined)
@@ -346,6 +356,7 @@
     return chain;
   }
   function answered(action, id, pressedAt) {
+    afterSwap();
     const patch = document.getElementById("queue-patch");
     if (patch && patch.dataset.patch) {
       try {
@@ -366,7 +377,7 @@
   }
 
   // After any swap: keep the user's focus painted; a swap never moves it.
-  document.body.addEventListener("htmx:afterSwap", () => {
+  function afterSwap() {
     if (current) {
       paint(current);
       const m = markOf(current);
@@ -389,7 +400,9 @@
     calibrate();
     const t = toastEl();
     if (t && t.classList.contains("show")) armToast();
-  });
+  }
+  document.body.addEventListener("htmx:afterSwap", afterSwap);
+  document.body.addEventListener("htmx:afterSettle", afterSwap);
   // Conflicts (409), refusals (403) and bad input (400) carry fragments and a message.
   document.body.addEventListener("htmx:beforeSwap", (e) => {
     const s = e.detail.xhr.status;
@@ -397,6 +410,10 @@
       e.detail.shouldSwap = true;
       e.detail.isError = false;
     }
+  });
+  document.body.addEventListener("htmx:responseError", (e) => {
+    const s = e.detail.xhr.status;
+    if (s >= 500) toast("The server could not do this (error " + s + "); nothing was changed. Try again.", "error");
   });
   // A new entity row (or label group) has no place yet: insert it in ref order.
   function ensureGroup(label) {
@@ -444,7 +461,7 @@
   function openMerge(source, target, span) {
     if (!dialog) return;
     const q = new URLSearchParams({ source: source, target: target, span: span || "" });
-    fetch(root.dataset.mergeUrl + "?" + q.toString(), { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+    serial(() => fetch(root.dataset.mergeUrl + "?" + q.toString(), { headers: { "HX-Request": "true" }, credentials: "same-origin" }))
       .then((r) => (r.ok ? r.text() : Promise.reject(r)))
       .then((html) => {
         document.getElementById("merge-body").innerHTML = html;
@@ -650,13 +667,14 @@
   });
 
   // --- synchronised scrolling ----------------------------------------------------------
-  // A pane scrolled by this code does not drive the other one (once).
-  const ignoring = new Set();
+  // A pane scrolled by this code does not drive the other one: its scroll event finds
+  // the position this code set (a user's scroll in the same frame does not).
+  const setBySync = new Map();
   function setScroll(pane, top) {
     top = Math.max(0, Math.min(top, pane.scrollHeight - pane.clientHeight));
     if (Math.abs(pane.scrollTop - top) <= 1) return;
-    ignoring.add(pane);
     pane.scrollTop = top;
+    setBySync.set(pane, pane.scrollTop);
   }
   function twin(id) {
     const map = { "uo-": "up-", "up-": "uo-", "wo-": "wp-", "wp-": "wo-" };
@@ -675,10 +693,9 @@
     return null;
   }
   function sync(from, to) {
-    if (ignoring.has(from)) {
-      ignoring.delete(from);
-      return;
-    }
+    const mine = setBySync.get(from);
+    setBySync.delete(from);
+    if (mine !== undefined && Math.abs(from.scrollTop - mine) <= 1) return;
     let target = null;
     if (from.scrollTop <= 1) target = 0; // the top is the top in both panes
     else if (from.scrollTop + from.clientHeight >= from.scrollHeight - 1) target = to.scrollHeight;

@@ -117,7 +117,9 @@ class Command(BaseCommand):
         )
         parser.add_argument("--chromium", default="/usr/bin/chromium")
         parser.add_argument(
-            "--screenshots", default="", help="With --browser: save 1440×900 and 1280×720 shots here."
+            "--screenshots",
+            default="",
+            help="With --browser: save 1440×900 and 1280×720 shots here.",
         )
 
     def handle(self, *args, **options):

@@ -158,6 +158,7 @@ class LabelGroup:
     entities: list[EntityRow] = field(default_factory=list)
     undecided: int = 0
     mentions: int = 0
+    count: int = 0  # groups (entities) of the label
 
 
 @dataclass
@@ -352,9 +353,13 @@ def review_detectors(*, transcript: Transcript) -> list[str]:
 
 
 def review_entities(
-    *, rows: list[SpanRow], filters: ReviewFilters | None = None
+    *, rows: list[SpanRow], filters: ReviewFilters | None = None, only: set[int] | None = None
 ) -> list[LabelGroup]:
-    """Reference groups by label: surface forms with counts, spelled-out mentions, status."""
+    """Reference groups by label: surface forms with counts, spelled-out mentions, status.
+
+    With ``only``, the groups' counts still cover every entity but entries are built for
+    the entities in ``only`` alone (an action's answer sends just those).
+    """
     by_entity: dict[int, list[SpanRow]] = defaultdict(list)
     for row in rows:
         if row.entity_id is not None:
@@ -368,6 +373,14 @@ def review_entities(
     groups: dict[str, LabelGroup] = {}
     for entity_id, spans in by_entity.items():
         first = spans[0]
+        if only is not None and entity_id not in only:
+            if filters is not None and not any(s.matches(filters) for s in spans):
+                continue
+            group = groups.setdefault(first.label, LabelGroup(label=first.label))
+            group.count += 1
+            group.undecided += sum(1 for s in spans if not s.decided)
+            group.mentions += len(spans)
+            continue
         kept = [s for s in spans if s.status != Span.Status.REJECTED] or spans
         forms = Counter(s.text for s in kept).most_common()
         entity = EntityRow(
@@ -387,6 +400,7 @@ def review_entities(
             continue
         group = groups.setdefault(first.label, LabelGroup(label=first.label))
         group.entities.append(entity)
+        group.count += 1
         group.undecided += entity.undecided
         group.mentions += entity.mentions
     ordered = [groups[label] for label in LABELS if label in groups]

@@ -120,6 +120,7 @@ def run_browser_bench(
                 "p95_ms": round(_pct(values, 0.95), 1),
                 "max_ms": round(max(values), 1),
                 "answer_bytes": round(statistics.median(sizes.get(name, [0]))),
+                "answered_ms": round(statistics.median(ROUND_TRIPS.get(name, [0])), 1),
             }
             for name, values in timings.items()
         },
@@ -127,6 +128,10 @@ def run_browser_bench(
 
 
 def _open(page, url: str) -> float:
+    page.goto(url)
+    page.wait_for_selector("#review[data-ready='1']")
+    # a then x on the same span: auto-advance off (the toggle's stored setting)
+    page.evaluate("() => localStorage.setItem('review.autoAdvance', '0')")
     page.goto(url)
     page.wait_for_selector("#review[data-ready='1']")
     return page.evaluate(
@@ -149,10 +154,22 @@ def _screenshots(page, url: str, folder: Path, tag: str) -> None:
     page.wait_for_selector("#review[data-ready='1']")
 
 
-def _timed_key(page, key: str, cond: str) -> float:
+ROUND_TRIPS: dict[str, list[float]] = {}
+
+
+def _timed_key(page, key: str, cond: str, name: str | None = None) -> float:
     page.evaluate(WATCH_JS, [cond])
+    page.evaluate("() => performance.clearResourceTimings()")
     page.keyboard.press(key)
     page.wait_for_function("() => window.__bench.t1 !== null")
+    if name:
+        trip = page.evaluate(
+            "() => { const r = performance.getEntriesByType('resource')"
+            ".filter(e => e.initiatorType === 'xmlhttprequest' && e.startTime >= window.__bench.t0);"
+            " return r.length ? r[0].responseEnd - window.__bench.t0 : null; }"
+        )
+        if trip is not None:
+            ROUND_TRIPS.setdefault(name, []).append(trip)
     return page.evaluate("() => window.__bench.t1 - window.__bench.t0")
 
 
@@ -204,7 +221,7 @@ def _measure(page, repeat: int, last_action: dict) -> dict[str, list[float]]:
             cond = both_panes.format(
                 id=span, status=status, decided=decided + (1 if name == "a" else 0), pseudo=pseudo
             )
-            timings[name].append(_timed_key(page, key, cond))
+            timings[name].append(_timed_key(page, key, cond, name))
             _idle(page)
         # x left the span rejected; undo brings it back to accepted.
         span = _current(page)
@@ -214,7 +231,7 @@ def _measure(page, repeat: int, last_action: dict) -> dict[str, list[float]]:
             id=span, status="accepted", decided=decided,
             pseudo=f"document.getElementById('p-{span}') !== null",
         )  # fmt: skip
-        timings["u"].append(_timed_key(page, "u", cond))
+        timings["u"].append(_timed_key(page, "u", cond, "u"))
         _idle(page)
         last_action["name"] = "relabel"
         label = page.get_attribute(f"#s-{span}", "data-label")
@@ -224,6 +241,6 @@ def _measure(page, repeat: int, last_action: dict) -> dict[str, list[float]]:
             f" return m && m.dataset.label === '{new}'"
             f" && document.querySelector('#p-{span}[data-label={new}]') !== null; }}"
         )
-        timings["relabel"].append(_timed_key(page, key, cond))
+        timings["relabel"].append(_timed_key(page, key, cond, "relabel"))
         _idle(page)
     return timings

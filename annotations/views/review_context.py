@@ -149,7 +149,9 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
             transcript=transcript, utterances=utterances, rows=rows,
             filters=filters, page_breaks=False,
         )  # fmt: skip
-    groups = selectors.review_entities(rows=rows, filters=filters if filters.active else None)
+    groups = selectors.review_entities(
+        rows=rows, filters=filters if filters.active else None, only=touched.entities
+    )
     by_id = {e.id: e for g in groups for e in g.entities}
     labels = touched.labels | {by_id[i].label for i in touched.entities if i in by_id}
     by_row = {r.id: r for r in rows}
@@ -176,6 +178,7 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
         ),
         "queue_patch": json.dumps({"upsert": upsert, "remove": remove}),
         "result_focus": focus,
+        "focus": by_row.get(focus) if focus else None,
         "touched_spans": ",".join(str(i) for i in sorted(touched.spans)),
         "minimap": [
             cell

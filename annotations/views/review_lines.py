@@ -25,16 +25,13 @@ def _mark_open(row: SpanRow, filters: ReviewFilters, focus: int | None) -> str:
         classes += " current"
     if row.provenance and set(row.detectors) == {POSSIBLE_MISS}:
         classes += " miss"
-    title = f"{row.label} · {row.status} · {row.provenance_text()}"
-    if row.ref:
-        title = f"{row.ref} · {title}"
-    return format_html(
-        '<mark id="s-{}" class="{}" tabindex="0" data-span-id="{}" data-ref="{}" data-label="{}"'
-        ' data-status="{}" data-version="{}" data-score="{}" data-start="{}" data-end="{}"'
-        ' title="{}">',
-        row.id, classes, row.id, row.ref, row.label, row.status, row.version, f"{row.score:.2f}",
-        row.start, row.end, title,
-    )  # fmt: skip
+    # Only what the page reads (the inspector shows scores and provenance): an action's
+    # answer repeats every mark of the lines it touched.
+    return (
+        f'<mark id="s-{row.id}" class="{classes}" tabindex="0" data-span-id="{row.id}"'
+        f' data-ref="{escape(row.ref)}" data-label="{row.label}" data-status="{row.status}"'
+        f' data-version="{row.version}" data-start="{row.start}">'
+    )
 
 
 def _speaker_end(text: str, utterance: Utterance) -> int | None:
@@ -132,15 +129,8 @@ def line_pseudonymized_html(
             out.append(
                 format_html(
                     '<span class="rep lab-{} st-{}" id="p-{}" data-span-id="{}" data-ref="{}"'
-                    ' data-label="{}" title="{}">{}</span>',
-                    row.label,
-                    row.status,
-                    row.id,
-                    row.id,
-                    row.ref,
-                    row.label,
-                    f"{row.ref or row.label} · {row.status}",
-                    replacement,
+                    ' data-label="{}">{}</span>',
+                    row.label, row.status, row.id, row.id, row.ref, row.label, replacement,
                 )  # fmt: skip
             )
         pos = r_end

@@ -41,13 +41,30 @@
   let navSeq = 0; // counts focus moves made by the user
   const pending = new Map(); // span id → status an action in flight will give it
 
-  // One request at a time, in order: actions, windows, the inspector (a server with one
-  // worker, or SQLite, never sees two of this page's requests at once).
-  let net = Promise.resolve();
-  function serial(fn) {
-    const p = net.then(fn);
-    net = p.catch(() => undefined);
-    return p;
+  // One request at a time (a server with one worker, or SQLite, never sees two of this
+  // page's requests at once). Actions and windows go first, in order; the inspector,
+  // which only informs, waits until they are done.
+  const waiting = [];
+  let running = false;
+  function pump() {
+    if (running || !waiting.length) return;
+    let pick = waiting.findIndex((w) => w.urgent);
+    if (pick < 0) pick = 0;
+    const job = waiting.splice(pick, 1)[0];
+    running = true;
+    Promise.resolve()
+      .then(job.fn)
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        running = false;
+        pump();
+      });
+  }
+  function serial(fn, urgent) {
+    return new Promise((resolve, reject) => {
+      waiting.push({ fn: fn, resolve: resolve, reject: reject, urgent: urgent !== false });
+      pump();
+    });
   }
 
   const markOf = (id) => (id ? document.getElementById("s-" + id) : null);
@@ -145,8 +162,9 @@
   function loadInspector(id, delay) {
     clearTimeout(inspectorTimer);
     inspectorTimer = setTimeout(() => {
+      inspectorTimer = null;
       const url = root.dataset.inspectorUrl + "?span=" + encodeURIComponent(id) + "&" + filterQuery();
-      serial(() => (current === String(id) ? fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }) : null))
+      serial(() => (current === String(id) ? fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }) : null), false)
         .then((r) => (r && r.ok ? r.text() : null))
         .then((html) => {
           const old = document.getElementById("inspector");
@@ -241,6 +259,7 @@
       .then(() => {
         loading.delete(index);
         afterSwap();
+        calibrate();
       });
     loading.set(index, p);
     return p;
@@ -314,7 +333,8 @@
   // the previous answer has been swapped in.
   let chain = Promise.resolve();
   let busy = 0;
-  window.__reviewBusy = () => busy > 0 || loading.size > 0;
+  // For tests and the benchmark: anything still to be sent, answered or shown.
+  window.__reviewBusy = () => busy > 0 || loading.size > 0 || running || waiting.length > 0 || inspectorTimer !== null;
   const SPAN_ACTIONS = ["accept", "reject", "relabel", "resize", "delete", "apply_all"];
   function act(action, extra) {
     if (!canEdit) return toast("This transcript is read-only for you.", "error");
@@ -334,12 +354,10 @@
         return id && !markOf(id) && e ? ensureWindow(windowOfPage(e[1])) : null;
       })
       .then(() => {
-        const values = {};
+        const values = Object.assign({}, extra);
         const m = markOf(id);
         if (id) values.span = id;
-        if (m) values.version = m.dataset.version;
-        Object.assign(values, extra);
-        if (id) values.span = id;
+        if (m) values.version = m.dataset.version; // the version now, not the form's
         values.loaded = loadedWindows().join(",");
         return serial(() => htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root }));
       })
@@ -373,7 +391,9 @@
     if ((action === "undo" || action === "add") && target && navSeq === pressedAt && result.dataset.status === "ok") {
       return focusSpan(target);
     }
-    if (current && (touched.has(current) || current === id)) loadInspector(current, 0);
+    // accept/reject change only the inspector's status line (swapped with the answer)
+    const statusOnly = action === "accept" || action === "reject";
+    if (current && !statusOnly && (touched.has(current) || current === id)) loadInspector(current, 150);
   }
 
   // After any swap: keep the user's focus painted; a swap never moves it.
@@ -397,12 +417,9 @@
     });
     if (linkedRef) byRef(linkedRef).forEach((el) => el.classList.add("linked"));
     mergeHint();
-    calibrate();
     const t = toastEl();
     if (t && t.classList.contains("show")) armToast();
   }
-  document.body.addEventListener("htmx:afterSwap", afterSwap);
-  document.body.addEventListener("htmx:afterSettle", afterSwap);
   // Conflicts (409), refusals (403) and bad input (400) carry fragments and a message.
   document.body.addEventListener("htmx:beforeSwap", (e) => {
     const s = e.detail.xhr.status;

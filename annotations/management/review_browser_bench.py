@@ -107,8 +107,10 @@ def run_browser_bench(
             page.on("response", on_response)
             interactive = _open(page, base + page_path)
             if screenshots:
-                _screenshots(page, base + page_path, screenshots, "before-keys")
+                _screenshots(page, base + page_path, screenshots, "page")
             timings = _measure(page, repeat, last_action)
+            if screenshots:  # decided spans of every status beside undecided ones
+                page.screenshot(path=str(screenshots / "review-decided-1440x900.png"))
         finally:
             browser.close()
     return {

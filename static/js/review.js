@@ -741,6 +741,15 @@
   orig.addEventListener("scroll", onScroll(orig, pseudo), { passive: true });
   pseudo.addEventListener("scroll", onScroll(pseudo, orig), { passive: true });
 
+  // Filters apply as soon as they change (the Filter button is for pages without JS).
+  const filterForm = document.getElementById("filters");
+  if (filterForm) {
+    root.classList.add("js-on");
+    filterForm.addEventListener("change", (e) => {
+      if (e.target.name !== "q") filterForm.requestSubmit();
+    });
+  }
+
   // --- start ---------------------------------------------------------------------------
   calibrate();
   const initial = new URLSearchParams(location.search).get("span");

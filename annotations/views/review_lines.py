@@ -130,7 +130,13 @@ def line_pseudonymized_html(
                 format_html(
                     '<span class="rep lab-{} st-{}" id="p-{}" data-span-id="{}" data-ref="{}"'
                     ' data-label="{}">{}</span>',
-                    row.label, row.status, row.id, row.id, row.ref, row.label, replacement,
+                    row.label,
+                    row.status,
+                    row.id,
+                    row.id,
+                    row.ref,
+                    row.label,
+                    replacement,
                 )  # fmt: skip
             )
         pos = r_end

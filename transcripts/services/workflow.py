@@ -16,6 +16,7 @@ from django.db import transaction
 from annotations.audit import audit_record
 from anonreview import roles
 from transcripts.models import Transcript
+from transcripts.signals import transcript_approved
 
 S = Transcript.State
 
@@ -229,6 +230,12 @@ def transcript_approve(*, transcript: Transcript, actor) -> Transcript:
             if leaks:
                 raise LeakCheckFailed(leaks)
             locked = transcript_transition(transcript=locked, target=S.APPROVED, actor=actor)
+            approved = locked
+            transaction.on_commit(
+                lambda: transcript_approved.send(
+                    sender=Transcript, transcript=approved, actor=actor
+                )
+            )
     except LeakCheckFailed as exc:
         with transaction.atomic():
             audit_record(

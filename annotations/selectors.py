@@ -76,6 +76,7 @@ class SpanRow:
     ref: str
     text: str
     page: int = 0
+    flagged: bool = False
 
     @property
     def detectors(self) -> list[str]:
@@ -191,6 +192,7 @@ def review_span_rows(*, transcript: Transcript, provenance: bool = False) -> lis
         "version",
         "entity_id",
         "entity__ref",
+        "flagged",
     ]
     if provenance:
         fields.append("provenance")
@@ -206,7 +208,8 @@ def review_span_rows(*, transcript: Transcript, provenance: bool = False) -> lis
             entity_id=r[7],
             ref=r[8] or "",
             text=text[r[1] : r[2]],
-            provenance=r[9] if provenance else None,
+            flagged=r[9],
+            provenance=r[10] if provenance else None,
         )  # fmt: skip
         for r in Span.objects.filter(transcript=transcript)
         .order_by("start", "-end", "id")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotations.views import allowlist, dashboard, export, learning, review
+from annotations.views import allowlist, dashboard, export, learning, review, review_reading
 
 app_name = "annotations"
 
@@ -35,6 +35,11 @@ urlpatterns: list = [
         "transcripts/<int:transcript_id>/review/inspector/",
         review.review_inspector,
         name="review-inspector",
+    ),
+    path(
+        "transcripts/<int:transcript_id>/review/read/",
+        review_reading.review_reading,
+        name="review-reading",
     ),
     path(
         "transcripts/<int:transcript_id>/review/merge-preview/",

@@ -408,3 +408,47 @@ def test_lone_safety_net_finds_are_marked_as_possible_misses(client, annotator, 
     assert not re.search(rf'<mark id="s-{calvin.pk}" class="[^"]*\bmiss\b', body)
     body = client.get(page_url(rt), {"detector": "safety_net"}).content.decode()
     assert "Possible misses (safety_net)" in body
+
+
+def test_a_span_can_be_flagged_for_the_lead_with_a_comment(client, annotator, rt):
+    client.force_login(annotator)
+    span = span_at(rt, "Calvin")
+    response = client.post(
+        action_url(rt, "flag"),
+        {
+            "span": span.pk,
+            "version": span.version,
+            "flagged": "1",
+            "note": "Same man?",
+            "loaded": "0",
+        },
+        **HX,
+    )
+    assert response.status_code == 200
+    span.refresh_from_db()
+    assert span.flagged and span.lead_note == "Same man?" and span.version == 1
+    assert re.search(rf'<mark id="s-{span.pk}" class="[^"]*\bflagged\b', response.content.decode())
+    assert AuditEvent.objects.filter(event_type="review_note.flag", span=span).count() == 1
+    body = client.get(
+        reverse("annotations:review-inspector", args=[rt.pk]), {"span": span.pk}, **HX
+    )
+    assert 'value="Same man?"' in body.content.decode()
+    # A flag is not a decision: undo leaves it alone (nothing to undo here).
+    response = client.post(action_url(rt, "undo"), {"loaded": "0"}, **HX)
+    assert "Nothing to undo" in response.content.decode()
+    assert Span.objects.get(pk=span.pk).flagged
+
+
+def test_reading_mode_shows_the_release_text_and_highlights_what_still_reads_as_a_name(
+    client, annotator, rt
+):
+    from annotations.services import review as rs
+
+    quill = span_at(rt, "Quill")
+    rs.span_accept(span=quill, actor=annotator)  # "Quill" replaced; its other mentions leak
+    client.force_login(annotator)
+    body = client.get(reverse("annotations:review-reading", args=[rt.pk])).content.decode()
+    text = body[body.index('id="reading-text"') :]
+    assert f'data-span-id="{quill.pk}"' in text and "[PERSON_" in text
+    assert '<mark class="leak' in text and ">Quill</mark>" in text
+    assert 'id="original"' not in body  # the pseudonymized text alone

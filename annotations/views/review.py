@@ -31,7 +31,7 @@ from transcripts.services.workflow import TransitionError
 
 ACTIONS = (
     "accept", "reject", "relabel", "resize", "add", "delete", "merge", "split",
-    "apply_all", "accept_all", "undo", "resume",
+    "apply_all", "accept_all", "undo", "resume", "flag",
 )  # fmt: skip
 
 
@@ -141,7 +141,7 @@ def _do(request: HttpRequest, transcript: Transcript, action: str):
     span_id = int_or(post.get("span"))
     version = int_or(post.get("version"))
     if (
-        action in {"accept", "reject", "delete", "resize", "relabel", "apply_all"}
+        action in {"accept", "reject", "delete", "resize", "relabel", "apply_all", "flag"}
         and span_id is None
     ):
         raise services.ReviewError("Choose a span first.")
@@ -205,6 +205,12 @@ def _do(request: HttpRequest, transcript: Transcript, action: str):
             entity=post.get("entity") or None,
         )  # fmt: skip
         return f"Accepted {len(spans)} suggestions.", span_id
+    if action == "flag":
+        flagged = post.get("flagged") in {"1", "on", "true"}
+        span = services.span_flag(
+            span=span_id, actor=actor, version=version, flagged=flagged, note=post.get("note", "")
+        )
+        return ("Flagged for the lead." if flagged else "Flag removed."), span.pk
     if action == "undo":
         event = services.review_undo(transcript=transcript, actor=actor)
         restored = event.after.get("spans") or []

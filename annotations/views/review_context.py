@@ -12,7 +12,7 @@ from django.http import HttpRequest
 
 from annotations import selectors
 from annotations.labels import LABELS
-from annotations.models import AuditEvent
+from annotations.models import AuditEvent, Span
 from annotations.selectors import ReviewFilters, SpanRow
 from annotations.services import review as services
 from annotations.views.review_lines import build_lines
@@ -52,6 +52,7 @@ def inspector_context(transcript: Transcript, rows: list[SpanRow], span_id: int 
     variants = selectors.review_spelling_variants(group) if own else []
     return {
         "focus": row,
+        "note": Span.objects.filter(pk=row.id).values_list("lead_note", flat=True).first() or "",
         "focus_entity": own,
         "merge_targets": targets,
         "merge_candidates": candidates,

@@ -25,6 +25,8 @@ def _mark_open(row: SpanRow, filters: ReviewFilters, focus: int | None) -> str:
         classes += " current"
     if row.provenance and set(row.detectors) == {POSSIBLE_MISS}:
         classes += " miss"
+    if row.flagged:
+        classes += " flagged"
     # Only what the page reads (the inspector shows scores and provenance): an action's
     # answer repeats every mark of the lines it touched.
     return (

@@ -46,6 +46,7 @@ from annotations.services.review.spans import (
     span_add,
     span_apply_to_all,
     span_delete,
+    span_flag,
     span_reject,
     span_relabel,
     span_resize,
@@ -59,6 +60,6 @@ __all__ = [
     "entity_merge", "entity_split", "entity_split_form", "occurrences", "review_assign_entities",
     "review_edit_refusal", "review_resume", "review_undo", "review_undoable",
     "snap_to_words", "span_accept", "span_add", "span_apply_to_all", "span_delete",
-    "span_reject", "span_relabel", "span_resize", "span_snapshot", "spans_accept_all",
+    "span_flag", "span_reject", "span_relabel", "span_resize", "span_snapshot", "spans_accept_all",
     "spans_bulk_save", "word_step",
 ]  # fmt: skip

@@ -336,3 +336,31 @@ def spans_accept_all(
         extra=scope,
     )
     return spans
+
+
+FLAG_EVENT = "review_note.flag"  # not a ``review.`` action: undo leaves notes alone
+
+
+@transaction.atomic
+def span_flag(
+    *, span: Span | int, actor, flagged: bool, note: str = "", version: int | None = None
+) -> Span:
+    """Flag a span for the lead, with an optional comment (or clear the flag). The span's
+    decision and version do not change; the audit event keeps the old and new note."""
+    locked = _lock_span(span=span, version=version)
+    _check_edit(transcript=locked.transcript, actor=actor)
+    note = (note or "").strip()[:2000]
+    before = {"flagged": locked.flagged, "note": locked.lead_note}
+    locked.flagged, locked.lead_note = bool(flagged), note if flagged else ""
+    Span.objects.filter(pk=locked.pk).update(flagged=locked.flagged, lead_note=locked.lead_note)
+    from annotations.audit import audit_record
+
+    audit_record(
+        actor=actor,
+        event_type=FLAG_EVENT,
+        transcript=locked.transcript,
+        span=locked,
+        before={**before, "spans": [span_snapshot(locked)]},
+        after={"flagged": locked.flagged, "note": locked.lead_note},
+    )
+    return locked

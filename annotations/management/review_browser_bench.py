@@ -1,6 +1,7 @@
 """Key → update latency of the review workspace in Chromium (``bench_review --browser``).
 
-Serves the project on a local thread (Django's live-server thread, static files included),
+Serves the project with ``manage.py runserver`` in a separate process (static files
+included),
 opens the review page of a transcript built by ``build_review_transcript`` in Debian's
 Chromium (Playwright), and for each action presses its key the way an annotator does. The
 time counted runs from the page's own ``keydown`` event to the first animation frame after
@@ -13,10 +14,7 @@ import statistics
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.staticfiles.handlers import StaticFilesHandler
-from django.db import connections
 from django.test import Client
-from django.test.testcases import LiveServerThread
 from django.urls import reverse
 
 CHROMIUM_ARGS = [
@@ -57,24 +55,42 @@ def _pct(values: list[float], p: float) -> float:
 
 
 class _Server:
-    def __init__(self):
-        connections_override = {}
-        if connections["default"].vendor == "sqlite" and connections["default"].is_in_memory_db():
-            connections_override["default"] = connections["default"]
-        self.thread = LiveServerThread(
-            "127.0.0.1", StaticFilesHandler, connections_override=connections_override, port=0
-        )
-        self.thread.daemon = True
+    """``manage.py runserver`` in its own process (as in production, the browser's driver
+    does not share the server's interpreter), on a free local port."""
 
     def __enter__(self):
-        self.thread.start()
-        self.thread.is_ready.wait()
-        if self.thread.error:
-            raise self.thread.error
-        return f"http://127.0.0.1:{self.thread.port}"
+        import os
+        import socket
+        import subprocess
+        import sys
+        import time
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        manage = Path(settings.BASE_DIR) / "manage.py"
+        self.process = subprocess.Popen(  # noqa: S603 (our own manage.py, fixed arguments)
+            [sys.executable, str(manage), "runserver", "--noreload", "--insecure",
+             f"127.0.0.1:{port}"],
+            env={**os.environ, "DJANGO_SETTINGS_MODULE": os.environ.get(
+                "DJANGO_SETTINGS_MODULE", "anonreview.settings")},
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                return f"http://127.0.0.1:{port}"
+            except OSError:
+                if self.process.poll() is not None:
+                    break
+                time.sleep(0.2)
+        self.process.kill()
+        raise RuntimeError("The benchmark's server did not start.")
 
     def __exit__(self, *exc):
-        self.thread.terminate()
+        self.process.terminate()
+        self.process.wait(timeout=10)
 
 
 def run_browser_bench(
@@ -108,6 +124,10 @@ def run_browser_bench(
             interactive = _open(page, base + page_path)
             if screenshots:
                 _screenshots(page, base + page_path, screenshots, "page")
+            _measure(page, 2, last_action)  # warm-up: the server loads models on first use
+            ROUND_TRIPS.clear()
+            for values in sizes.values():
+                values.clear()
             timings = _measure(page, repeat, last_action)
             if screenshots:  # decided spans of every status beside undecided ones
                 page.screenshot(path=str(screenshots / "review-decided-1440x900.png"))

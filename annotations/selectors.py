@@ -60,7 +60,7 @@ class ReviewFilters:
         return urlencode({k: v for k, v in params.items() if v})
 
 
-@dataclass
+@dataclass(slots=True)
 class SpanRow:
     """One span as the page needs it (no model instance, no per-span query)."""
 

@@ -347,3 +347,26 @@ def test_go_to_page_and_the_minimap_jump_to_a_pages_first_undecided_span(
         start__gte=transcript.utterances.filter(page=12).order_by("start").first().start,
         start__lt=transcript.utterances.filter(page=13).order_by("start").first().start,
     ).count()  # fmt: skip
+
+
+def test_reading_mode_resizes_the_text_and_flags_a_tag_for_the_lead(
+    login_page, live_server, annotator, hearing
+):
+    span = Span.objects.filter(transcript=hearing, label="PERSON").order_by("start").first()
+    from annotations.services import review as rs
+
+    rs.span_accept(span=span.pk, actor=annotator, version=span.version)
+    page = login_page(annotator)
+    page.goto(live_server.url + reverse("annotations:review-reading", args=[hearing.pk]))
+    size = lambda: page.evaluate(  # noqa: E731
+        "() => parseFloat(getComputedStyle(document.getElementById('reading-text')).fontSize)"
+    )
+    before = size()
+    page.locator("[data-size='1']").click()
+    assert size() > before
+    assert page.locator("#pseudonymized, #original").count() == 0
+    page.once("dialog", lambda dialog: dialog.accept("Is this the inmate?"))
+    page.locator(f"#reading-text .rep[data-span-id='{span.pk}']").click()
+    page.wait_for_selector(f"#reading-text .rep.flagged[data-span-id='{span.pk}']")
+    span.refresh_from_db()
+    assert span.flagged and span.lead_note == "Is this the inmate?"

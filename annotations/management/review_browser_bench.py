@@ -1,13 +1,13 @@
 """Key → update latency of the review workspace in Chromium (``bench_review --browser``).
 
 Serves the project with ``manage.py runserver`` in a separate process (static files
-included),
-opens the review page of a transcript built by ``build_review_transcript`` in Debian's
-Chromium (Playwright), and for each action presses its key the way an annotator does. The
-time counted runs from the page's own ``keydown`` event to the first animation frame after
-the original pane, the pseudonymized pane and the progress counter all show the result.
-The bytes of every action's answer are recorded too. Optionally saves screenshots of the
-page at 1440×900 and 1280×720.
+included), opens the review page of a transcript built by ``build_review_transcript`` in
+Debian's Chromium (Playwright), and for each action presses its key the way an annotator
+does. Times run from the page's own ``keydown`` event to the first animation frame after
+the original pane, the pseudonymized pane and the progress counter all show the result
+(a/x show their decision at once); "confirmed" runs until the server's answer has been
+swapped in, "answered" until it arrived. The bytes of every answer are recorded too.
+Optionally saves screenshots of the page at 1440×900 and 1280×720.
 """
 
 import statistics
@@ -31,15 +31,27 @@ CHROMIUM_ARGS = [
 # resolves when ``window.__benchDone()`` holds after a DOM change, then waits one frame.
 WATCH_JS = """
 ([cond]) => {
-  window.__bench = {t0: null, t1: null};
+  window.__bench = {t0: null, t1: null, t2: null};
   const done = new Function('return (' + cond + ')();');
   const onKey = (e) => {
     window.__bench.t0 = performance.now();
     window.removeEventListener('keydown', onKey, true);
+    window.__benchResult = document.getElementById('action-result');
+    const answered = () => {  // the server's answer swapped in (its #action-result)
+      const r = document.getElementById('action-result');
+      return r && r !== window.__benchResult;
+    };
     const obs = new MutationObserver(() => {
-      if (window.__bench.t1 !== null || !done()) return;
-      obs.disconnect();
-      requestAnimationFrame(() => { window.__bench.t1 = performance.now(); });
+      const b = window.__bench;
+      if (b.t1 === null && done()) {
+        b.t1 = -1;
+        requestAnimationFrame(() => { b.t1 = performance.now(); });
+      }
+      if (b.t2 === null && answered()) {
+        b.t2 = -1;
+        requestAnimationFrame(() => { b.t2 = performance.now(); });
+      }
+      if (b.t1 !== null && b.t2 !== null) obs.disconnect();
     });
     obs.observe(document.body, {subtree: true, childList: true, attributes: true,
                                 characterData: true});
@@ -126,6 +138,7 @@ def run_browser_bench(
                 _screenshots(page, base + page_path, screenshots, "page")
             _measure(page, 2, last_action)  # warm-up: the server loads models on first use
             ROUND_TRIPS.clear()
+            CONFIRMED.clear()
             for values in sizes.values():
                 values.clear()
             timings = _measure(page, repeat, last_action)
@@ -143,6 +156,8 @@ def run_browser_bench(
                 "max_ms": round(max(values), 1),
                 "answer_bytes": round(statistics.median(sizes.get(name, [0]))),
                 "answered_ms": round(statistics.median(ROUND_TRIPS.get(name, [0])), 1),
+                "confirmed_median_ms": round(statistics.median(CONFIRMED.get(name, [0])), 1),
+                "confirmed_p95_ms": round(_pct(CONFIRMED.get(name, [0]), 0.95), 1),
             }
             for name, values in timings.items()
         },
@@ -179,11 +194,19 @@ def _screenshots(page, url: str, folder: Path, tag: str) -> None:
 ROUND_TRIPS: dict[str, list[float]] = {}
 
 
+CONFIRMED: dict[str, list[float]] = {}
+
+
 def _timed_key(page, key: str, cond: str, name: str | None = None) -> float:
     page.evaluate(WATCH_JS, [cond])
     page.evaluate("() => performance.clearResourceTimings()")
     page.keyboard.press(key)
-    page.wait_for_function("() => window.__bench.t1 !== null")
+    page.wait_for_function("() => window.__bench.t1 > 0")
+    if name:
+        page.wait_for_function("() => window.__bench.t2 > 0")
+        CONFIRMED.setdefault(name, []).append(
+            page.evaluate("() => window.__bench.t2 - window.__bench.t0")
+        )
     if name:
         trip = page.evaluate(
             "() => { const r = performance.getEntriesByType('resource')"

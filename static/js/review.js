@@ -292,6 +292,9 @@
   let busy = 0;
   // For tests and the benchmark: anything still to be sent, answered or shown.
   window.__reviewBusy = () => busy > 0 || loading.size > 0 || running || waiting.length > 0 || inspectorTimer !== null;
+  let tickets = 0;
+  const lastTicket = new Map(); // span id → the latest action sent for it
+  const laterOn = (id, ticket) => (lastTicket.get(id) || 0) > ticket;
   const SPAN_ACTIONS = ["accept", "reject", "relabel", "resize", "delete", "apply_all"];
   function act(action, extra) {
     if (!canEdit) return toast("This transcript is read-only for you.", "error");
@@ -302,8 +305,11 @@
       const m = markOf(id);
       pending.set(id, action === "accept" ? "accepted" : "rejected");
       if (m) m.classList.add("pending");
+      bumpCounter(optimistic(id));
     }
     const pressedAt = navSeq;
+    const ticket = ++tickets;
+    if (id) lastTicket.set(id, ticket);
     busy += 1;
     chain = chain
       .then(() => {
@@ -318,17 +324,49 @@
         values.loaded = loadedWindows().join(",");
         return serial(() => htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root }));
       })
-      .then(() => answered(action, id, pressedAt))
-      .catch(() => undefined)
       .finally(() => {
-        busy -= 1;
-        if (id && pending.has(id)) {
+        // This action is answered: its span shows the server's state from now on, unless
+        // a later key on the same span is still on its way.
+        const target = action === "accept" ? "accepted" : action === "reject" ? "rejected" : null;
+        if (id && target && pending.get(id) === target && !laterOn(id, ticket)) {
           pending.delete(id);
           const m = markOf(id);
           if (m) m.classList.remove("pending");
         }
+      })
+      .then(() => answered(action, id, pressedAt))
+      .catch(() => undefined)
+      .finally(() => {
+        busy -= 1;
       });
     return chain;
+  }
+  // a/x show their decision at once in both panes and the counter; the answer then
+  // replaces these elements with the server's (a refusal brings the truth back).
+  function optimistic(id) {
+    const status = pending.get(id);
+    const m = markOf(id);
+    const was = m && m.dataset.status;
+    if (!m || !status || was === status || was === "added" || was === "rejected") return 0;
+    m.dataset.status = status;
+    m.classList.replace("st-" + was, "st-" + status);
+    const rep = repOf(id);
+    if (rep && status === "rejected") {
+      const kept = document.createElement("span");
+      kept.className = "kept";
+      kept.id = "k-" + id;
+      kept.textContent = m.textContent;
+      rep.replaceWith(kept);
+    } else if (rep) rep.classList.replace("st-" + was, "st-" + status);
+    return was === "suggested" ? 1 : 0;
+  }
+  function bumpCounter(n) {
+    const p = document.getElementById("progress");
+    if (!n || !p) return;
+    const decided = Number(p.dataset.decided) + n;
+    p.dataset.decided = String(decided);
+    const strong = p.querySelector("strong");
+    if (strong) strong.textContent = String(decided);
   }
   function answered(action, id, pressedAt) {
     afterSwap();
@@ -368,10 +406,13 @@
         if (!active || active === document.body) m.focus({ preventScroll: true });
       }
     }
+    let n = 0;
     pending.forEach((_s, id) => {
       const m = markOf(id);
       if (m) m.classList.add("pending");
+      n += optimistic(id);
     });
+    bumpCounter(n);
     panes.relink();
     mergeHint();
     const t = toastEl();

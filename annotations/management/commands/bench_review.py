@@ -135,12 +135,13 @@ class Command(BaseCommand):
             )
             self.stdout.write(
                 f"{'key':<10}{'median ms':>10}{'p95 ms':>9}{'max ms':>9}{'answer B':>10}"
-                f"{'answered ms':>13}"
+                f"{'answered ms':>13}{'confirmed med/p95 ms':>22}"
             )
             for name, row in result["timings"].items():
                 self.stdout.write(
                     f"{name:<10}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}"
                     f"{row['max_ms']:>9.1f}{row['answer_bytes']:>10}{row['answered_ms']:>13.1f}"
+                    f"{row['confirmed_median_ms']:>14.1f} / {row['confirmed_p95_ms']:<6.1f}"
                 )
             return
         self.stdout.write(

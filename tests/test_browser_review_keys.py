@@ -370,3 +370,18 @@ def test_reading_mode_resizes_the_text_and_flags_a_tag_for_the_lead(
     page.wait_for_selector(f"#reading-text .rep.flagged[data-span-id='{span.pk}']")
     span.refresh_from_db()
     assert span.flagged and span.lead_note == "Is this the inmate?"
+
+
+def test_a_decision_the_server_did_not_save_is_taken_back_from_the_page(
+    login_page, live_server, annotator, hearing
+):
+    page = open_review(login_page(annotator), live_server, hearing, auto_advance=False)
+    page.route("**/review/accept/**", lambda route: route.fulfill(status=500, body="Server Error"))
+    page.keyboard.press("j")
+    span_id = current(page)
+    page.keyboard.press("a")  # shown at once, then refused by the (simulated) server
+    page.wait_for_selector("#toast.toast-error.show")
+    idle(page)
+    page.wait_for_selector(f'#s-{span_id}[data-status="suggested"]')
+    assert page.get_attribute("#progress", "data-decided") == "0"
+    assert Span.objects.get(pk=span_id).status == "suggested"

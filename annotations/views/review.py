@@ -94,8 +94,9 @@ def review_window(request: HttpRequest, transcript_id: int, window: int) -> Http
     return render(
         request,
         "annotations/review.html#window-pair",
-        {"w": windows[window], "lines": lines, "transcript": transcript},
-    )
+        {"w": windows[window], "lines": lines, "transcript": transcript,
+         "filter_query": filters.as_query()},
+    )  # fmt: skip
 
 
 @require_GET

@@ -1,14 +1,8 @@
-/* Review workspace: focus, keyboard, actions, linking, synchronised scrolling, selection → add.
- *
- * The server renders everything; this file moves focus, sends actions and keeps the two
- * panes in step. Rules that keep fast typing right:
- *   - focus moves only when the user presses a key or clicks, never when an answer or a
- *     lazily loaded window arrives;
- *   - every action carries the span that was focused when its key was pressed; actions
- *     run one after another and read the span's version when they leave;
- *   - a/x mark their span as pending at once, so j/k (and auto-advance) skip it.
- * Every action is also reachable without JavaScript through the inspector's plain forms.
- */
+/* Review workspace: focus, keys, the request queue and actions (panes: review_panes.js).
+ * Fast typing stays right: focus moves only on a key or a click (never when an answer or
+ * a window arrives); each action carries the span focused when its key was pressed and
+ * reads its version when it leaves; a/x show their decision at once and mark the span
+ * pending, so j/k and auto-advance skip it. Without JavaScript the forms still work. */
 (function () {
   "use strict";
   const root = document.getElementById("review");
@@ -19,7 +13,6 @@
   const pseudo = document.getElementById("pseudonymized");
   const canEdit = root.dataset.canEdit === "1";
   const keyLabels = (root.dataset.keyLabels || "").split(",");
-  const allLabels = (root.dataset.labels || "").split(",");
   const byScore = root.dataset.order === "score";
   const windows = JSON.parse(root.dataset.windows || "[]"); // [[index, [pages]]]
 
@@ -301,11 +294,13 @@
     extra = Object.assign({}, extra || {});
     const id = extra.span ? String(extra.span) : current;
     if (!id && SPAN_ACTIONS.includes(action)) return toast("Select a span first (j or a click).", "info");
+    let counted = 0;
     if (id && (action === "accept" || action === "reject")) {
       const m = markOf(id);
       pending.set(id, action === "accept" ? "accepted" : "rejected");
       if (m) m.classList.add("pending");
-      bumpCounter(optimistic(id));
+      counted = optimistic(id);
+      bumpCounter(counted);
     }
     const pressedAt = navSeq;
     const ticket = ++tickets;
@@ -324,6 +319,7 @@
         values.loaded = loadedWindows().join(",");
         return serial(() => htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root }));
       })
+      .then(() => (lastStatus >= 500 && id ? refreshWindowOf(id, counted) : null))
       .finally(() => {
         // This action is answered: its span shows the server's state from now on, unless
         // a later key on the same span is still on its way.
@@ -426,51 +422,24 @@
       e.detail.isError = false;
     }
   });
+  // A failed action (no answer to swap) may leave a decision shown that was not saved:
+  // the span's window is loaded again from the server.
+  let lastStatus = 0;
+  document.body.addEventListener("htmx:afterRequest", (e) => {
+    lastStatus = e.detail.xhr ? e.detail.xhr.status : 0;
+  });
+  function refreshWindowOf(id, counted) {
+    const m = markOf(id);
+    const win = m && m.closest(".win");
+    pending.delete(id);
+    bumpCounter(-counted);
+    if (!win || !win.dataset.url) return null;
+    return serial(() => htmx.ajax("GET", win.dataset.url, { target: win, swap: "outerHTML", source: win })).then(afterSwap);
+  }
   document.body.addEventListener("htmx:responseError", (e) => {
     const s = e.detail.xhr.status;
     if (s >= 500) toast("The server could not do this (error " + s + "); nothing was changed. Try again.", "error");
   });
-  // A new entity row (or label group) has no place yet: insert it in ref order.
-  function ensureGroup(label) {
-    let section = document.getElementById("eg-" + label);
-    if (section) return section;
-    const nav = document.getElementById("entities");
-    section = document.createElement("section");
-    section.className = "egroup";
-    section.id = "eg-" + label;
-    section.dataset.label = label;
-    section.innerHTML = '<header class="egroup-head" id="eh-' + label + '"></header><ul id="el-' + label + '"></ul>';
-    const rank = allLabels.indexOf(label);
-    const next = Array.from(nav.querySelectorAll("section.egroup")).find((s) => allLabels.indexOf(s.dataset.label) > rank);
-    nav.querySelectorAll(":scope > p.muted").forEach((p) => p.remove());
-    nav.insertBefore(section, next || null);
-    return section;
-  }
-  const refKey = (ref) => {
-    const m = /^(.*)_(\d+)$/.exec(ref || "");
-    return m ? [m[1], Number(m[2])] : [ref, 0];
-  };
-  document.body.addEventListener("htmx:oobErrorNoTarget", (e) => {
-    e.preventDefault();
-    const el = e.detail.content;
-    if (!el || !el.id) return;
-    const fresh = el.cloneNode(true);
-    fresh.removeAttribute("hx-swap-oob");
-    if (el.matches("li.ent")) {
-      const list = ensureGroup(el.dataset.label).querySelector("ul");
-      const k = refKey(el.dataset.ref);
-      const next = Array.from(list.children).find((li) => {
-        const o = refKey(li.dataset.ref);
-        return o[0] > k[0] || (o[0] === k[0] && o[1] > k[1]);
-      });
-      list.insertBefore(fresh, next || null);
-    } else if (el.matches("header.egroup-head")) {
-      const label = el.id.replace(/^eh-/, "");
-      const head = ensureGroup(label).querySelector("header");
-      head.replaceWith(fresh);
-    }
-  });
-
   // --- merge: always asks first, showing both groups' surface forms ----------------------
   const dialog = document.getElementById("merge-dialog");
   function openMerge(source, target, span) {
@@ -510,13 +479,8 @@
     if (form.hasAttribute("data-merge-form")) return openMerge(values.source, values.target, values.span);
     act(form.dataset.action, values);
   });
-  const undoButton = document.getElementById("undo-button");
-  if (undoButton) {
-    undoButton.closest("form").addEventListener("submit", (e) => {
-      e.preventDefault();
-      act("undo");
-    });
-  }
+  const undoForm = document.getElementById("undo-button");
+  if (undoForm) undoForm.closest("form").addEventListener("submit", (e) => e.preventDefault() || act("undo"));
 
   // --- keyboard ----------------------------------------------------------------------
   const autoAdvance = document.getElementById("auto-advance");
@@ -621,15 +585,6 @@
       goToPage(cell.dataset.page);
     }
   });
-
-  // Filters apply as soon as they change (the Filter button is for pages without JS).
-  const filterForm = document.getElementById("filters");
-  if (filterForm) {
-    root.classList.add("js-on");
-    filterForm.addEventListener("change", (e) => {
-      if (e.target.name !== "q") filterForm.requestSubmit();
-    });
-  }
 
   panes.init({ canEdit: canEdit, onAdd: (values) => act("add", values) });
 

@@ -1,6 +1,7 @@
-/* Review workspace, the panes: linking (hover/focus on any [data-ref] lights up every
- * element with that ref), synchronised scrolling, placeholder heights, and the popover
- * that adds a span from a text selection. review.js drives them through ReviewPanes. */
+/* Review workspace, the panes and lists: linking (hover/focus on any [data-ref] lights up
+ * every element with that ref), synchronised scrolling, placeholder heights, new entity
+ * rows placed in ref order, filters applied on change, and the popover that adds a span
+ * from a text selection. review.js drives them through ReviewPanes. */
 (function () {
   "use strict";
   const orig = document.getElementById("original");
@@ -110,6 +111,59 @@
   orig.addEventListener("scroll", onScroll(orig, pseudo), { passive: true });
   pseudo.addEventListener("scroll", onScroll(pseudo, orig), { passive: true });
 
+
+  const ALL_LABELS = ((document.getElementById("review") || {}).dataset || {}).labels
+    ? document.getElementById("review").dataset.labels.split(",")
+    : [];
+  // A new entity row (or label group) has no place yet: insert it in ref order.
+  function ensureGroup(label) {
+    let section = document.getElementById("eg-" + label);
+    if (section) return section;
+    const nav = document.getElementById("entities");
+    section = document.createElement("section");
+    section.className = "egroup";
+    section.id = "eg-" + label;
+    section.dataset.label = label;
+    section.innerHTML = '<header class="egroup-head" id="eh-' + label + '"></header><ul id="el-' + label + '"></ul>';
+    const rank = ALL_LABELS.indexOf(label);
+    const next = Array.from(nav.querySelectorAll("section.egroup")).find((s) => ALL_LABELS.indexOf(s.dataset.label) > rank);
+    nav.querySelectorAll(":scope > p.muted").forEach((p) => p.remove());
+    nav.insertBefore(section, next || null);
+    return section;
+  }
+  const refKey = (ref) => {
+    const m = /^(.*)_(\d+)$/.exec(ref || "");
+    return m ? [m[1], Number(m[2])] : [ref, 0];
+  };
+  document.body.addEventListener("htmx:oobErrorNoTarget", (e) => {
+    e.preventDefault();
+    const el = e.detail.content;
+    if (!el || !el.id) return;
+    const fresh = el.cloneNode(true);
+    fresh.removeAttribute("hx-swap-oob");
+    if (el.matches("li.ent")) {
+      const list = ensureGroup(el.dataset.label).querySelector("ul");
+      const k = refKey(el.dataset.ref);
+      const next = Array.from(list.children).find((li) => {
+        const o = refKey(li.dataset.ref);
+        return o[0] > k[0] || (o[0] === k[0] && o[1] > k[1]);
+      });
+      list.insertBefore(fresh, next || null);
+    } else if (el.matches("header.egroup-head")) {
+      const label = el.id.replace(/^eh-/, "");
+      const head = ensureGroup(label).querySelector("header");
+      head.replaceWith(fresh);
+    }
+  });
+
+  // Filters apply as soon as they change (the Filter button is for pages without JS).
+  const filterForm = document.getElementById("filters");
+  if (filterForm) {
+    document.getElementById("review").classList.add("js-on");
+    filterForm.addEventListener("change", (e) => {
+      if (e.target.name !== "q") filterForm.requestSubmit();
+    });
+  }
 
   // The add popover: ``init`` wires it once review.js knows how to send an action.
   let onAdd = () => undefined;

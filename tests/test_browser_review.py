@@ -28,8 +28,12 @@ def open_review(page, live_server, transcript):
 
 
 def settle(page):
-    """Wait until htmx has no request in flight."""
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    """Wait until every request of the page has been answered and swapped in (a/x show
+    their decision before the server has it)."""
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request')"
+        " && !(window.__reviewBusy && window.__reviewBusy())"
+    )
 
 
 def person_marks_of_two_groups(page):
@@ -182,6 +186,7 @@ def test_conflict_between_two_reviewers(
     assert page2.locator("#original mark.current").get_attribute("data-span-id") == span_id
     page2.keyboard.press("a")
     page2.wait_for_selector(f'#s-{span_id}[data-status="accepted"]')
+    settle(page2)  # the server has it (the page shows a decision at once)
     page1.keyboard.press("x")  # stale version: refused, and the fragment is refreshed
     page1.wait_for_selector("#toast.toast-error.show")
     assert "changed by ann2" in page1.locator("#toast").inner_text()

@@ -4,20 +4,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotations', '0004_allowlist_hearing_terms'),
+        ("annotations", "0004_allowlist_hearing_terms"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='span',
-            name='flagged',
-            field=models.BooleanField(default=False, help_text='Marked for the lead (a question or a doubt).'),
+            model_name="span",
+            name="flagged",
+            field=models.BooleanField(
+                default=False, help_text="Marked for the lead (a question or a doubt)."
+            ),
         ),
         migrations.AddField(
-            model_name='span',
-            name='lead_note',
-            field=models.TextField(blank=True, default='', help_text='A comment for the lead.'),
+            model_name="span",
+            name="lead_note",
+            field=models.TextField(blank=True, default="", help_text="A comment for the lead."),
         ),
     ]

@@ -1,19 +1,6 @@
-import logging
+import os
 
 from django.apps import AppConfig
-
-logger = logging.getLogger(__name__)
-
-
-def _recompute_dashboard(sender, transcript, actor, **kwargs) -> None:
-    """After each approval, the lead's dashboard is recomputed as a job (the stored
-    suggestions are scored; detectors are not re-run), so its figures need no click."""
-    from annotations.services import measurements
-
-    try:
-        measurements.dashboard_enqueue(user=actor, rerun=False)
-    except Exception as exc:  # the approval stands; the lead can still press Recompute
-        logger.warning("dashboard recompute not queued: %s", exc.__class__.__name__)
 
 
 class AnnotationsConfig(AppConfig):
@@ -21,6 +8,14 @@ class AnnotationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from transcripts.signals import transcript_approved
+        # transcripts never imports annotations: it calls what we register here.
+        from annotations.services.annotation import annotation_enqueue, suggestions_copy
+        from transcripts import hooks
 
-        transcript_approved.connect(_recompute_dashboard, dispatch_uid="dashboard-after-approval")
+        hooks.register(annotation_start=annotation_enqueue, suggestions_copy=suggestions_copy)
+        # A worker started with ANONREVIEW_PRELOAD_DETECTORS=1 (`make run`, bench_corpus)
+        # loads the models before taking its first job (docs/speed.md).
+        if os.environ.get("ANONREVIEW_PRELOAD_DETECTORS") == "1":
+            from annotations.services.annotation import detectors_preload
+
+            detectors_preload(ready_file=os.environ.get("ANONREVIEW_READY_FILE", ""))

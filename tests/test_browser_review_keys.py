@@ -180,7 +180,7 @@ def test_undo_walks_back_twenty_mixed_actions_typed_without_waits(
     page.keyboard.press("x")  # 19
     page.keyboard.press("2")  # 20 (relabel the same span)
     idle(page)
-    from annotations.models import AuditEvent
+    from anonreview.core.models import AuditEvent
 
     actions = AuditEvent.objects.filter(transcript=hearing, event_type__startswith="review.")
     assert actions.count() == 20, [

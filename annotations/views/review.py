@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from annotations import selectors
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
 from annotations.services import review as services
 from annotations.views.review_context import (
     answer_context,
@@ -26,6 +26,7 @@ from annotations.views.review_context import (
     touched_since,
 )
 from annotations.views.review_lines import build_lines
+from anonreview.core.models import AuditEvent
 from transcripts.models import Transcript
 from transcripts.services.workflow import TransitionError
 

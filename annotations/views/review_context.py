@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 from django.http import HttpRequest
 
 from annotations import selectors
-from annotations.labels import LABELS
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
 from annotations.selectors import ReviewFilters, SpanRow
 from annotations.services import review as services
 from annotations.views.review_lines import build_lines
+from anonreview.core.models import AuditEvent
+from engine.labels import LABELS
 from transcripts.models import Transcript
 
 KEY_LABELS = LABELS[:9]  # keys 1–9

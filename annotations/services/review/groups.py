@@ -6,7 +6,6 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from annotations.models import Entity, Span
-from annotations.pseudonymize.keys import entity_key
 from annotations.services.entities import entities_assign
 from annotations.services.review.permissions import ReviewError, _check_edit
 from annotations.services.review.snapshots import (
@@ -15,6 +14,7 @@ from annotations.services.review.snapshots import (
     span_snapshot,
     spans_bulk_save,
 )
+from engine.pseudonymize.keys import entity_key
 from transcripts.models import Transcript
 
 

@@ -5,9 +5,10 @@ from collections.abc import Iterable
 from django.db.models import F
 from django.utils import timezone
 
-from annotations.audit import audit_record
-from annotations.models import AuditEvent, Entity, Span
+from annotations.models import Entity, Span
 from annotations.services.review.permissions import SpanConflict
+from anonreview.core.audit import audit_record
+from anonreview.core.models import AuditEvent
 from transcripts.models import Transcript
 
 EVENT_PREFIX = "review."
@@ -31,6 +32,7 @@ def span_snapshot(span: Span) -> dict:
         "score": span.score,
         "reviewer_id": span.reviewer_id,
         "version": span.version,
+        "proposal_id": span.proposal_id,
     }
 
 

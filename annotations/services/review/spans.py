@@ -4,8 +4,6 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from annotations.detectors.names import person_name_parts
-from annotations.labels import LABELS, PERSON
 from annotations.models import Entity, Span
 from annotations.services.review.geometry import (
     _check_extent,
@@ -26,6 +24,8 @@ from annotations.services.review.snapshots import (
     _save,
     span_snapshot,
 )
+from engine.detectors.names import stored_pieces
+from engine.labels import LABELS
 from transcripts.models import Transcript
 
 OCCURRENCE = "review.occurrence"
@@ -79,9 +79,9 @@ def span_relabel(*, span: Span | int, actor, label: str, version: int | None = N
     entities_before = _entity_ids(transcript)
     before = [span_snapshot(locked)]
     status = Span.Status.ADDED if locked.status == Span.Status.ADDED else Span.Status.ACCEPTED
-    parts = [(locked.start, locked.end)]
-    if label == PERSON:
-        parts = person_name_parts(transcript.text, locked.start, locked.end) or parts
+    parts = stored_pieces(transcript.text, locked.start, locked.end, label) or [
+        (locked.start, locked.end)
+    ]
     result = []
     for index, (start, end) in enumerate(parts):
         if index == 0:
@@ -191,7 +191,7 @@ def span_add(*, transcript: Transcript, actor, start: int, end: int, label: str)
     text = transcript.text
     start, end = snap_to_words(text, int(start), int(end))
     _check_extent(text, start, end)
-    parts = person_name_parts(text, start, end) if label == PERSON else [(start, end)]
+    parts = stored_pieces(text, start, end, label)
     if not parts:
         raise ReviewError("The selection holds no name (titles such as Mr. are not names).")
     entities_before = _entity_ids(transcript)
@@ -353,7 +353,7 @@ def span_flag(
     before = {"flagged": locked.flagged, "note": locked.lead_note}
     locked.flagged, locked.lead_note = bool(flagged), note if flagged else ""
     Span.objects.filter(pk=locked.pk).update(flagged=locked.flagged, lead_note=locked.lead_note)
-    from annotations.audit import audit_record
+    from anonreview.core.audit import audit_record
 
     audit_record(
         actor=actor,

@@ -3,8 +3,7 @@
 from django.db import transaction
 from django.utils import timezone
 
-from annotations.audit import audit_record
-from annotations.models import AuditEvent, Entity, Span
+from annotations.models import Entity, Span
 from annotations.services.review.groups import review_assign_entities
 from annotations.services.review.permissions import ReviewError, SpanConflict, _check_edit
 from annotations.services.review.snapshots import (
@@ -14,6 +13,8 @@ from annotations.services.review.snapshots import (
     _lock_spans,
     span_snapshot,
 )
+from anonreview.core.audit import audit_record
+from anonreview.core.models import AuditEvent
 from transcripts.models import Transcript
 
 
@@ -69,6 +70,7 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
     for span_id, snap in before.items():
         span = current.get(span_id)
         fields = {k: snap[k] for k in _RESTORED_FIELDS}
+        fields["proposal_id"] = snap.get("proposal_id")  # older snapshots lack it
         if span is None:
             if snap["entity_id"] and not Entity.objects.filter(pk=snap["entity_id"]).exists():
                 fields["entity_id"] = None
@@ -82,7 +84,9 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
             span.updated_at = timezone.now()
             updated.append(span)
         restored.append(span)
-    Span.objects.bulk_update(updated, [*_RESTORED_FIELDS, "version", "updated_at"], batch_size=500)
+    Span.objects.bulk_update(
+        updated, [*_RESTORED_FIELDS, "proposal_id", "version", "updated_at"], batch_size=500
+    )
     removed = [i for i in after if i not in before]
     Span.objects.filter(pk__in=removed).delete()
     created_entities = event.after.get("created_entities", [])

@@ -31,9 +31,15 @@ def test_review_page_works_under_the_csp_without_violations(login_page, live_ser
     first.click()
     page.keyboard.press("a")  # accept: an htmx POST with the span's version
     page.wait_for_selector(f'#original mark[data-span-id="{span_id}"][data-status=accepted]')
+    page.wait_for_function("() => !window.__reviewBusy()")  # answered by the server
     assert Span.objects.get(pk=span_id).status == "accepted"
     width = page.evaluate(
         "() => document.querySelector('#progress .progress-bar > span').style.width"
     )
-    assert width.endswith("%") and width != "0%"
+    assert width.endswith("%")  # set from data-width through the CSSOM (app.js)
+    open_share = page.evaluate(
+        "() => { const c = document.querySelector('.mm[data-open]');"
+        " return c ? c.style.getPropertyValue('--open') : '0%'; }"
+    )
+    assert open_share.endswith("%")  # the minimap's custom property, likewise
     assert refused == []

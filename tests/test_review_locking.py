@@ -140,10 +140,26 @@ def test_review_page_renders_group_versions_for_entities_and_the_merge_form(clie
     body = client.get(reverse("annotations:review", args=[rt.pk]) + f"?span={dana.pk}").content
     version = group_version_of(rt, dana.entity_id)
     assert (
-        f'id="e-{dana.entity.ref}" data-ref="{dana.entity.ref}" data-version="{version}"'.encode()
+        f'id="e-{dana.entity_id}" data-ref="{dana.entity.ref}" data-version="{version}"'.encode()
         in body
     )
     assert f'name="group_version" value="{dana.entity.ref}:{version}"'.encode() in body
+    preview = client.get(
+        reverse("annotations:review-merge-preview", args=[rt.pk]),
+        {"source": dana.entity.ref, "target": span_at(rt, "Quill").entity.ref},
+    ).content.decode()
+    assert f"{dana.entity.ref}:{version}," in preview  # the merge dialog's versions
+
+
+def test_split_by_spelling_needs_and_checks_the_group_version(client, annotator, rt):
+    client.force_login(annotator)
+    quill = span_at(rt, "Quill")
+    url = reverse("annotations:review-action", args=[rt.pk, "split"])
+    data = {"span": quill.pk, "version": quill.version, "form": "Quill", "loaded": "0"}
+    assert client.post(url, data, **HX).status_code == 400
+    data["group_version"] = f"{quill.entity.ref}:stale"
+    assert client.post(url, data, **HX).status_code == 409
+    assert span_at(rt, "Quill").entity_id == quill.entity_id
 
 
 def test_group_version_changes_when_a_member_changes_joins_or_leaves():

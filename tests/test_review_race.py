@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from annotations.models import Span
-from annotations.services import review as rs
+from annotations.services.review import spans as review_spans
 from anonreview.core.models import AuditEvent
 from tests.factories import make_user
 from tests.test_review_services import make_review_transcript, span_at
@@ -32,7 +32,7 @@ def _gazetteer_subtypes_only(settings):
 def _race(monkeypatch, posts):
     """Run each ``(client, url, data)`` in its own thread at once; return the statuses."""
     both_read = threading.Barrier(len(posts))
-    original = rs._lock_span
+    original = review_spans._lock_span
 
     def lock_then_wait(**kwargs):
         span = original(**kwargs)
@@ -42,7 +42,7 @@ def _race(monkeypatch, posts):
             pass
         return span
 
-    monkeypatch.setattr(rs, "_lock_span", lock_then_wait)
+    monkeypatch.setattr(review_spans, "_lock_span", lock_then_wait)
     start = threading.Barrier(len(posts))
     statuses: list[int | str] = [0] * len(posts)
 

@@ -7,15 +7,17 @@
     const el = e.target;
     if (el && el.matches && el.matches("select[data-autosubmit]") && el.form) el.form.submit();
   });
-  // data-width="42" / data-min-height="300": sizes set through the CSSOM (allowed by the
+  // data-width="42" / data-min-height="300" / data-open="25" (the minimap's --open): sizes
+  // set through the CSSOM (allowed by the
   // policy, unlike style="" attributes), on load and on every htmx swap.
   function size(root) {
     const scope = root && root.querySelectorAll ? root : document;
-    const nodes = [scope, ...scope.querySelectorAll("[data-width], [data-min-height]")];
+    const nodes = [scope, ...scope.querySelectorAll("[data-width], [data-min-height], [data-open]")];
     nodes.forEach((el) => {
       if (!el.dataset) return;
       if (el.dataset.width !== undefined) el.style.width = el.dataset.width + "%";
       if (el.dataset.minHeight !== undefined) el.style.minHeight = el.dataset.minHeight + "px";
+      if (el.dataset.open !== undefined) el.style.setProperty("--open", el.dataset.open + "%");
     });
   }
   size(document); // deferred: the document is parsed; before htmx sets up "intersect"

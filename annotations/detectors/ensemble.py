@@ -6,9 +6,10 @@
     result.errors     # {detector name: error in words} — the others' spans are kept
     result.by_detector  # {detector name: its cleaned detections} (per-detector figures)
 
-One failing detector does not stop the others; its error is reported. Detectors
-that declare ``needs_detections`` (propagation) run after the others, with the merged
-spans in ``document.artifacts["detections"]``.
+One failing detector does not stop the others; its error is reported. Detectors run in
+stages (``stage_of``): those that declare ``needs_detections`` (propagation) run after
+the others, and the safety net (``stage = 2``) after them, each stage with the merged
+spans of the earlier ones in ``document.artifacts["detections"]``.
 """
 
 from __future__ import annotations
@@ -41,6 +42,12 @@ class EnsembleResult:
 
 class EnsembleError(RuntimeError):
     """Every detector failed: nothing to propose."""
+
+
+def stage_of(detector: Detector) -> int:
+    """When a detector runs: 0 = first (models, patterns, cover page); 1 = on their merged
+    spans (propagation: ``needs_detections``); 2 = last (the safety net, ``stage = 2``)."""
+    return int(getattr(detector, "stage", 1 if getattr(detector, "needs_detections", False) else 0))
 
 
 class Ensemble:
@@ -76,23 +83,22 @@ class Ensemble:
         """Run every detector (or those named in ``only``) on ``document``."""
         wanted = set(only) if only is not None else None
         detectors = [d for d in self.detectors if wanted is None or d.name in wanted]
-        first = [d for d in detectors if not getattr(d, "needs_detections", False)]
-        later = [d for d in detectors if getattr(d, "needs_detections", False)]
+        stages: dict[int, list[Detector]] = {}
+        for d in detectors:
+            stages.setdefault(stage_of(d), []).append(d)
         result = EnsembleResult(spans=[])
         total = len(detectors) + 1
         document.artifacts.setdefault("allow_list", self.allow)
-        for n, detector in enumerate(first):
-            self._run_one(detector, document, result)
-            if progress:
-                progress(int(100 * (n + 1) / total), f"{detector.name} done")
-        pooled = [d for name in sorted(result.by_detector) for d in result.by_detector[name]]
-        spans = merge(pooled, document.text)
-        if later:
-            document.artifacts["detections"] = [s.as_detection() for s in spans]
-            for n, detector in enumerate(later, len(first)):
+        spans: list[MergedSpan] = []
+        done = 0
+        for n, stage in enumerate(sorted(stages)):
+            if n:  # later stages read what the earlier ones found, merged
+                document.artifacts["detections"] = [s.as_detection() for s in spans]
+            for detector in stages[stage]:
                 self._run_one(detector, document, result)
+                done += 1
                 if progress:
-                    progress(int(100 * (n + 1) / total), f"{detector.name} done")
+                    progress(int(100 * done / total), f"{detector.name} done")
             pooled = [d for name in sorted(result.by_detector) for d in result.by_detector[name]]
             spans = merge(pooled, document.text)
         if detectors and len(result.errors) == len(detectors):

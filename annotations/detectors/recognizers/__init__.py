@@ -19,7 +19,10 @@ from annotations.detectors.recognizers.locations import (
 from annotations.detectors.recognizers.measures import AgeRecognizer, HeightRecognizer
 from annotations.detectors.recognizers.nrp import NrpRecognizer
 from annotations.detectors.recognizers.organizations import OrganizationRecognizer
-from annotations.detectors.recognizers.persons import PersonContextRecognizer
+from annotations.detectors.recognizers.persons import (
+    PersonContextRecognizer,
+    SpeakerTagRecognizer,
+)
 from annotations.detectors.recognizers.spelled import (
     SpelledNameRecognizer,
     SpelledOutItemRecognizer,
@@ -38,6 +41,7 @@ HEARING_RECOGNIZERS: tuple[type[RegexRecognizer], ...] = (
     PlaceRecognizer,
     CountyRecognizer,
     PersonContextRecognizer,
+    SpeakerTagRecognizer,
     NrpRecognizer,
 )
 
@@ -69,6 +73,7 @@ __all__ = [
     "PlaceRecognizer",
     "RegexRecognizer",
     "SpelledNameRecognizer",
+    "SpeakerTagRecognizer",
     "SpelledOutItemRecognizer",
     "find_hearing_entities",
     "is_known_place",

@@ -10,7 +10,7 @@ from annotations.detectors.recognizers.base import NATO, UNITS, RegexRecognizer,
 
 _ID_PLAIN = _c(r"(?<![\w/#-])(?P<span>[A-Z]{1,2}-?\d{4,5})(?![\w-])")
 _ID_NATO = _c(
-    rf"(?<![\w-])(?P<span>(?:{NATO})(?:[ ,-]+(?:{NATO}))?[ ,-]*\d(?:[ ,.-]*\d){{3,4}})(?![\w-])",
+    rf"(?<![\w-])(?P<span>(?:{NATO})(?:[ ,-]+(?:{NATO}))?[ ,-]*\n?[ ,-]*\d(?:[ ,.-]*\d){{3,4}})(?![\w-])",
     re.IGNORECASE,
 )
 _ID_DASHED = _c(r"(?<![\w-])(?P<span>[A-Z](?:[ ,.-]{1,3}\d){4,5})(?![\w-]|[ ,.-]\d)")
@@ -18,6 +18,22 @@ _ID_SPOKEN = _c(
     rf"(?<![\w-])(?P<span>(?:[A-Z]|{NATO})(?:[ ,.-]{{1,3}}(?:{UNITS})){{4,5}})(?![\w-])",
     re.IGNORECASE,
 )
+# Letters and digits spelled one by one, also across a line break: "B-K-4-4-1-7",
+# "A-3-2-2-6-2", "BK-44-17"
+_ID_SPELLED = _c(
+    r"(?<![\w-])(?P<span>[A-Z](?:-[ \t]*\n?[ \t]*[A-Z])?(?:-[ \t]*\n?[ \t]*\d{1,5}){1,6})"
+    r"(?![\w-]|-[ \t]*\n?[ \t]*\w)"
+)
+# A letter spelled out with its word, then the digits: "B, as in baker, 65921", "B as in
+# boy, K as in king, 4417", "V as in Victor six five nine two one" (also across a line)
+_DIGITS_OR_WORDS = rf"(?:\d{{1,6}}|{UNITS})(?:[ ,.-]+(?:\d{{1,6}}|{UNITS})){{0,5}}"
+_ID_AS_IN = _c(
+    r"(?<![\w-])(?P<span>[A-Za-z],? as in [A-Za-z]+(?:[ ,]+(?:and )?[A-Za-z],? as in [A-Za-z]+)?"
+    rf",?\s+{_DIGITS_OR_WORDS})(?![\w-])",
+    re.IGNORECASE,
+)
+_UNIT_WORDS = frozenset(UNITS.split("|"))
+
 _NOT_ID_BEFORE = re.compile(
     r"(?:\b(?:p\.?\s*o\.?\s*)?box|\bzip(?:\s*code)?|\bsuite|\bapt\.?|\broom|\bunit|\bform|\bcode|\bpage|\bexhibit|\bpenal)\s*#?\s*$",
     re.IGNORECASE,
@@ -40,6 +56,8 @@ class CdcrIdRecognizer(RegexRecognizer):
         ("nato-digits", _ID_NATO, 0.9),
         ("letter-digit-by-digit", _ID_DASHED, 0.85),
         ("spoken-digits", _ID_SPOKEN, 0.75),
+        ("letters-digits-spelled", _ID_SPELLED, 0.85),
+        ("letter-as-in-digits", _ID_AS_IN, 0.9),
     )
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
@@ -47,6 +65,13 @@ class CdcrIdRecognizer(RegexRecognizer):
         if _NOT_ID_BEFORE.search(text[max(0, start - 20) : start]):
             return False
         value = match.group("span")
+        if name in {"letters-digits-spelled", "letter-as-in-digits"}:
+            tail = value.lower().split(" as in ")[-1] if name == "letter-as-in-digits" else value
+            digits = len(re.findall(r"\d", tail)) + sum(
+                1 for w in re.findall(r"[a-z]+", tail) if w in _UNIT_WORDS
+            )
+            if not 4 <= digits <= 6:
+                return False  # "A-1" is a form, "B-2-0-2-4-1-1-7" a phone number
         if name == "nato-digits" and re.match(r"(?i)(?:november|may|march|august)\b", value):
             # "November 9, 2004", "November 1995" are dates; an ID has five plain digits
             if not re.fullmatch(r"(?i)\w+[ -]?\d{5}", value):

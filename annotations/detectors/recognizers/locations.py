@@ -34,6 +34,31 @@ _ADDRESS = _c(
 )
 
 
+# Counsel blocks and certificates: numbered streets ("1515 5th Street"), one-letter
+# streets ("1010 K Street"), addresses in capitals ("1515 K STREET"), a suite or an
+# apartment after it, "P.O. Box 4490", a city, state and ZIP code ("Sacramento, CA
+# 95814") and a ZIP code after "zip code".
+_SUFFIX_ANY_CASE = STREET_SUFFIXES + "|" + STREET_SUFFIXES.upper()
+_ADDRESS_WIDE = _c(
+    r"(?<![\w-])\d{1,6} (?:[NSEW]\.? |(?:North|South|East|West|NORTH|SOUTH|EAST|WEST) )?"
+    r"(?:\d{1,3}(?:st|nd|rd|th|ST|ND|RD|TH)|[A-Z]|[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+){0,2}) "
+    rf"(?:{_SUFFIX_ANY_CASE})\.?"
+    r"(?:, (?:Suite|Ste\.?|SUITE|STE\.?|Apt\.?|APT\.?|Apartment|Unit|UNIT|#) ?#?\d+[A-Z]?)?(?![\w-])"
+)
+_SUITE = _c(
+    r"(?<![\w-])(?:Suite|SUITE|Ste\.|STE\.|Apt\.|APT\.|Apartment) ?#?\d{1,5}[A-Z]?(?![\w-])"
+)
+_PO_BOX = _c(r"(?<![\w-])(?:P\.? ?O\.? ?|Post Office )Box \d{1,6}(?![\w-])", re.IGNORECASE)
+_STATES = (
+    "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|"
+    "NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|Calif\\.|California|CALIFORNIA"
+)
+_CITY_STATE_ZIP = _c(
+    r"(?<![\w-])(?:[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+){0,2},? )?"
+    rf"(?:{_STATES}),? \d{{5}}(?:-\d{{4}})?(?![\w-])"
+)
+_ZIP_AFTER_WORD = _c(r"\b(?i:zip(?: code)?|postal code):? (?P<span>\d{5}(?:-\d{4})?)(?![\w-])")
+
 _STREET = _c(
     r"(?<![\w-])(?:[A-Z][a-z]+ ){1,2}(?:Street|Avenue|Boulevard|Lane|Road|Drive|Court|Way|Place|"
     r"Terrace|Parkway|Highway|Circle)(?![\w-])"
@@ -60,9 +85,16 @@ class AddressRecognizer(RegexRecognizer):
         ("street-address", _ADDRESS, 0.9),
         ("street-name", _STREET, 0.85),
         ("on-street", _ON_STREET, 0.85),
+        ("street-address-wide", _ADDRESS_WIDE, 0.9),
+        ("suite", _SUITE, 0.85),
+        ("po-box", _PO_BOX, 0.9),
+        ("city-state-zip", _CITY_STATE_ZIP, 0.9),
+        ("zip-code", _ZIP_AFTER_WORD, 0.9),
     )
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
+        if name in {"street-address-wide", "suite", "po-box", "city-state-zip", "zip-code"}:
+            return True
         value = match.group("span") if name == "on-street" else match.group(0)
         first = value.split(" ", 1)[0]
         if name in {"street-name", "on-street"} and first in _NOT_STREET_START:

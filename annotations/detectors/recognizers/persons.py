@@ -81,3 +81,86 @@ _ROLE_WORDS = frozenset(
     "District Attorney Commissioner General Public Defender Sheriff Chief County State Board "
     "Panel Hearing Hearings Parole Court Superior Presiding".split()
 )
+
+
+# --- speaker tags and forms of address (PERSON) ----------------------------------------
+
+# A speaker tag: the start of a line, words in capitals (periods, apostrophes, numbers),
+# then a colon ("PRESIDING COMMISSIONER ALDEN:", "MR. LONG:", "JUROR NO. 5:").
+SPEAKER_TAG = re.compile(r"(?m)^[ \t]*(?P<tag>[A-Z][A-Z0-9.'’ -]{0,60}?)[ \t]*:(?=\s)")
+_TAG_WORD = re.compile(r"[A-Z][A-Z'’-]*[A-Z]|[A-Z]")
+_CALENDAR = frozenset(
+    """january february march april may june july august september october november
+    december monday tuesday wednesday thursday friday saturday sunday""".split()
+)
+
+
+def _role(word: str) -> bool:
+    from annotations.detectors.public import ROLE_WORDS
+
+    key = word.lower().rstrip(".").replace("’", "'")
+    if key.endswith("'s"):
+        key = key[:-2]
+    return key in ROLE_WORDS or key in TITLES
+
+
+def speaker_tag_names(text: str) -> list[tuple[int, int]]:
+    """The name words of every speaker tag. Titles, roles and forms of address (``MR.``,
+    ``CHIEF JUSTICE``, ``THE COURT``, ``JUROR``, ``DEPUTY COMMISSIONER``) are not names; the
+    other words are when the tag has a title or role (``MR. LONG``: ``LONG``) or holds a word
+    that is no ordinary English word (``MITCHELL``); a heading (``APPEARANCES:``) has none."""
+    from annotations.detectors.ordinary import is_ordinary
+
+    out = []
+    for match in SPEAKER_TAG.finditer(text):
+        start = match.start("tag")
+        words = [
+            (start + w.start(), start + w.end(), w.group(0))
+            for w in _TAG_WORD.finditer(match.group("tag"))
+        ]
+        roles = [w for w in words if _role(w[2])]
+        rest = [
+            w for w in words if not _role(w[2]) and len(w[2]) >= 2 and w[2].lower() not in _CALENDAR
+        ]
+        if rest and (roles or any(not is_ordinary(w[2]) for w in rest)):
+            out.extend((s, e) for s, e, _ in rest)
+    return out
+
+
+_HONORIFIC_NAME = _c(
+    r"\b(?:Mr|Mrs|Ms|Mx|Dr|MR|MRS|MS|DR|Miss|MISS)\.?[ \t]+(?=(?P<span>"
+    r"[A-Za-z][A-Za-z'’]*(?:-[A-Za-z][A-Za-z'’]*)?(?:[ ][A-Z][a-z]+(?:-[A-Z][a-z]+)?)?)"
+    r"(?![\w'’-]))"
+)
+_NOT_AFTER_HONORIFIC = frozenset(
+    """and or the a an to of in on at for with so but if is was i you he she we they it
+    this that yes no okay well then now here there""".split()
+)
+
+
+class SpeakerTagRecognizer(RegexRecognizer):
+    """The name part of a speaker tag (``MR. LONG:`` → ``LONG``; ``CHIEF JUSTICE ROBERTS:``
+    → ``ROBERTS``) and any word after an honorific, in any case (``Mr. pellegrino``,
+    ``Ms. Okafor``, ``MR. LONG``), whatever the statistical models say."""
+
+    ENTITY = "PERSON"
+
+    def find_all(self, text: str):
+        from annotations.detectors.recognizers.base import Found
+
+        found = {
+            (s, e): Found(s, e, self.ENTITY, 0.9, "speaker-tag") for s, e in speaker_tag_names(text)
+        }
+        for match in _HONORIFIC_NAME.finditer(text):
+            value = match.group("span")
+            words = value.split(" ")
+            if words[0].lower() in _NOT_AFTER_HONORIFIC or _role(words[0]):
+                continue  # "Mr. and Mrs. Okafor", "Mr. Chief Justice", "Madam Chair"
+            if words[0] == "Miss" or (len(words[0]) < 2):
+                continue
+            s = match.start("span")
+            if len(words) > 1 and _role(words[1]):
+                words = words[:1]
+            e = s + len(" ".join(words))
+            found.setdefault((s, e), Found(s, e, self.ENTITY, 0.9, "honorific"))
+        return sorted(found.values(), key=lambda f: (f.start, f.end))

@@ -151,6 +151,8 @@ DETECTORS = [
     {"NAME": "annotations.detectors.transformer.TransformerDetector", "OPTIONS": {}},
     {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
     {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+    # Possible misses (low score, runs last): docs/detection.md, "Safety net".
+    {"NAME": "annotations.detectors.safety_net.SafetyNetDetector", "OPTIONS": {}},
 ]
 # A transformer fine-tuned on reviewed gold (docs/learning.md) joins the ensemble when
 # TRAINED_DETECTOR_DIR names its directory (e.g. var/trained_models/current).

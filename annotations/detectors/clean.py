@@ -17,6 +17,8 @@ from collections.abc import Iterable
 
 from annotations.detectors.base import Detection
 from annotations.detectors.names import TITLES, is_given_name, person_name_parts
+from annotations.detectors.ordinary import is_ordinary
+from annotations.detectors.public import is_title_or_role, public_terms
 
 _TRAIL = re.compile(r"[\s,;:!?\"'“”‘’()\[\]{}…—–-]+$")
 _LEAD = re.compile(r"^[\s,;:!?\"'“”‘’()\[\]{}…—–-]+")
@@ -38,6 +40,14 @@ _DURATION = re.compile(
 )
 _TIME_OK = re.compile(
     r"\d|o'clock|o’clock|\bnoon\b|\bmidnight\b|\b[ap]\.?m\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b.*\b(?:morning|afternoon|evening|night)\b",
+    re.IGNORECASE,
+)
+# A time needs a clock, an hour with a.m./p.m., o'clock, noon, midnight, "1530 hours" or an
+# hour word with a time of day: a case number ("No. 11-393") or "section 3" is no time.
+_TIME_STRICT = re.compile(
+    r"\d:\d\d|\d\s*[ap]\.?\s?m\b|o'clock|o’clock|\bnoon\b|\bmidnight\b|\b\d{4} hours\b|"
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\b.*"
+    r"\b(?:morning|afternoon|evening|night|[ap]\.m\.)",
     re.IGNORECASE,
 )
 _STUTTER = re.compile(r"^(\w{1,3})-(?:\1-)*\1\w*$", re.IGNORECASE)
@@ -209,17 +219,17 @@ def _only_function_words(value: str, allowed: Iterable[str] = ()) -> bool:
     return bool(words) and all(w in _STOP_WORDS or w in _CONTRACTION or w in allowed for w in words)
 
 
-_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z][a-z]+(?![\w'’-])")
-_LOWER_WORDS: list[tuple[str, frozenset[str]]] = []
+# Labels dropped inside a public term (public.py); a CDCR number or a phone never is one.
+_PUBLIC_CHECKED = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "NRP", "DATE", "TIME", "AGE"})
 
 
-def lower_words(text: str) -> frozenset[str]:
-    """The words ``text`` uses in lower case: ordinary words there, not names.
-
-    Cached for the last text (kept referenced, so identity cannot be reused by another)."""
-    if not _LOWER_WORDS or _LOWER_WORDS[0][0] is not text:
-        _LOWER_WORDS[:] = [(text, frozenset(_LOWER_WORD.findall(text)))]
-    return _LOWER_WORDS[0][1]
+def _LOWER_OK(d: Detection) -> bool:  # noqa: N802 - reads as a rule
+    """Detectors that may propose a name in lower case: copies of a known name
+    (propagation, the safety net) and a word after an honorific (``Mr. pellegrino``)."""
+    return d.detector in {"propagation", "safety_net"} or d.explanation in {
+        "honorific",
+        "SpeakerTagRecognizer",
+    }
 
 
 def _statistical(d: Detection) -> bool:
@@ -254,6 +264,7 @@ def clean(
 ) -> list[Detection]:
     """Apply the cleaning rules; returns new detections (PERSON ones as name parts)."""
     allow = allow or AllowList()
+    public = public_terms(text)
     out: list[Detection] = []
     pending = list(detections)
     while pending:
@@ -291,12 +302,28 @@ def clean(
                 d = Detection(
                     d.start, d.start + len(name), "PERSON", d.score, d.detector, d.explanation
                 )
+        if d.label in _PUBLIC_CHECKED and public.inside(d.start, d.end):
+            continue  # "Supreme Court", "Internal Revenue Code", "Penal Code section 3041"
+        if d.label in {"PERSON", "ORGANIZATION", "LOCATION", "NRP"} and is_title_or_role(value):
+            continue  # "Chief Justice", "ESQ.", "MR." as a place: titles and roles
+        if (
+            d.label in _ONE_LINE
+            and (_statistical(d) or d.detector == "transformer")
+            and public.in_caps_boilerplate(d.start, d.end)
+            and all(is_ordinary(w) for w in re.findall(r"[A-Za-z][\w'’]*", value))
+        ):
+            continue  # "MODIFY" in the decision's boilerplate in capitals
         if d.label == "PERSON":
             for s, e in person_name_parts(text, d.start, d.end):
                 part = text[s:e]
-                if (len(part) < 2 and not part.isupper()) or part == "I" or part.islower():
-                    continue  # names are capitalised ("godfather" is not one)
+                if (len(part) < 2 and not part.isupper()) or part == "I":
+                    continue
+                if part.islower() and not (_LOWER_OK(d) and not is_ordinary(part)):
+                    continue  # names are capitalised ("godfather" is not one), except a
+                    # known name's lower-case slip ("Mr. pellegrino") that is no English word
                 if allow.allows(text, s, e) or part.lower() in TITLES or _STUTTER.match(part):
+                    continue
+                if is_title_or_role(part) or public.inside(s, e):
                     continue
                 if _NOT_NAME_HERE.match(text, s):
                     continue
@@ -319,7 +346,7 @@ def clean(
             ):
                 continue  # a house number, a count or a form ("Form 1073"), not a year
         elif d.label == "TIME":
-            if not _TIME_OK.search(value):
+            if not _TIME_OK.search(value) or not _TIME_STRICT.search(value):
                 continue
         elif d.label in {"ORGANIZATION", "LOCATION", "NRP"}:
             if _STUTTER.match(value) or value.islower() and len(value) < 4:
@@ -336,11 +363,11 @@ def clean(
                 d.label == "ORGANIZATION"
                 and _statistical(d)
                 and re.fullmatch(r"[A-Z][a-z]+", value)
-                and value.lower() in lower_words(text)
+                and is_ordinary(value)
             ):
                 # "Chess is thinking two moves ahead", "Anger is a secondary emotion": a
-                # capitalised word the same transcript also uses in lower case is an
-                # ordinary word, not a body's name (NER's guess at a sentence start)
+                # capitalised ordinary English word (by frequency, not a name) is no
+                # body's name (NER's guess at a sentence start)
                 continue
         out.append(d)
     out.sort(key=lambda x: (x.start, x.end, x.label, x.detector))

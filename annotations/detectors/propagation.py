@@ -5,7 +5,11 @@ detectors, after cleaning and merging) is proposed at every other occurrence, wi
 its own provenance (``propagation``) so a reviewer can tell it apart. Misspelled
 repeats of name parts (``Stevenson`` / ``Stevenston``) are found by edit distance
 (1 for parts of 5+ letters, 2 for 9+) or by equal Metaphone codes with edit distance
-2, among capitalised words only. The ensemble runs this detector after the others and
+2, among capitalised words only. A name that is no ordinary English word
+(``ordinary.is_ordinary``: frequency and name gazetteers, never "the transcript also
+writes it in lower case") is proposed in every case variant (``pellegrino``,
+``Pellegrino``, ``PELLEGRINO``); one that is also an English word (``Young``) where it
+is capitalised in mid-sentence. The ensemble runs this detector after the others and
 gives it their merged spans in ``document.artifacts["detections"]``.
 """
 
@@ -15,10 +19,12 @@ import re
 from typing import ClassVar
 
 from annotations.detectors.base import Detection, Detector, Document
-from annotations.detectors.clean import lower_words
 from annotations.detectors.cover import COMMON_WORDS, find_word
 from annotations.detectors.merge import COPY_OF
 from annotations.detectors.names import TITLES
+from annotations.detectors.ordinary import is_ordinary
+from annotations.detectors.public import is_title_or_role
+from annotations.detectors.recognizers.locations import is_known_place
 
 PROPAGATED = ("PERSON", "CDCR_ID", "LOCATION")
 _CAPWORD = re.compile(r"(?<![\w-])[A-Z][A-Za-z'’]*[a-zA-Z](?:-[A-Z][a-z]+)?(?![\w-])")
@@ -28,6 +34,15 @@ _NEVER = frozenset(
     mister ma'am state county city court board parole hearing hearings panel commissioner
     deputy presiding inmate attorney district prison""".split()
 )
+
+
+_SENTENCE_END = re.compile(r"(?:^|[.!?:;\n\"“(—-]|\.\.\.)\s*$")
+
+
+def _mid_sentence(text: str, start: int) -> bool:
+    """Whether a word at ``start`` follows other words of its sentence (its capital is
+    the writer's choice, not the sentence's)."""
+    return not _SENTENCE_END.search(text[max(0, start - 4) : start])
 
 
 def _norm_id(value: str) -> str:
@@ -51,8 +66,6 @@ class PropagationDetector(Detector):
         min_len = int(self.options.get("min_length", 3))
         score = float(self.options.get("score", 0.7))
         out: list[Detection] = []
-        # Words the transcript also uses in lower case are common words, not names.
-        ordinary = lower_words(text)
         names: dict[str, str] = {}  # lower → original
         places: set[str] = set()
         ids: set[str] = set()
@@ -63,10 +76,10 @@ class PropagationDetector(Detector):
                 key = value.lower()
                 if (
                     len(value) >= min_len
-                    and value[:1].isupper()
+                    and (value[:1].isupper() or not is_ordinary(key))
                     and key not in TITLES
                     and key not in _NEVER
-                    and key not in ordinary
+                    and not is_title_or_role(value)
                 ):
                     names.setdefault(key, value)
             elif label == "LOCATION":
@@ -74,15 +87,26 @@ class PropagationDetector(Detector):
                     len(value) >= 3
                     and value[:1].isupper()
                     and value.lower() not in _NEVER
-                    and value.lower() not in ordinary
+                    and (not is_ordinary(value) or is_known_place(value))
                 ):
                     places.add(value)
             elif label == "CDCR_ID":
                 ids.add(value)
-        for _key, value in sorted(names.items()):
+        for key, value in sorted(names.items()):
             if allow is not None and value in allow:
                 continue
-            for s, e in find_word(text, value, capitalised=True):
+            if not is_ordinary(key):
+                # a name, not an English word: every case variant ("pellegrino",
+                # "Pellegrino", "PELLEGRINO"), a transcriber's lower-case slip included
+                spans = find_word(text, value)
+            else:
+                # also an English word ("Young", "Long"): capitalised in mid-sentence only
+                spans = (
+                    (s, e)
+                    for s, e in find_word(text, value, capitalised=True)
+                    if text[s:e][1:].islower() and _mid_sentence(text, s)
+                )
+            for s, e in spans:
                 out.append(Detection(s, e, "PERSON", score, self.name, explanation="same name"))
         for place in sorted(places):
             if allow is not None and place in allow:
@@ -103,10 +127,10 @@ class PropagationDetector(Detector):
                         )
                     )
         if fuzzy and names:
-            out.extend(self._misspellings(text, names, score * 0.9, jellyfish, allow, ordinary))
+            out.extend(self._misspellings(text, names, score * 0.9, jellyfish, allow))
         return out
 
-    def _misspellings(self, text, names, score, jellyfish, allow, ordinary) -> list[Detection]:
+    def _misspellings(self, text, names, score, jellyfish, allow) -> list[Detection]:
         candidates: dict[str, list[tuple[int, int]]] = {}
         for m in _CAPWORD.finditer(text):
             word = m.group(0)
@@ -118,7 +142,7 @@ class PropagationDetector(Detector):
                 or key in COMMON_WORDS
                 or key in _NEVER
                 or key in TITLES
-                or key in ordinary
+                or is_ordinary(key)
             ):
                 continue
             candidates.setdefault(word, []).append(m.span())

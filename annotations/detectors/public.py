@@ -43,13 +43,14 @@ ROLE_WORDS = frozenset(
     chairperson senator secretary special agent detective sergeant lieutenant captain parole
     agent psychologist doctor nurse warden chaplain counselor q a honor honour your his her my
     lord lords lady ladies gentlemen gentleman president vice governor mayor sheriff marshal
-    transcriber stenographer cross direct redirect recross examination continued resumed
+    foreperson foreman forewoman courtroom transcriber stenographer cross direct redirect recross examination continued resumed
     people state government united states narrator host interviewer interviewee all both
     """.split()
 )
 
 _CAP = r"[A-Z][\w'’]*(?:-[A-Z][\w'’]*)?"
 _CONNECT = r"(?:of|and|for|with|on|the|to|in|&)"
+_CONNECT_INNER = r"(?:of|and|for|the|&)"
 _COURT_WORD = (
     r"(?:Supreme|Superior|District|Circuit|Appellate|Bankruptcy|Tax|Municipal|Juvenile|Family|"
     r"Probate|Claims|Federal|Trial|Criminal|Civil|Drug|Traffic|Military|Immigration|Appeals)"
@@ -86,7 +87,7 @@ _SHAPES: tuple[tuple[str, re.Pattern], ...] = (
         re.compile(
             rf"(?<![\w-])(?:(?:U\.\s?S\.|United States|California|Federal|State) )?"
             rf"(?:Department|Dept\.|Bureau|Office|Division|Board|Commission|Agency|Administration|"
-            rf"Ministry|Committee) (?:of|for|on) (?:the )?{_CAP}(?: (?:{_CONNECT} )?{_CAP}){{0,5}}"
+            rf"Ministry|Committee) (?:of|for|on) (?:the )?{_CAP}(?: (?:{_CONNECT_INNER} )?{_CAP}){{0,5}}"
             r"|(?<![\w-])(?:Congress|Senate|House of Representatives|Legislature|Judiciary|"
             r"Attorney General|Solicitor General|Internal Revenue Service|White House)(?![\w-])"
         ),
@@ -163,6 +164,8 @@ class PublicTerms:
                 value = match.group(0)
                 if kind in {"national", "body"} and _LOCAL_HEAD.search(value):
                     continue  # a prison, a school, a police department: they locate a person
+                if kind == "body" and re.search(r"\b(?:County|City|Town)\b", value):
+                    continue  # "Office of the District Attorney of Tulare County": a place
                 regions.append((match.start(), match.end(), kind))
         self.regions = sorted(regions)
         self.caps_lines = [

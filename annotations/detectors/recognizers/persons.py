@@ -104,26 +104,52 @@ def _role(word: str) -> bool:
     return key in ROLE_WORDS or key in TITLES
 
 
+# Titles and roles that a name follows in a tag ("INCARCERATED PERSON BLACK:")
+_BEFORE_NAME = TITLES | {
+    "person",
+    "kin",
+    "inmate",
+    "prisoner",
+    "juror",
+    "witness",
+    "interpreter",
+    "defendant",
+    "plaintiff",
+    "petitioner",
+    "respondent",
+    "senator",
+    "secretary",
+    "chairman",
+    "chairwoman",
+}
+
+
 def speaker_tag_names(text: str) -> list[tuple[int, int]]:
     """The name words of every speaker tag. Titles, roles and forms of address (``MR.``,
-    ``CHIEF JUSTICE``, ``THE COURT``, ``JUROR``, ``DEPUTY COMMISSIONER``) are not names; the
-    other words are when the tag has a title or role (``MR. LONG``: ``LONG``) or holds a word
-    that is no ordinary English word (``MITCHELL``); a heading (``APPEARANCES:``) has none."""
+    ``CHIEF JUSTICE``, ``THE COURT``, ``JUROR``, ``DEPUTY COMMISSIONER``) are not names.
+    A word that is no ordinary English word is a name (``MITCHELL:``); an ordinary word
+    only right after a title or another name word (``MR. LONG:``, ``PRESIDING COMMISSIONER
+    YOUNG:``), so ``COURT SECURITY OFFICER:`` and ``APPEARANCES:`` hold none."""
     from annotations.detectors.ordinary import is_ordinary
 
     out = []
     for match in SPEAKER_TAG.finditer(text):
         start = match.start("tag")
-        words = [
-            (start + w.start(), start + w.end(), w.group(0))
-            for w in _TAG_WORD.finditer(match.group("tag"))
-        ]
-        roles = [w for w in words if _role(w[2])]
-        rest = [
-            w for w in words if not _role(w[2]) and len(w[2]) >= 2 and w[2].lower() not in _CALENDAR
-        ]
-        if rest and (roles or any(not is_ordinary(w[2]) for w in rest)):
-            out.extend((s, e) for s, e, _ in rest)
+        previous = ""  # "title", "name" or "" (a role word or the start)
+        for w in _TAG_WORD.finditer(match.group("tag")):
+            word = w.group(0)
+            key = word.lower().replace("’", "'")
+            if _role(word):
+                previous = "title" if key.rstrip(".") in _BEFORE_NAME else ""
+                continue
+            if len(word) < 2 or key in _CALENDAR:
+                previous = ""
+                continue
+            if not is_ordinary(word) or previous in {"title", "name"}:
+                out.append((start + w.start(), start + w.end()))
+                previous = "name"
+            else:
+                previous = ""
     return out
 
 

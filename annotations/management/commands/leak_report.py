@@ -9,6 +9,8 @@ ensemble and prints, per file, for a reviewer:
   an honorific, a case variant or near-misspelling of a name found elsewhere, or a
   gazetteer name; the others are only name-shaped;
 * **possible misses per 1,000 words**: what the safety net proposes (what reviewers read);
+* a ``.txt`` file that the importer rejects (fragments, another court's layout) is read
+  as plain text;
 * **domain terms lost**: occurrences of public terms (``public.py``: the CDCR/BPH
   lexicon, courts, government bodies, laws, citations) that a suggestion covers, i.e.
   that the release would replace; and the share that survives.
@@ -122,11 +124,17 @@ class Command(BaseCommand):
                 continue
             try:
                 parsed = parse_file(source.name, source.data)
+                text, metadata = parsed.text, parsed.metadata
             except ImportRejected as exc:
-                item["error"] = str(exc)
-                continue
-            result = ensemble.run(Document(parsed.text, parsed.metadata), only=only)
-            item.update(report_text(parsed.text, result.spans, ensemble.allow))
+                # Not a hearing the importer knows (fragments, other courts' text): a
+                # plain-text file is read as it is.
+                if not source.name.lower().endswith(".txt"):
+                    item["error"] = str(exc)
+                    continue
+                text, metadata = source.data.decode("utf-8", errors="replace"), {}
+                item["read_as_plain_text"] = True
+            result = ensemble.run(Document(text, metadata), only=only)
+            item.update(report_text(text, result.spans, ensemble.allow))
             if result.errors:
                 item["detector_errors"] = sorted(result.errors)
         ok = [f for f in files if "words" in f]

@@ -59,13 +59,11 @@ def _gazetteer() -> tuple[frozenset[str], frozenset[str]]:
         n.lower()
         for n in (*Provider.last_names, *Provider.first_names_male, *Provider.first_names_female)
     }
-    broad: set[str] = set()
-    try:
-        import gender_guesser.detector
+    from annotations.detectors.names import _GENDER as shared
+    from annotations.detectors.names import is_given_name
 
-        broad = {n.lower() for n in gender_guesser.detector.Detector(case_sensitive=False).names}
-    except Exception:  # the curated list alone still decides
-        broad = set()
+    is_given_name("Ann")  # loads gender_guesser's detector once, shared with names.py
+    broad = {n.lower() for n in getattr(shared[0], "names", {})} if shared else set()
     return frozenset(curated), frozenset(broad)
 
 

@@ -1,0 +1,77 @@
+"""Propagation from the ordinary-word rule of English (not of one transcript), on the
+generator's hard cases (transcripts/synthetic/hard_cases.py)."""
+
+import pytest
+
+from annotations.detectors.base import Detection, Document
+from annotations.detectors.cover import CoverPageDetector
+from annotations.detectors.ensemble import Ensemble
+from annotations.detectors.patterns import PatternDetector
+from annotations.detectors.propagation import PropagationDetector
+from annotations.detectors.safety_net import SafetyNetDetector
+from transcripts.synthetic import generate_hearing
+
+
+def propagate(text, found):
+    document = Document(text, {})
+    document.artifacts["detections"] = found
+    return sorted({text[d.start : d.end] for d in PropagationDetector().detect(document)})
+
+
+def test_a_lowercase_slip_no_longer_stops_the_name_from_propagating():
+    text = "Did pellegrino -- Mr. pellegrino, that's P as in Paul. Pellegrino was from a rival set. PELLEGRINO."
+    found = [Detection(22, 32, "PERSON", 0.9, "presidio", "honorific")]
+    assert propagate(text, found) == ["PELLEGRINO", "Pellegrino", "pellegrino"]
+
+
+def test_a_first_name_found_with_a_surname_reaches_its_standalone_lowercase_uses():
+    text = "Tyrell Okafor testified. Later tyrell called, and Tyrell wrote."
+    found = [
+        Detection(0, 6, "PERSON", 0.9, "spacy"),
+        Detection(7, 13, "PERSON", 0.9, "spacy"),
+    ]
+    assert propagate(text, found) == ["Okafor", "Tyrell", "tyrell"]
+
+
+def test_a_name_that_is_an_english_word_propagates_capitalised_in_mid_sentence_only():
+    text = "Mr. Young came. Young people wait. We saw Young there, a young man."
+    found = [Detection(4, 9, "PERSON", 0.9, "spacy")]
+    document = Document(text, {})
+    document.artifacts["detections"] = found
+    spans = [(d.start, d.end) for d in PropagationDetector().detect(document)]
+    assert (text.index("Young there"), text.index("Young there") + 5) in spans
+    assert (text.index("Young people"), text.index("Young people") + 5) not in spans
+    assert all(text[s:e] != "young" for s, e in spans)
+
+
+@pytest.fixture(scope="module")
+def hearing_result():
+    h = generate_hearing(3101)
+    ensemble = Ensemble(
+        [PatternDetector(), CoverPageDetector(), PropagationDetector(), SafetyNetDetector()]
+    )
+    result = ensemble.run(Document(h.text, h.metadata))
+    return h, result
+
+
+def covered(result, start, end, net=True):
+    return any(
+        s.start <= start and end <= s.end and (net or set(s.sources) != {"safety_net"})
+        for s in result.spans
+    )
+
+
+@pytest.mark.parametrize(
+    "case", ["honorific_tag", "spelled_id_letters_digits", "address_block", "lowercase_slip"]
+)
+def test_generated_hard_cases_are_covered_without_models(hearing_result, case):
+    h, result = hearing_result
+    assert h.hard_cases[case]
+    for start, end in h.hard_cases[case]:
+        assert covered(result, start, end, net=False), h.text[start:end]
+
+
+def test_generated_public_terms_survive(hearing_result):
+    h, result = hearing_result
+    for start, end in h.hard_cases["public_term"]:
+        assert not any(s.start < end and start < s.end for s in result.spans), h.text[start:end]

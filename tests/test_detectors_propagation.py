@@ -35,7 +35,7 @@ def test_a_first_name_found_with_a_surname_reaches_its_standalone_lowercase_uses
 
 def test_a_name_that_is_an_english_word_propagates_capitalised_in_mid_sentence_only():
     text = "Mr. Young came. Young people wait. We saw Young there, a young man."
-    found = [Detection(4, 9, "PERSON", 0.9, "spacy")]
+    found = [Detection(4, 9, "PERSON", 0.9, "cover+spacy")]
     document = Document(text, {})
     document.artifacts["detections"] = found
     spans = [(d.start, d.end) for d in PropagationDetector().detect(document)]
@@ -64,6 +64,12 @@ def covered(result, start, end, net=True):
 @pytest.mark.parametrize(
     "case", ["honorific_tag", "spelled_id_letters_digits", "address_block", "lowercase_slip"]
 )
+def test_an_english_word_named_by_one_model_alone_is_not_copied():
+    text = "You completed the Landscaping vocation? I finished Landscaping in May."
+    found = [Detection(18, 29, "PERSON", 0.85, "presidio")]
+    assert propagate(text, found) == []
+
+
 def test_generated_hard_cases_are_covered_without_models(hearing_result, case):
     h, result = hearing_result
     assert h.hard_cases[case]

@@ -223,6 +223,12 @@ def _only_function_words(value: str, allowed: Iterable[str] = ()) -> bool:
 _PUBLIC_CHECKED = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "NRP", "DATE", "TIME", "AGE"})
 
 
+def _known_place(value: str) -> bool:
+    from annotations.detectors.patterns import is_known_place
+
+    return is_known_place(value)
+
+
 def _LOWER_OK(d: Detection) -> bool:  # noqa: N802 - reads as a rule
     """Detectors that may propose a name in lower case: copies of a known name
     (propagation, the safety net) and a word after an honorific (``Mr. pellegrino``)."""
@@ -360,10 +366,11 @@ def clean(
             if allow.overlaps_term(text, d.start, d.end):
                 continue  # "Denial Management, Celebrate Recovery and ..." lists of programmes
             if (
-                d.label == "ORGANIZATION"
+                d.label in {"ORGANIZATION", "LOCATION"}
                 and _statistical(d)
                 and re.fullmatch(r"[A-Z][a-z]+", value)
                 and is_ordinary(value)
+                and not (d.label == "LOCATION" and _known_place(value))
             ):
                 # "Chess is thinking two moves ahead", "Anger is a secondary emotion": a
                 # capitalised ordinary English word (by frequency, not a name) is no

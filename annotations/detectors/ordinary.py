@@ -45,7 +45,8 @@ ENGLISH_NAME_WORDS = frozenset(
     august may will mark bill pat sue don bob rob jack jim frank art ray earl sandy rusty
     sunny destiny harmony angel christian drew gene hunter chase price hope charity
     cliff glen dusty misty honey candy ginger sky storm river star major deacon
-    reed read rice hay hale hull lord castle mayo lowe lord
+    reed read rice hay hale hull lord castle petty sellers garner morse wheeler tucker
+    swan hawk finch crow
     """.split()
 )
 

@@ -45,6 +45,16 @@ def _mid_sentence(text: str, start: int) -> bool:
     return not _SENTENCE_END.search(text[max(0, start - 4) : start])
 
 
+def _well_supported(d: Detection) -> bool:
+    """A name that is also an English word ("Young", "Landscaping" by one model) is copied
+    only when the cover page names it or two independent detectors agree."""
+    parts = set(d.detector.split("+"))
+    return "cover" in parts or "patterns" in parts or len(parts & _MODELS) >= 2
+
+
+_MODELS = frozenset({"spacy", "transformer", "presidio"})
+
+
 def _norm_id(value: str) -> str:
     return re.sub(r"[^0-9a-z]", "", value.lower())
 
@@ -80,6 +90,7 @@ class PropagationDetector(Detector):
                     and key not in TITLES
                     and key not in _NEVER
                     and not is_title_or_role(value)
+                    and (not is_ordinary(key) or _well_supported(d))
                 ):
                     names.setdefault(key, value)
             elif label == "LOCATION":

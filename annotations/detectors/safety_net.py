@@ -8,11 +8,12 @@ A word is proposed when no other span covers it and
 * it sits in the name part of a speaker tag (``MR. LONG:``), or follows an honorific
   (``Mr. pellegrino``) — whatever the word;
 * it is a case variant of a name part found elsewhere in the transcript (``okafor``,
-  ``OKAFOR``, a sentence-initial ``Young``) that propagation left out;
+  ``OKAFOR``) that propagation left out, unless it is an ordinary English word;
 * it is a near-misspelling of a known name part (edit distance 1, 2 from 8 letters; same
   first letter), in any case;
-* it is capitalised (or in capitals, 6+ letters, in running text) and not an ordinary
-  English word by frequency (``ordinary.is_ordinary``);
+* it is capitalised (or in capitals: a gazetteer name, or 6+ letters on a line that is
+  not all capitals) and not an ordinary English word by frequency
+  (``ordinary.is_ordinary``);
 
 and it is not allow-listed, in the domain lexicon or another public term (``public.py``),
 a title or role, a month or weekday. The ensemble runs this detector last (``stage``
@@ -107,8 +108,8 @@ def possible_misses(
             reason = "speaker-tag"
         elif _HONORIFIC.search(text, max(0, start - 6), start) and word[:1].isalpha():
             reason = "honorific"
-        elif key in known and (word[:1].isupper() or not is_ordinary(key)):
-            reason = "name-variant"
+        elif key in known and not is_ordinary(key):
+            reason = "name-variant"  # an English word (a sentence's "Young") is left alone
         elif len(key) >= 4 and not is_ordinary(key):
             for name, length, first in targets:
                 if key[0] != first or abs(len(key) - length) > 2:
@@ -128,13 +129,16 @@ def _name_shaped(text: str, start: int, word: str) -> bool:
     if not word[:1].isupper():
         return False
     if word.isupper():
-        # capitals: acronyms ("DECS") and headings are common; a longer word in running
-        # text, or any gazetteer name, is still proposed
+        # capitals: acronyms ("DECS"), headings ("ADJOURNMENT") and boilerplate are common;
+        # a gazetteer name, or a longer word in a line of running text, is still proposed
         if is_name_word(word):
             return True
         if len(word) < 6:
             return False
-        return not public_terms(text).in_caps_boilerplate(start, start + len(word))
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", start)
+        line = text[line_start : line_end if line_end != -1 else len(text)]
+        return any(c.islower() for c in line)
     return True
 
 

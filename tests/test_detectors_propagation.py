@@ -44,6 +44,12 @@ def test_a_name_that_is_an_english_word_propagates_capitalised_in_mid_sentence_o
     assert all(text[s:e] != "young" for s, e in spans)
 
 
+def test_an_english_word_named_by_one_model_alone_is_not_copied():
+    text = "You completed the Landscaping vocation? I finished Landscaping in May."
+    found = [Detection(18, 29, "PERSON", 0.85, "presidio")]
+    assert propagate(text, found) == []
+
+
 @pytest.fixture(scope="module")
 def hearing_result():
     h = generate_hearing(3101)
@@ -64,12 +70,6 @@ def covered(result, start, end, net=True):
 @pytest.mark.parametrize(
     "case", ["honorific_tag", "spelled_id_letters_digits", "address_block", "lowercase_slip"]
 )
-def test_an_english_word_named_by_one_model_alone_is_not_copied():
-    text = "You completed the Landscaping vocation? I finished Landscaping in May."
-    found = [Detection(18, 29, "PERSON", 0.85, "presidio")]
-    assert propagate(text, found) == []
-
-
 def test_generated_hard_cases_are_covered_without_models(hearing_result, case):
     h, result = hearing_result
     assert h.hard_cases[case]

@@ -56,3 +56,13 @@ def test_the_safety_net_runs_last_with_a_low_score_and_its_own_provenance():
     assert set(net) == {"Zyranthe"}
     assert net["Zyranthe"].score == 0.3
     assert net["Zyranthe"].provenance == [{"detector": "safety_net", "score": 0.3}]
+
+
+def test_camel_case_product_names_and_doubled_pdf_letters_are_not_name_shaped():
+    text = "PageID 44 and SimpleAir and McDonald and FFiinnaall and DeShawn came."
+    assert proposed(text) == {"McDonald": "name-shaped", "DeShawn": "name-shaped"}
+
+
+def test_capitalised_headings_and_acronyms_are_not_proposed_but_a_name_in_capitals_is():
+    text = "ADJOURNMENT\nWe read the DECS file. Then OKAFOR spoke.\n"
+    assert proposed(text) == {"OKAFOR": "name-shaped"}

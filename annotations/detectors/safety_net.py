@@ -125,9 +125,16 @@ def possible_misses(
     return out
 
 
+_NAME_PREFIX = re.compile(r"^(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|St|O['’]|D['’])[A-Z]")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_DOUBLED = re.compile(r"(?:(\w)\1)+")  # "FFiinnaall": a PDF's bold text extracted twice
+
+
 def _name_shaped(text: str, start: int, word: str) -> bool:
-    if not word[:1].isupper():
+    if not word[:1].isupper() or _DOUBLED.fullmatch(word):
         return False
+    if _CAMEL.search(word) and not _NAME_PREFIX.match(word):
+        return False  # "PageID", "SimpleAir": product and field names ("McDonald" is a name)
     if word.isupper():
         # capitals: acronyms ("DECS"), headings ("ADJOURNMENT") and boilerplate are common;
         # a gazetteer name, or a longer word in a line of running text, is still proposed

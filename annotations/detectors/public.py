@@ -158,7 +158,7 @@ class PublicTerms:
             # An acronym of the lexicon counts only in capitals ("PIA", not "pia")
             if " " not in value and _ACRONYM.match(_canonical(value)) and not value.isupper():
                 continue
-            regions.append((match.start(), match.end(), "lexicon"))
+            regions.append((match.start(), _possessive_end(text, match.end()), "lexicon"))
         for kind, pattern in _SHAPES:
             for match in pattern.finditer(text):
                 value = match.group(0)
@@ -166,7 +166,7 @@ class PublicTerms:
                     continue  # a prison, a school, a police department: they locate a person
                 if kind == "body" and re.search(r"\b(?:County|City|Town)\b", value):
                     continue  # "Office of the District Attorney of Tulare County": a place
-                regions.append((match.start(), match.end(), kind))
+                regions.append((match.start(), _possessive_end(text, match.end()), kind))
         self.regions = sorted(regions)
         self.caps_lines = [
             m.span()
@@ -185,6 +185,11 @@ class PublicTerms:
 
     def in_caps_boilerplate(self, start: int, end: int) -> bool:
         return any(s <= start and end <= e for s, e in self.caps_lines)
+
+
+def _possessive_end(text: str, end: int) -> int:
+    """A region runs over its possessive ("the Solicitor General's brief")."""
+    return end + 2 if text[end : end + 2] in {"'s", "’s"} else end
 
 
 def _canonical(value: str) -> str:

@@ -31,7 +31,7 @@ from annotations.detectors.base import Detection, Detector, Document
 from annotations.detectors.names import TITLES
 from annotations.detectors.ordinary import is_name_word, is_ordinary
 from annotations.detectors.public import ROLE_WORDS, public_terms
-from annotations.detectors.recognizers.persons import speaker_tag_names
+from annotations.detectors.recognizers.persons import _NOT_AFTER_HONORIFIC, speaker_tag_names
 
 SCORE = 0.3
 _TOKEN = re.compile(r"(?<![\w'’-])[A-Za-z][A-Za-z'’]*(?:-[A-Za-z][A-Za-z'’]*)*")
@@ -106,7 +106,7 @@ def possible_misses(
         reason = None
         if (start, end) in tags:
             reason = "speaker-tag"
-        elif _HONORIFIC.search(text, max(0, start - 6), start) and word[:1].isalpha():
+        elif _HONORIFIC.search(text, max(0, start - 6), start) and key not in _NOT_AFTER_HONORIFIC:
             reason = "honorific"
         elif key in known and not is_ordinary(key):
             reason = "name-variant"  # an English word (a sentence's "Young") is left alone

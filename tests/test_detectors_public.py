@@ -95,3 +95,15 @@ def test_a_lexicon_acronym_counts_only_in_capitals():
     text = "PIA work, then pia in lower case"
     kinds = [text[s:e] for s, e, _ in public_terms(text).regions]
     assert kinds == ["PIA"]
+
+
+def test_a_given_name_a_model_calls_a_body_is_a_person_but_a_company_word_is_not():
+    text = "In fact Debbie started it. Kaiser hired him."
+    out = clean(
+        text,
+        [det(text, "Debbie", "ORGANIZATION"), det(text, "Kaiser", "ORGANIZATION")],
+    )
+    assert [(text[d.start : d.end], d.label) for d in out] == [
+        ("Debbie", "PERSON"),
+        ("Kaiser", "ORGANIZATION"),
+    ]

@@ -41,3 +41,8 @@ def test_the_name_part_of_a_speaker_tag_is_a_person_and_titles_and_roles_are_not
 )
 def test_a_word_after_an_honorific_is_a_name_in_any_case(text, expected):
     assert names(text) == expected
+
+
+def test_a_title_before_a_word_that_is_no_english_word_is_a_name():
+    text = "General Prelogar argued. The General Counsel and Justice Sotomayor spoke."
+    assert names(text) == ["Prelogar", "Sotomayor"]

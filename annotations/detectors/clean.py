@@ -196,6 +196,20 @@ def _looks_like_full_name(value: str, d: Detection) -> bool:
     return not is_known_place(value)
 
 
+def _lone_given_name(value: str, d: Detection) -> bool:
+    """One word a statistical model calls a body or a place that is a given name and no
+    English word or known place ("Debbie stayed to fight the fire"): a person."""
+    if not (_statistical(d) or d.detector == "transformer"):
+        return False
+    if not re.fullmatch(r"[A-Z][a-z]+", value) or is_ordinary(value):
+        return False
+    if not is_given_name(value):
+        return False
+    from annotations.detectors.patterns import is_known_place
+
+    return not is_known_place(value)
+
+
 # Words that only look like names at a sentence start: "Last name Williams", "Good luck";
 # the labels of a certification page ("Signed:", "Dated:").
 _NOT_NAME_HERE = re.compile(
@@ -303,7 +317,7 @@ def clean(
         if d.label in {"ORGANIZATION", "LOCATION"}:
             # "MATTHEW MORALES P85939" in a page footer: the name, then a number
             name = _TRAILING_NUMBERS.sub("", value)
-            if _TITLED.match(name) or _looks_like_full_name(name, d):
+            if _TITLED.match(name) or _looks_like_full_name(name, d) or _lone_given_name(name, d):
                 # "Officer Cantu", "Chaplain Myers", "Amber Martinez": a person, not a body
                 d = Detection(
                     d.start, d.start + len(name), "PERSON", d.score, d.detector, d.explanation

@@ -158,6 +158,14 @@ _HONORIFIC_NAME = _c(
     r"[A-Za-z][A-Za-z'’]*(?:-[A-Za-z][A-Za-z'’]*)?(?:[ ][A-Z][a-z]+(?:-[A-Z][a-z]+)?)?)"
     r"(?![\w'’-]))"
 )
+# A title before a capitalised word that is no English word: "Justice Sotomayor",
+# "General Okafor", "Commissioner Alden", "Senator Quill" (not "General Counsel")
+_TITLE_NAME = _c(
+    r"\b(?:Justice|General|Judge|Commissioner|Senator|Secretary|Governor|President|"
+    r"Representative|Congressman|Congresswoman|Chairman|Chairwoman|Chair|Professor|Doctor|"
+    r"Officer|Detective|Sergeant|Lieutenant|Captain|Deputy|Warden|Chaplain|Counselor|Agent)"
+    r"[ \t]+(?=(?P<span>[A-Z][a-z]+(?:['’-][A-Z][a-z]+)?)(?![\w'’-]))"
+)
 _NOT_AFTER_HONORIFIC = frozenset(
     """and or the a an to of in on at for with so but if is was i you he she we they it
     this that yes no okay well then now here there""".split()
@@ -188,5 +196,13 @@ class SpeakerTagRecognizer(RegexRecognizer):
             if len(words) > 1 and _role(words[1]):
                 words = words[:1]
             e = s + len(" ".join(words))
+            found.setdefault((s, e), Found(s, e, self.ENTITY, 0.9, "honorific"))
+        from annotations.detectors.ordinary import is_ordinary
+
+        for match in _TITLE_NAME.finditer(text):
+            value = match.group("span")
+            if _role(value) or is_ordinary(value):
+                continue
+            s, e = match.span("span")
             found.setdefault((s, e), Found(s, e, self.ENTITY, 0.9, "honorific"))
         return sorted(found.values(), key=lambda f: (f.start, f.end))

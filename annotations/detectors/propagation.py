@@ -103,22 +103,32 @@ class PropagationDetector(Detector):
                     places.add(value)
             elif label == "CDCR_ID":
                 ids.add(value)
+        plain: dict[str, str] = {}  # names that are no English word: every case variant
         for key, value in sorted(names.items()):
             if allow is not None and value in allow:
                 continue
             if not is_ordinary(key):
-                # a name, not an English word: every case variant ("pellegrino",
-                # "Pellegrino", "PELLEGRINO"), a transcriber's lower-case slip included
-                spans = find_word(text, value)
-            else:
-                # also an English word ("Young", "Long"): capitalised in mid-sentence only
-                spans = (
-                    (s, e)
-                    for s, e in find_word(text, value, capitalised=True)
-                    if text[s:e][1:].islower() and _mid_sentence(text, s)
+                plain[key] = value
+                continue
+            # also an English word ("Young", "Long"): capitalised in mid-sentence only
+            for s, e in find_word(text, value, capitalised=True):
+                if text[s:e][1:].islower() and _mid_sentence(text, s):
+                    out.append(Detection(s, e, "PERSON", score, self.name, explanation="same name"))
+        if plain:
+            # one pass for all of them ("pellegrino", "Pellegrino", "PELLEGRINO")
+            alternatives = "|".join(re.escape(v) for v in sorted(plain, key=len, reverse=True))
+            pattern = re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w]|-\w)", re.IGNORECASE)
+            for match in pattern.finditer(text):
+                out.append(
+                    Detection(
+                        match.start(),
+                        match.end(),
+                        "PERSON",
+                        score,
+                        self.name,
+                        explanation="same name",
+                    )
                 )
-            for s, e in spans:
-                out.append(Detection(s, e, "PERSON", score, self.name, explanation="same name"))
         for place in sorted(places):
             if allow is not None and place in allow:
                 continue

@@ -23,6 +23,7 @@ legal boilerplate are kept readable. General shapes, not lists of examples:
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from annotations.detectors.lexicon import DOMAIN_TERMS
@@ -168,23 +169,33 @@ class PublicTerms:
                     continue  # "Office of the District Attorney of Tulare County": a place
                 regions.append((match.start(), _possessive_end(text, match.end()), kind))
         self.regions = sorted(regions)
+        # the union of the regions, for a bisect lookup (regions overlap: "Penal Code" and
+        # "Penal Code section 3041")
+        union: list[list] = []
+        for start, end, kind in self.regions:
+            if union and start <= union[-1][1]:
+                union[-1][1] = max(union[-1][1], end)
+            else:
+                union.append([start, end, kind])
+        self._starts = [u[0] for u in union]
+        self._union = union
         self.caps_lines = [
             m.span()
             for m in _CAPS_LINE.finditer(text)
             if len(_WORD.findall(m.group(0))) >= 8 and not m.group(0).rstrip().endswith(":")
         ]
+        self._caps_starts = [s for s, _ in self.caps_lines]
 
     def inside(self, start: int, end: int) -> str | None:
         """The kind of public region holding ``[start, end)`` whole, or None."""
-        for s, e, kind in self.regions:
-            if s > start:
-                break
-            if s <= start and end <= e:
-                return kind
+        i = bisect.bisect_right(self._starts, start) - 1
+        if i >= 0 and end <= self._union[i][1]:
+            return self._union[i][2]
         return None
 
     def in_caps_boilerplate(self, start: int, end: int) -> bool:
-        return any(s <= start and end <= e for s, e in self.caps_lines)
+        i = bisect.bisect_right(self._caps_starts, start) - 1
+        return i >= 0 and end <= self.caps_lines[i][1]
 
 
 def _possessive_end(text: str, end: int) -> int:

@@ -50,6 +50,21 @@ def test_an_english_word_named_by_one_model_alone_is_not_copied():
     assert propagate(text, found) == []
 
 
+def test_presidio_ner_and_spacy_are_one_model_for_an_english_word_name():
+    from annotations.detectors.merge import merge
+
+    text = "You completed the Landscaping vocation? I finished Landscaping in May."
+    raw = [
+        Detection(18, 29, "PERSON", 0.85, "presidio", "SpacyRecognizer"),
+        Detection(18, 29, "PERSON", 0.85, "spacy", "PERSON"),
+    ]
+    merged = merge(raw, text)
+    document = Document(text, {})
+    document.artifacts["detections"] = [m.as_detection() for m in merged]
+    document.artifacts["merged"] = merged
+    assert PropagationDetector().detect(document) == []
+
+
 @pytest.fixture(scope="module")
 def hearing_result():
     h = generate_hearing(3101)

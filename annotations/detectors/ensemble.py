@@ -94,6 +94,7 @@ class Ensemble:
         for n, stage in enumerate(sorted(stages)):
             if n:  # later stages read what the earlier ones found, merged
                 document.artifacts["detections"] = [s.as_detection() for s in spans]
+                document.artifacts["merged"] = spans  # with their votes (who found what)
             for detector in stages[stage]:
                 self._run_one(detector, document, result)
                 done += 1

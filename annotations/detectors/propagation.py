@@ -45,11 +45,14 @@ def _mid_sentence(text: str, start: int) -> bool:
     return not _SENTENCE_END.search(text[max(0, start - 4) : start])
 
 
-def _well_supported(d: Detection) -> bool:
+def _well_supported(d: Detection, votes: dict | None) -> bool:
     """A name that is also an English word ("Young", "Landscaping" by one model) is copied
-    only when the cover page names it or two independent detectors agree."""
-    parts = set(d.detector.split("+"))
-    return "cover" in parts or "patterns" in parts or len(parts & _MODELS) >= 2
+    only when the cover page or a hand-written rule names it, or two independent models
+    agree (Presidio's NER is spaCy's: one model)."""
+    if votes is None:  # detections without their merge record: the detector names
+        parts = set(d.detector.split("+"))
+        return "cover" in parts or "patterns" in parts or len(parts & _MODELS) >= 2
+    return "cover" in votes or "pattern" in votes or len(set(votes) & _MODELS) >= 2
 
 
 _MODELS = frozenset({"spacy", "transformer", "presidio"})
@@ -71,6 +74,10 @@ class PropagationDetector(Detector):
 
         text = document.text
         found = document.artifacts.get("detections") or []
+        votes = {
+            (m.start, m.end): m.votes.get("PERSON", {})
+            for m in document.artifacts.get("merged") or []
+        }
         allow = document.artifacts.get("allow_list")
         fuzzy = bool(self.options.get("fuzzy", True))
         min_len = int(self.options.get("min_length", 3))
@@ -90,7 +97,7 @@ class PropagationDetector(Detector):
                     and key not in TITLES
                     and key not in _NEVER
                     and not is_title_or_role(value)
-                    and (not is_ordinary(key) or _well_supported(d))
+                    and (not is_ordinary(key) or _well_supported(d, votes.get((d.start, d.end))))
                 ):
                     names.setdefault(key, value)
             elif label == "LOCATION":

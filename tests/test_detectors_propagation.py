@@ -44,6 +44,17 @@ def test_a_name_that_is_an_english_word_propagates_capitalised_in_mid_sentence_o
     assert all(text[s:e] != "young" for s, e in spans)
 
 
+def test_an_english_word_name_after_an_honorific_abbreviation_is_in_mid_sentence():
+    text = "Young Quill spoke. Later we asked Mr. Young. Young people wait."
+    found = [Detection(0, 5, "PERSON", 0.9, "cover")]
+    document = Document(text, {})
+    document.artifacts["detections"] = found
+    spans = {(d.start, d.end) for d in PropagationDetector().detect(document)}
+    at = text.index("Mr. Young") + 4
+    assert (at, at + 5) in spans
+    assert (text.index("Young people"), text.index("Young people") + 5) not in spans
+
+
 def test_an_english_word_named_by_one_model_alone_is_not_copied():
     text = "You completed the Landscaping vocation? I finished Landscaping in May."
     found = [Detection(18, 29, "PERSON", 0.85, "presidio")]

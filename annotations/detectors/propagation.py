@@ -39,10 +39,16 @@ _NEVER = frozenset(
 _SENTENCE_END = re.compile(r"(?:^|[.!?:;\n\"“(—-]|\.\.\.)\s*$")
 
 
+_ABBREVIATION = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|St|Jr|Sr|MR|MRS|MS|DR)\.\s*$")
+
+
 def _mid_sentence(text: str, start: int) -> bool:
     """Whether a word at ``start`` follows other words of its sentence (its capital is
     the writer's choice, not the sentence's)."""
-    return not _SENTENCE_END.search(text[max(0, start - 4) : start])
+    before = text[max(0, start - 8) : start]
+    if _ABBREVIATION.search(before):
+        return True  # "Mr. Young": the period ends an abbreviation, not a sentence
+    return not _SENTENCE_END.search(before[-4:])
 
 
 def _well_supported(d: Detection, votes: dict | None) -> bool:

@@ -128,7 +128,7 @@ def exchanges(g) -> None:
     surname = g.pick(_WORD_SURNAMES)
     helper = Person(g.fake.first_name_female(), surname, "F")
     tag = f"MS. {P(surname.upper(), 'honorific_tag')}"
-    g.tags["support"] = (tag, "Support Person")
+    g.tags["support"] = (tag, "")  # an honorific tag names no role (as the importer reads it)
     g.say(
         "pc",
         f"We also reviewed {m('', terms[0], 'public_term')}, {m('', terms[1], 'public_term')} "

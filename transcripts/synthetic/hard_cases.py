@@ -162,11 +162,14 @@ def address_block(g) -> None:
     suite = g.rng.randint(100, 950)
     city = g.pick(vocab.CA_CITIES)
     zip_code = g.rng.randint(90001, 96162)
+    # two short labelled lines, like "Signed:" and "Dated:" (each one printed line)
     g.b.add(
-        "Mailing address: "
-        + m(LOCATION, f"{number} {street}, Suite {suite}", "address_block")
-        + ", "
-        + m(LOCATION, f"{city}, CA {zip_code}", "address_block"),
+        "Mail: " + m(LOCATION, f"{number} {street}, Suite {suite}", "address_block"),
+        section=model.CERTIFICATION,
+        kind=model.PARAGRAPH,
+    )
+    g.b.add(
+        "City: " + m(LOCATION, f"{city}, CA {zip_code}", "address_block"),
         section=model.CERTIFICATION,
         kind=model.PARAGRAPH,
     )

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotations.gold import GoldDoc, GoldSpan, write_jsonl
+from engine.gold import GoldDoc, GoldSpan, write_jsonl
 
 pytestmark = pytest.mark.django_db
 
 LIGHT = [
-    {"NAME": "annotations.detectors.patterns.PatternDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.patterns.PatternDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
 ]
 
 
@@ -124,7 +124,7 @@ def test_evaluate_leaves_safety_net_suggestions_out_of_the_main_figures(settings
     write_jsonl([doc], path)
     settings.DETECTORS = [
         *LIGHT,
-        {"NAME": "annotations.detectors.safety_net.SafetyNetDetector", "OPTIONS": {}},
+        {"NAME": "engine.detectors.safety_net.SafetyNetDetector", "OPTIONS": {}},
     ]
     out = StringIO()
     call_command("evaluate", "--gold", str(path), "--json", stdout=out)

@@ -10,10 +10,10 @@ from django.core.management import call_command
 pytestmark = pytest.mark.django_db
 
 LIGHT = [
-    {"NAME": "annotations.detectors.patterns.PatternDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.safety_net.SafetyNetDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.patterns.PatternDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.safety_net.SafetyNetDetector", "OPTIONS": {}},
 ]
 
 TEXT = (

@@ -3,7 +3,7 @@ one transcript."""
 
 import pytest
 
-from annotations.detectors.ordinary import is_name_word, is_ordinary, zipf
+from engine.detectors.ordinary import is_name_word, is_ordinary, zipf
 
 
 @pytest.mark.parametrize("word", ["young", "long", "black", "rose", "smith", "Will", "chess"])

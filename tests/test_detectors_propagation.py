@@ -3,13 +3,13 @@ generator's hard cases (transcripts/synthetic/hard_cases.py)."""
 
 import pytest
 
-from annotations.detectors.base import Detection, Document
-from annotations.detectors.cover import CoverPageDetector
-from annotations.detectors.ensemble import Ensemble
-from annotations.detectors.patterns import PatternDetector
-from annotations.detectors.propagation import PropagationDetector
-from annotations.detectors.safety_net import SafetyNetDetector
-from transcripts.synthetic import generate_hearing
+from engine.detectors.base import Detection, Document
+from engine.detectors.cover import CoverPageDetector
+from engine.detectors.ensemble import Ensemble
+from engine.detectors.patterns import PatternDetector
+from engine.detectors.propagation import PropagationDetector
+from engine.detectors.safety_net import SafetyNetDetector
+from engine.synthetic import generate_hearing
 
 
 def propagate(text, found):
@@ -62,7 +62,7 @@ def test_an_english_word_named_by_one_model_alone_is_not_copied():
 
 
 def test_presidio_ner_and_spacy_are_one_model_for_an_english_word_name():
-    from annotations.detectors.merge import merge
+    from engine.detectors.merge import merge
 
     text = "You completed the Landscaping vocation? I finished Landscaping in May."
     raw = [

@@ -4,9 +4,9 @@ local institutions, which locate a person."""
 
 import pytest
 
-from annotations.detectors.base import Detection
-from annotations.detectors.clean import clean
-from annotations.detectors.public import is_title_or_role, public_terms
+from engine.detectors.base import Detection
+from engine.detectors.clean import clean
+from engine.detectors.public import is_title_or_role, public_terms
 
 
 def det(text, needle, label, detector="spacy", explanation="ORG", nth=0):

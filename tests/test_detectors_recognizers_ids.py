@@ -2,7 +2,7 @@
 
 import pytest
 
-from annotations.detectors.recognizers.ids import CdcrIdRecognizer
+from engine.detectors.recognizers.ids import CdcrIdRecognizer
 
 
 def found(text):

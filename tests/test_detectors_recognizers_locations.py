@@ -1,6 +1,6 @@
 """Counsel blocks and certificates: street addresses, suites, ZIP codes (recognizers/locations.py)."""
 
-from annotations.detectors.recognizers.locations import AddressRecognizer
+from engine.detectors.recognizers.locations import AddressRecognizer
 
 
 def found(text):

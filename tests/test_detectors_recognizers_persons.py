@@ -2,7 +2,7 @@
 
 import pytest
 
-from annotations.detectors.recognizers.persons import SpeakerTagRecognizer, speaker_tag_names
+from engine.detectors.recognizers.persons import SpeakerTagRecognizer, speaker_tag_names
 
 
 def names(text):

@@ -1,13 +1,13 @@
 """The recall safety net: name-shaped words nobody covered, low score, own provenance,
 run after propagation."""
 
-from annotations.detectors.base import Detection, Document
-from annotations.detectors.clean import AllowList
-from annotations.detectors.cover import CoverPageDetector
-from annotations.detectors.ensemble import Ensemble, stage_of
-from annotations.detectors.patterns import PatternDetector
-from annotations.detectors.propagation import PropagationDetector
-from annotations.detectors.safety_net import SafetyNetDetector, possible_misses
+from engine.detectors.base import Detection, Document
+from engine.detectors.clean import AllowList
+from engine.detectors.cover import CoverPageDetector
+from engine.detectors.ensemble import Ensemble, stage_of
+from engine.detectors.patterns import PatternDetector
+from engine.detectors.propagation import PropagationDetector
+from engine.detectors.safety_net import SafetyNetDetector, possible_misses
 
 
 def proposed(text, found=(), allow=None):
@@ -55,7 +55,9 @@ def test_the_safety_net_runs_last_with_a_low_score_and_its_own_provenance():
     net = {k: s for k, s in by_text.items() if set(s.sources) == {"safety_net"}}
     assert set(net) == {"Zyranthe"}
     assert net["Zyranthe"].score == 0.3
-    assert net["Zyranthe"].provenance == [{"detector": "safety_net", "score": 0.3}]
+    assert net["Zyranthe"].provenance == [
+        {"detector": "safety_net", "score": 0.3, "reason": "name-shaped"}
+    ]
 
 
 def test_camel_case_product_names_and_doubled_pdf_letters_are_not_name_shaped():

@@ -7,12 +7,12 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from transcripts import jobs
+from engine.synthetic import generate_hearing, render_pdf_bytes
 from transcripts.models import Job, Transcript
-from transcripts.synthetic import generate_hearing, render_pdf_bytes
+from transcripts.services import jobs
 
 SPEECH = b"PRESIDING COMMISSIONER ALDEN: Good morning.\nATTORNEY VANCE: Good morning.\n"
-LIGHT_DETECTORS = [{"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}}]
+LIGHT_DETECTORS = [{"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}}]
 
 
 @functools.cache

@@ -8,8 +8,8 @@ import pytest
 from fpdf import FPDF
 from PIL import Image
 
-from transcripts.importing import parse_file
-from transcripts.importing.errors import (
+from engine.importing import parse_file
+from engine.importing.errors import (
     CorruptPdf,
     EmptyFile,
     EncryptedPdf,

@@ -35,7 +35,7 @@ DOMAIN_KINDS = ("lexicon", "court", "body", "national", "instrument", "citation"
 
 def domain_occurrences(text: str) -> list[tuple[int, int]]:
     """Public-term occurrences of ``text`` (overlapping regions joined into one)."""
-    from annotations.detectors.public import public_terms
+    from engine.detectors.public import public_terms
 
     regions = sorted((s, e) for s, e, kind in public_terms(text).regions if kind in DOMAIN_KINDS)
     joined: list[list[int]] = []
@@ -49,8 +49,8 @@ def domain_occurrences(text: str) -> list[tuple[int, int]]:
 
 def report_text(text: str, spans, allow=None) -> dict:
     """The report of one text, given the ensemble's merged spans."""
-    from annotations.detectors.ordinary import is_name_word
-    from annotations.detectors.safety_net import possible_misses
+    from engine.detectors.ordinary import is_name_word
+    from engine.detectors.safety_net import possible_misses
 
     kept = [s for s in spans if set(s.sources) != {"safety_net"}]
     net = [s for s in spans if set(s.sources) == {"safety_net"}]
@@ -105,10 +105,10 @@ class Command(BaseCommand):
         parser.add_argument("--detectors", default=None, help="only these detectors (a,b,...)")
 
     def handle(self, *args, **options):
-        from annotations.detectors.base import Document
         from annotations.services.annotation import ensemble_build
-        from transcripts.importing import ImportRejected, parse_file
-        from transcripts.importing.sources import iter_paths
+        from engine.detectors.base import Document
+        from engine.importing import ImportRejected, parse_file
+        from engine.importing.sources import iter_paths
         from transcripts.services.importing import import_limits
 
         require_migrated_database()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from transcripts.synthetic import generate_hearing, render_pdf, write_gold_jsonl
+from engine.synthetic import generate_hearing, render_pdf, write_gold_jsonl
 
 
 class Command(BaseCommand):

@@ -1,0 +1,298 @@
+"""Pages → canonical text + utterances (see docs/importing.md, "Canonical text").
+
+1. Only the hearing body and the certification: cover → metadata, index skipped.
+2. One utterance per line, ``SPEAKER: text``; continuation lines (also across
+   pages) joined with one space; a word or spelled name split by a hyphen at a
+   line or page break re-joined without a space (``Q-U-`` + ``I-L-L``).
+3. Lines without a speaker tag that are headings or stage directions
+   (``PROCEEDINGS``, ``(Off the record.)``) become their own line.
+4. Whitespace collapsed, lines joined by ``\\n``, no trailing newline.
+"""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.importing.cover import empty_metadata, parse_cover
+from engine.importing.errors import EmptyFile, NoTranscript, NotSupported
+from engine.importing.layout import (
+    SPEAKER_RE,
+    Page,
+    clean_pages,
+    collapse,
+    is_cert_heading,
+    is_speaker_line,
+)
+from engine.importing.pdf import looks_like_pdf, pdf_pages
+
+BODY = "body"
+CERTIFICATION = "certification"
+
+HEADINGS = {
+    "PROCEEDINGS",
+    "ADJOURNMENT",
+    "RECESS",
+    "DECISION",
+    "CASE FACTORS",
+    "PRE-COMMITMENT FACTORS",
+    "POST-COMMITMENT FACTORS",
+    "PAROLE PLANS",
+    "CLOSING STATEMENTS",
+    "OPENING STATEMENTS",
+    "DELIBERATIONS",
+    "CONFIDENTIAL",
+    "CONFIDENTIAL PORTION",
+}
+_STAGE = re.compile(r"^\([A-Z][^()]*\)\.?$")
+# The footer printed on line 25 of decision pages: "<NAME> <CDCR> <date> DECISION PAGE <n>".
+_DECISION_FOOTER = re.compile(r"^[^a-z]*\bDECISION PAGE \d+$")
+# Text input only (no layout): certification lines such as "Signed: ..." stand alone.
+_LABEL = re.compile(r"^[A-Z][A-Za-z ]{0,20}:\s")
+_SOFT_BREAK = re.compile(r"[\ufffe\u00ad](?=\d{1,2}\s)")
+_SPLIT_HYPHEN = re.compile(r"[A-Za-z0-9]-$")
+
+# Speaker-tag titles and the role they imply when the cover does not list the speaker.
+ROLE_PREFIXES = (
+    ("PRESIDING COMMISSIONER", "Presiding Commissioner"),
+    ("DEPUTY COMMISSIONER", "Deputy Commissioner"),
+    ("DEPUTY DISTRICT ATTORNEY", "Deputy District Attorney"),
+    ("DISTRICT ATTORNEY", "District Attorney"),
+    ("ATTORNEY", "Attorney for Incarcerated Person"),
+    ("INCARCERATED PERSON", "Incarcerated Person"),
+    ("INMATE", "Incarcerated Person"),
+    ("PRISONER", "Incarcerated Person"),
+    ("VICTIM'S NEXT OF KIN", "Victim's Next of Kin"),
+    ("VICTIM'S", "Victim's Next of Kin"),
+    ("NEXT OF KIN", "Victim's Next of Kin"),
+    ("VICTIM", "Victim"),
+    ("SUPPORT PERSON", "Support Person"),
+    ("INTERPRETER", "Interpreter"),
+    ("CORRECTIONAL OFFICER", "Correctional Officer"),
+    ("OFFICER", "Correctional Officer"),
+    ("COMMISSIONER", "Commissioner"),
+    ("HEARING MONITOR", "Hearing Monitor"),
+)
+
+
+@dataclass(frozen=True)
+class ParsedUtterance:
+    """A line of the canonical text; ``start``/``end`` are character offsets (end exclusive)."""
+
+    index: int
+    speaker: str
+    role: str
+    page: int
+    section: str
+    start: int
+    end: int
+
+
+@dataclass
+class ParsedTranscript:
+    text: str
+    metadata: dict
+    utterances: list[ParsedUtterance]
+    page_count: int
+    source_format: str  # "pdf" | "txt"
+    index_entries: list[str] = field(default_factory=list)
+
+
+def _family(role: str) -> str:
+    role = role.upper()
+    for word in (
+        "PRESIDING",
+        "DEPUTY COMMISSIONER",
+        "DISTRICT ATTORNEY",
+        "ATTORNEY",
+        "INCARCERATED",
+        "VICTIM",
+    ):
+        if word in role:
+            return word
+    return role
+
+
+def role_for(speaker: str, participants: list[dict], incarcerated: str | None = None) -> str:
+    """The role of a speaker tag: the cover's role for the participant it names
+    (by full or last name), else the role its title implies, else ""."""
+    tag = speaker.upper().replace("’", "'")
+    implied = next((role for prefix, role in ROLE_PREFIXES if tag.startswith(prefix)), "")
+    last = tag.split()[-1] if tag.split() else ""
+    matches = [
+        p
+        for p in participants
+        if (name := (p.get("name") or "").upper()) and (tag == name or name.split()[-1] == last)
+    ]
+    if len(matches) > 1 and implied:
+        matches = [p for p in matches if _family(p.get("role", "")) == _family(implied)] or matches
+    if matches:
+        return matches[0].get("role") or implied
+    if incarcerated and tag == incarcerated.upper():
+        return "Incarcerated Person"
+    return implied
+
+
+def _is_heading(line: str, headings: set[str]) -> bool:
+    if any(c.islower() for c in line):
+        return False
+    bare = line.strip(" .:")
+    return bare in headings or is_cert_heading(line)
+
+
+def _cert_line_alone(line: str) -> bool:
+    """Without layout (text input), which certification lines stand alone: lines in
+    capitals (the cover block) and "Label: value" lines."""
+    return (any(c.isalpha() for c in line) and not any(c.islower() for c in line)) or bool(
+        _LABEL.match(line)
+    )
+
+
+def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtterance]]:
+    """Join the body and certification lines into canonical lines (utterances)."""
+    headings = set(HEADINGS)
+    for page in pages:
+        headings.update(entry.upper() for entry in page.index_entries)
+    paras: list[dict] = []
+    section = BODY
+    started = False
+    for page in pages:
+        if page.kind in ("cover", "index"):
+            continue
+        for row in page.rows:
+            line = row.text
+            if started and section == BODY and is_cert_heading(line):
+                section = CERTIFICATION
+            started = True
+            m = SPEAKER_RE.match(line) if is_speaker_line(line) else None
+            if m:
+                kind, speaker, text = "open", m.group(1), m.group(2) or ""
+            elif (
+                row.centered
+                or row.bold
+                or _STAGE.match(line)
+                or _DECISION_FOOTER.match(line)
+                or _is_heading(line, headings)
+                or (row.x0 is None and section == CERTIFICATION and _cert_line_alone(line))
+            ):
+                kind, speaker, text = "closed", "", line
+            elif (
+                row.indented or not (paras and paras[-1]["open"]) or paras[-1]["section"] != section
+            ):
+                kind, speaker, text = "open", "", line
+            else:
+                para = paras[-1]
+                if not para["text"]:
+                    para["text"] = line
+                elif _SPLIT_HYPHEN.search(para["text"]) and not para["text"].endswith("--"):
+                    para["text"] += line
+                else:
+                    para["text"] += " " + line
+                continue
+            paras.append(
+                {
+                    "speaker": speaker,
+                    "text": text,
+                    "page": page.number,
+                    "section": section,
+                    "open": kind == "open",
+                }
+            )
+    participants = metadata.get("participants") or []
+    incarcerated = metadata.get("incarcerated_person")
+    out: list[str] = []
+    utterances: list[ParsedUtterance] = []
+    offset = 0
+    for para in paras:
+        body = collapse(para["text"])
+        line = f"{para['speaker']}: {body}" if para["speaker"] else body
+        line = line.strip()
+        if not line:
+            continue
+        utterances.append(
+            ParsedUtterance(
+                index=len(utterances),
+                speaker=para["speaker"],
+                role=role_for(para["speaker"], participants, incarcerated)
+                if para["speaker"]
+                else "",
+                page=para["page"],
+                section=para["section"],
+                start=offset,
+                end=offset + len(line),
+            )
+        )
+        out.append(line)
+        offset += len(line) + 1
+    return "\n".join(out), utterances
+
+
+def parse_pages(raw_pages: list[list[str]], *, source_format: str) -> ParsedTranscript:
+    pages = clean_pages(raw_pages)
+    cover_lines = [line for page in pages if page.kind == "cover" for line in page.lines]
+    metadata = parse_cover(cover_lines) if cover_lines else empty_metadata()
+    text, utterances = segment(pages, metadata)
+    if not text.strip():
+        raise NoTranscript("No hearing text was found in the file (only a cover or index page?).")
+    index_entries = [e for page in pages for e in page.index_entries]
+    return ParsedTranscript(
+        text=text,
+        metadata=metadata,
+        utterances=utterances,
+        page_count=len(raw_pages),
+        source_format=source_format,
+        index_entries=index_entries,
+    )
+
+
+def parse_pdf(
+    data: bytes, *, on_page: Callable[[int, int], None] | None = None
+) -> ParsedTranscript:
+    """Parse a hearing transcript PDF (bytes)."""
+    return parse_pages(pdf_pages(data, on_page=on_page), source_format="pdf")
+
+
+def decode_text(data: bytes) -> str:
+    if not data or not data.strip():
+        raise EmptyFile("The file is empty.")
+    if b"\x00" in data[:4096]:
+        raise NotSupported("This is neither a PDF nor a text file (it contains binary data).")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", errors="replace")
+    controls = sum(1 for c in text[:4096] if ord(c) < 32 and c not in "\n\r\t\f")
+    if controls > 8:
+        raise NotSupported("This is neither a PDF nor a text file (it contains binary data).")
+    return text
+
+
+def parse_text(data: bytes | str) -> ParsedTranscript:
+    """Parse a plain-text transcript: ``SPEAKER: text`` lines; pages split by form feeds
+    (text extracted from a PDF keeps its cover, index, headers and line numbers:
+    they are handled as in a PDF)."""
+    text = decode_text(data) if isinstance(data, bytes) else data
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # Some extractors (pdfium) turn a hyphen at a line end into a soft-hyphen
+    # marker and glue the next line (with its margin number) on: "Q-U\ufffe9 I-L-L".
+    text = _SOFT_BREAK.sub("-\n", text).replace("\ufffe", "-")
+    raw_pages = [page.split("\n") for page in text.split("\f")]
+    raw_pages = [p for p in raw_pages if any(line.strip() for line in p)] or [[]]
+    return parse_pages(raw_pages, source_format="txt")
+
+
+def parse_file(
+    name: str, data: bytes, *, on_page: Callable[[int, int], None] | None = None
+) -> ParsedTranscript:
+    """Parse by content: PDFs by their signature, otherwise text (``.txt`` or unknown)."""
+    if not data:
+        raise EmptyFile("The file is empty.")
+    lower = name.lower()
+    if looks_like_pdf(data):
+        return parse_pdf(data, on_page=on_page)
+    if lower.endswith(".pdf"):
+        raise NotSupported("This is not a PDF (the file does not start with %PDF).")
+    if not lower.endswith((".txt", ".text")) and "." in lower.rsplit("/", 1)[-1]:
+        raise NotSupported(
+            "Unsupported file type: import PDFs, .txt files, folders or .zip archives."
+        )
+    return parse_text(data)

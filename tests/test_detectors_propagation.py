@@ -107,3 +107,15 @@ def test_generated_public_terms_survive(hearing_result):
     h, result = hearing_result
     for start, end in h.hard_cases["public_term"]:
         assert not any(s.start < end and start < s.end for s in result.spans), h.text[start:end]
+
+
+def test_a_name_glued_to_a_page_number_in_a_word_index_is_still_copied_and_kept():
+    from engine.detectors.clean import clean
+
+    text = "Justice Okafor asked.\nindex 12:3 Okafor16:17 24:11 okafor's 3:2\n"
+    found = [Detection(8, 14, "PERSON", 0.9, "presidio", "honorific")]
+    document = Document(text, {})
+    document.artifacts["detections"] = found
+    copies = PropagationDetector().detect(document)
+    kept = clean(text, copies)
+    assert [text[d.start : d.end] for d in kept] == ["Okafor", "Okafor", "okafor"]

@@ -265,9 +265,15 @@ def _line_pieces(text: str, d: Detection) -> list[Detection]:
 _TRAILING_NUMBERS = re.compile(r"(?:\s+\S*\d\S*)+$")
 
 
+def _same_kind(a: str, b: str) -> bool:
+    """Two characters of one word: both letters or both digits. A word glued to a number
+    ("Breyer16:17" in a PDF's word index) is two words."""
+    return (a.isalpha() and b.isalpha()) or (a.isdigit() and b.isdigit())
+
+
 def _cuts_word(text: str, start: int, end: int) -> bool:
-    return (start > 0 and text[start - 1].isalnum() and text[start].isalnum()) or (
-        end < len(text) and text[end].isalnum() and text[end - 1].isalnum()
+    return (start > 0 and _same_kind(text[start - 1], text[start])) or (
+        end < len(text) and _same_kind(text[end - 1], text[end])
     )
 
 

@@ -127,7 +127,10 @@ class PropagationDetector(Detector):
         if plain:
             # one pass for all of them ("pellegrino", "Pellegrino", "PELLEGRINO")
             alternatives = "|".join(re.escape(v) for v in sorted(plain, key=len, reverse=True))
-            pattern = re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w]|-\w)", re.IGNORECASE)
+            # a name glued to a number ("Breyer16:17" in a word index) is still the name
+            pattern = re.compile(
+                rf"(?<![^\W\d_])(?<!-)(?:{alternatives})(?![^\W\d_]|-\w)", re.IGNORECASE
+            )
             for match in pattern.finditer(text):
                 out.append(
                     Detection(

@@ -20,7 +20,7 @@ from engine.labels import (
     PHONE_NUMBER,
 )
 
-from . import layout, model, vocab
+from . import hard_cases, layout, model, vocab
 from .marks import D, L, O, P, Person, T, phonetic, spelled, stutter
 from .model import m
 from .sections import Sections
@@ -48,6 +48,7 @@ HARD_CASES: tuple[str, ...] = (
     "age_digits",
     "height_words",
     "height_digits",
+    *hard_cases.NAMES,  # issue 14: cases from unseen transcripts (hard_cases.py)
 )
 
 
@@ -476,6 +477,7 @@ class _Gen(Sections):
             section=c,
             kind=model.CENTERED,
         )
+        hard_cases.address_block(self)
         add(f"Signed: {P(tr.full)}", section=c, kind=model.PARAGRAPH)
         add(
             f"Dated: {self.date_words(d + dt.timedelta(days=self.rng.randint(5, 30)))}",
@@ -496,6 +498,7 @@ class _Gen(Sections):
         self.commitment_offense()
         self.section_lines["record"] = len(self.b.lines)
         self.criminal_history()
+        hard_cases.exchanges(self)
         self.section_lines["childhood"] = len(self.b.lines)
         self.childhood()
         self.section_lines["programming"] = len(self.b.lines)
@@ -507,6 +510,7 @@ class _Gen(Sections):
         self.questions()
         self.section_lines["closing"] = len(self.b.lines)
         self.closing()
+        hard_cases.caps_boilerplate(self)
         self.section_lines["decision"] = len(self.b.lines)
         self.decision()
         self.certification()

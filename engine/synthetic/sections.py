@@ -468,7 +468,7 @@ class Sections:
                     "The petition was sustained and you were sent to juvenile hall.",
                     "You were counseled and released to your mother.",
                     f"You were placed in a camp in {L(self.county)}.",
-                    f"You were committed to the {O('California Youth Authority')} until "
+                    f"You were committed to the California Youth Authority until "
                     f"{D(str(year + self.rng.randint(1, 3)))}.",
                 )
             )

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-LINE_NUMBER_MAX = 25
+LINE_NUMBER_MAX = 28
 _WS = re.compile(r"\s+")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?$", re.I)
 _LEADING_NUMBER = re.compile(r"^(\d{1,2})(?:\s+(.*))?$")
@@ -20,13 +20,36 @@ _COMPANY = re.compile(
 SPEAKER_RE = re.compile(
     r"^([A-Z][A-Z0-9'’.\-]*(?:\s+[A-Z0-9][A-Z0-9'’.\-]*){0,6})\s*:(?:\s+(.*))?$"
 )
-_INDEX_TITLE = re.compile(r"^(?:I\s*N\s*D\s*E\s*X|INDEX|TABLE OF CONTENTS)$", re.I)
+_INDEX_TITLE = re.compile(r"^(?:I\s*N\s*D\s*E\s*X|INDEX|(?:TABLE OF )?CONTENTS)$", re.I)
 _INDEX_ENTRY = re.compile(r"^[A-Za-z][A-Za-z \-'/,&.]+?\s+(?:\d{1,3}|-{1,3}|—)$")
 _CERT_HEADING = re.compile(
     r"^(?:(?:TRANSCRIPT |TRANSCRIBER'?S |REPORTER'?S )?CERTIFICAT(?:E|ION)\b.*|"
     r"CERTIFICATE AND DECLARATION OF TRANSCRIBER)$"
 )
 _COVER_MARKERS = re.compile(r"\bCDCR\b|PANEL PRESENT|Hearing of:|Transcribed by", re.I)
+# A court's or an older board's caption: a column of ")" / ")(" / ":" / "*" marks, the
+# court's name, the appearances.
+_CAPTION_MARKERS = re.compile(
+    r"\)\(|^[^(]*\)\s*$|^\S.*\s[:*]\s*$|^IN THE (?:UNITED STATES |SUPREME |SUPERIOR |CIRCUIT |DISTRICT )?"
+    r"(?:[A-Z]+ )*COURT\b|^APPEARANCES\b|^BEFORE THE HONORABLE|^TRANSCRIPT OF\b|"
+    r"\bCDC\s*(?:Number|No\.?)\b|BOARD OF PAROLE HEARINGS|In the matter of",
+    re.I,
+)
+# The margin clock-time column of real-time court reporting ("09:28:29   11   text").
+_CLOCK = re.compile(r"^(\d{1,2}:\d{2}(?::\d{2})?)(?:\s+(?=\d{1,2}(?:\s|$))|\s*$)")
+# A concordance (word index): "wanted53:14 44:8" — page:line references.
+_WORD_REF = re.compile(r"\d{1,3}:\d{1,2}(?:,\d{1,2})*")
+# An index or contents line with dot leaders ("Proceedings ........ 3"), maybe several.
+_DOT_LEADER = re.compile(r"\.{4,}\s*\d{1,3}\b")
+_LEADER_ENTRY = re.compile(r"([A-Za-z][A-Za-z \-'/,&]*?)\s*\.{3,}\s*\d{1,3}\b")
+_SPACED = re.compile(r"^(?:[A-Z] ){3,}[A-Z]$")
+_PROCEEDINGS = {"PROCEEDINGS", "PROCEEDING"}
+_COVER_LABEL = re.compile(
+    r"^(?:(?:PANEL|OTHERS|ALSO) PRESENT|APPEARANCES|FOR THE\b|COURT REPORTERS?|REPORTED BY|"
+    r"TRANSCRIBED BY|HEARING OF|CDCR?\b|IN RE\b|BEFORE\b|PRESENT\b|CASE\b|DOCKET\b)",
+    re.I,
+)
+_EXAMINATION = re.compile(r"^[QA][.:]\s")
 
 
 def collapse(line: str) -> str:
@@ -54,8 +77,9 @@ class Page:
     number: int
     rows: list[RawLine]
     numbered: bool = False
-    kind: str = "body"  # cover | index | body | certification
+    kind: str = "body"  # cover | index | word_index | body
     index_entries: list[str] = field(default_factory=list)
+    body_from: int = 0  # on the page where the body starts: its first body line
 
     @property
     def lines(self) -> list[str]:
@@ -92,6 +116,18 @@ def _running_keys(pages: list[list[str]]) -> tuple[set[str], set[str]]:
     }
     anywhere = {k for k in keys if "#" not in k}
     return anywhere, keys - anywhere
+
+
+def strip_clock_column(lines: list[str]) -> tuple[list[str], int]:
+    """Remove a margin clock-time column ("09:28:29" before the line number) when
+    most lines have one. Returns (lines, how many had one)."""
+    hits = [bool(_CLOCK.match(line)) for line in lines]
+    if sum(hits) < 3 or sum(hits) * 10 < len(lines) * 4:
+        return lines, 0
+    return [
+        _CLOCK.sub("", line, count=1).strip() if hit else line
+        for line, hit in zip(lines, hits, strict=True)
+    ], sum(hits)
 
 
 def _strip_line_numbers(lines: list[str]) -> tuple[list[str], int]:
@@ -137,12 +173,24 @@ def _strip_line_numbers(lines: list[str]) -> tuple[list[str], int]:
     return lines, 0
 
 
-def clean_pages(raw_pages: list[list[RawLine]] | list[list[str]]) -> list[Page]:
+def clean_pages(
+    raw_pages: list[list[RawLine]] | list[list[str]], stats: dict | None = None
+) -> list[Page]:
+    """Clean and classify pages. ``stats`` (optional) receives what was found:
+    ``clock_times``, ``numbered_pages``, ``running_lines``, ``index_lines``."""
+    stats = stats if stats is not None else {}
+    for key in ("clock_times", "numbered_pages", "running_lines", "index_lines"):
+        stats.setdefault(key, 0)
     pages: list[list[RawLine]] = []
     for raw in raw_pages:
         rows = [r if isinstance(r, RawLine) else RawLine(text=r) for r in raw]
         for row in rows:
             row.text = collapse(row.text)
+        rows = [row for row in rows if row.text]
+        texts, clocks = strip_clock_column([row.text for row in rows])
+        stats["clock_times"] += clocks
+        for row, text in zip(rows, texts, strict=True):
+            row.text = text
         pages.append([row for row in rows if row.text])
     anywhere, at_edges = _running_keys([[row.text for row in rows] for rows in pages])
     cleaned: list[Page] = []
@@ -153,8 +201,10 @@ def clean_pages(raw_pages: list[list[RawLine]] | list[list[str]]) -> list[Page]:
             key = _edge_key(row.text)
             at_edge = i < 2 or i > last - 2
             if key in anywhere or (at_edge and key in at_edges):
+                stats["running_lines"] += 1
                 continue
             if at_edge and _COMPANY.match(row.text) and not SPEAKER_RE.match(row.text):
+                stats["running_lines"] += 1
                 continue
             kept.append(row)
         # The page number: a bare number (or "Page n") first or last on the page.
@@ -166,10 +216,30 @@ def clean_pages(raw_pages: list[list[RawLine]] | list[list[str]]) -> list[Page]:
         for row, text in zip(kept, texts, strict=True):
             row.text = text.strip()
         kept = [row for row in kept if row.text]
-        cleaned.append(Page(number=number, rows=kept, numbered=hits > 0))
+        entries: list[str] = []
+        body_rows: list[RawLine] = []
+        whole_index = _looks_like_index(Page(number=number, rows=kept))
+        for row in kept:
+            if _SPACED.match(row.text):
+                row.text = row.text.replace(" ", "")
+            if (
+                not whole_index
+                and _DOT_LEADER.search(row.text)
+                and not is_speaker_line(row.text)
+            ):
+                entries.extend(e.strip() for e in _LEADER_ENTRY.findall(row.text) if e.strip())
+                stats["index_lines"] += 1
+                continue
+            body_rows.append(row)
+        page = Page(number=number, rows=body_rows, numbered=hits > 0)
+        if entries and not body_rows:
+            page.kind = "index"
+        page.index_entries = [e.removeprefix("Page ").strip() for e in entries]
+        stats["numbered_pages"] += hits > 0
+        cleaned.append(page)
     _mark_indents(cleaned)
     _classify(cleaned)
-    return cleaned
+    return split_cover(cleaned)
 
 
 def _mark_indents(pages: list[Page]) -> None:
@@ -200,14 +270,47 @@ def is_cert_heading(line: str) -> bool:
     return bool(_CERT_HEADING.match(line))
 
 
-def _classify(pages: list[Page]) -> None:
-    """Cover and index pages are recognised by their content, not their position.
+def is_word_index(page: Page) -> bool:
+    """A concordance page: most tokens are page:line references ("44:8", "wanted53:14")."""
+    tokens = " ".join(page.lines).split()
+    refs = sum(1 for t in tokens if _WORD_REF.search(t))
+    return refs >= 20 and refs * 10 >= len(tokens) * 3
 
-    The body starts at the first page with margin line numbers (or, for text
-    without them, the first page with speaker tags that is not cover-like);
-    pages before it that are not the index are the cover.
+
+def starts_body(line: str) -> bool:
+    """A line that can open the hearing itself: the PROCEEDINGS heading, a speaker turn
+    (a tag in capitals and words in sentence case), or a ``Q.``/``A.`` line."""
+    if not any(c.islower() for c in line) and re.sub(r"[\s.:]", "", line) in _PROCEEDINGS:
+        return True
+    if _EXAMINATION.match(line):
+        return True
+    m = SPEAKER_RE.match(line)
+    if not m or not is_speaker_line(line):
+        return False
+    rest = m.group(2) or ""
+    return any(c.islower() for c in rest) and not _COVER_LABEL.match(m.group(1))
+
+
+def caption_lines(lines: list[str]) -> int:
+    return sum(1 for line in lines if _CAPTION_MARKERS.search(line))
+
+
+def _cover_like(page: Page) -> bool:
+    captions = caption_lines(page.lines)
+    return captions >= 2 and captions > sum(1 for line in page.lines if starts_body(line))
+
+
+def _classify(pages: list[Page]) -> None:
+    """Cover, index and word-index pages are recognised by their content, not their position.
+
+    The body starts at the first page with margin line numbers that is not a caption,
+    or at the first line that opens the hearing (``starts_body``), whichever comes
+    first; what comes before it (but the index) is the cover. A body page's lines
+    before that start go to the cover, too (``Page.body_from``).
     """
     for page in pages:
+        if page.kind == "index":
+            continue
         if _looks_like_index(page):
             page.kind = "index"
             page.index_entries = [
@@ -215,20 +318,40 @@ def _classify(pages: list[Page]) -> None:
                 for line in page.lines
                 if _INDEX_ENTRY.match(line)
             ]
-    candidates = [p for p in pages if p.kind != "index"]
-    first_body = next((p.number for p in candidates if p.numbered), None)
-    if first_body is None:
-        first_body = next(
-            (
-                p.number
-                for p in candidates
-                if any(is_speaker_line(x) for x in p.lines)
-                and not _COVER_MARKERS.search("\n".join(p.lines))
-            ),
-            None,
-        )
+        elif is_word_index(page):
+            page.kind = "word_index"
+    candidates = [p for p in pages if p.kind not in ("index", "word_index")]
+    first_numbered = next((p.number for p in candidates if p.numbered and not _cover_like(p)), None)
+    first_line = next(
+        (
+            (p.number, i)
+            for p in candidates
+            for i, line in enumerate(p.lines)
+            if starts_body(line)
+        ),
+        None,
+    )
+    if first_numbered is not None and (first_line is None or first_numbered <= first_line[0]):
+        start = (first_numbered, 0)
+    else:
+        start = first_line
     for page in candidates:
-        if first_body is None or page.number < first_body:
-            text = "\n".join(page.lines)
-            if first_body is not None or _COVER_MARKERS.search(text):
+        if start is None:
+            if _COVER_MARKERS.search("\n".join(page.lines)):
                 page.kind = "cover"
+        elif page.number < start[0]:
+            page.kind = "cover"
+        elif page.number == start[0]:
+            page.body_from = start[1]
+
+
+def split_cover(pages: list[Page]) -> list[Page]:
+    """Split the page where the body starts: its lines before the start become a cover page."""
+    out: list[Page] = []
+    for page in pages:
+        if page.body_from:
+            out.append(Page(number=page.number, rows=page.rows[: page.body_from], kind="cover"))
+            page.rows = page.rows[page.body_from :]
+            page.body_from = 0
+        out.append(page)
+    return out

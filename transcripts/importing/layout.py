@@ -32,7 +32,8 @@ _COVER_MARKERS = re.compile(r"\bCDCR\b|PANEL PRESENT|Hearing of:|Transcribed by"
 _CAPTION_MARKERS = re.compile(
     r"\)\(|^[^(]*\)\s*$|^\S.*\s[:*]\s*$|^IN THE (?:UNITED STATES |SUPREME |SUPERIOR |CIRCUIT |DISTRICT )?"
     r"(?:[A-Z]+ )*COURT\b|^APPEARANCES\b|^BEFORE THE HONORABLE|^TRANSCRIPT OF\b|"
-    r"\bCDC\s*(?:Number|No\.?)\b|BOARD OF PAROLE HEARINGS|In the matter of",
+    r"\bCDC\s*(?:Number|No\.?)\b|BOARD OF PAROLE HEARINGS|In the matter of|"
+    r"(?-i:^FOR THE [A-Z][A-Z ]+:|^(?:OFFICIAL )?COURT REPORTERS?:|^REPORTED BY:)",
     re.I,
 )
 # The margin clock-time column of real-time court reporting ("09:28:29   11   text").
@@ -168,7 +169,7 @@ def _strip_line_numbers(lines: list[str]) -> tuple[list[str], int]:
     lead, lead_hits = leading()
     trail, trail_hits = trailing()
     best, hits = (lead, lead_hits) if lead_hits >= trail_hits else (trail, trail_hits)
-    if hits >= 3 and hits * 10 >= len(lines) * 6:
+    if hits >= 3 and hits * 10 >= len(lines) * 4:
         return best, hits
     return lines, 0
 
@@ -222,11 +223,7 @@ def clean_pages(
         for row in kept:
             if _SPACED.match(row.text):
                 row.text = row.text.replace(" ", "")
-            if (
-                not whole_index
-                and _DOT_LEADER.search(row.text)
-                and not is_speaker_line(row.text)
-            ):
+            if not whole_index and _DOT_LEADER.search(row.text) and not is_speaker_line(row.text):
                 entries.extend(e.strip() for e in _LEADER_ENTRY.findall(row.text) if e.strip())
                 stats["index_lines"] += 1
                 continue
@@ -297,7 +294,8 @@ def caption_lines(lines: list[str]) -> int:
 
 def _cover_like(page: Page) -> bool:
     captions = caption_lines(page.lines)
-    return captions >= 2 and captions > sum(1 for line in page.lines if starts_body(line))
+    turns = sum(1 for line in page.lines if starts_body(line))
+    return (captions >= 2 or (captions == 1 and not turns)) and captions > turns
 
 
 def _classify(pages: list[Page]) -> None:
@@ -323,15 +321,16 @@ def _classify(pages: list[Page]) -> None:
     candidates = [p for p in pages if p.kind not in ("index", "word_index")]
     first_numbered = next((p.number for p in candidates if p.numbered and not _cover_like(p)), None)
     first_line = next(
-        (
-            (p.number, i)
-            for p in candidates
-            for i, line in enumerate(p.lines)
-            if starts_body(line)
-        ),
+        ((p.number, i) for p in candidates for i, line in enumerate(p.lines) if starts_body(line)),
         None,
     )
-    if first_numbered is not None and (first_line is None or first_numbered <= first_line[0]):
+    if first_line is not None and first_line[0] == first_numbered:
+        # The first numbered page opens with the end of a caption ("APPEARANCES
+        # CONTINUED"): the body starts at its first hearing line.
+        page = next(p for p in candidates if p.number == first_numbered)
+        before = page.lines[: first_line[1]]
+        start = first_line if caption_lines(before) else (first_numbered, 0)
+    elif first_numbered is not None and (first_line is None or first_numbered < first_line[0]):
         start = (first_numbered, 0)
     else:
         start = first_line

@@ -55,9 +55,13 @@ _LABEL = re.compile(r"^[A-Z][A-Za-z ]{0,20}:\s")
 _SOFT_BREAK = re.compile(r"[\ufffe\u00ad](?=\d{1,2}\s)")
 _SPLIT_HYPHEN = re.compile(r"[A-Za-z0-9]-$")
 # The same footer glued to the end of the last sentence (text exports).
-_GLUED_FOOTER = re.compile(r"(?<=[.?!\"'’”-])\s+([^a-z]*\bDECISION PAGE \d+(?:\s+\d{1,2}/\d{1,2}/\d{2,4})?)$")
+_GLUED_FOOTER = re.compile(
+    r"(?<=[.?!\"'’”-])\s+([^a-z]*\bDECISION PAGE \d+(?:\s+\d{1,2}/\d{1,2}/\d{2,4})?)$"
+)
 # Examination: "BY MR. SURNAME:" names who asks the "Q." lines that follow.
-_BY = re.compile(r"^BY\s+((?:MR|MS|MRS|MISS|DR)\.?\s+[A-Z][A-Z'’\-]+(?:\s+[A-Z][A-Z'’\-]+){0,3})\s*:?$")
+_BY = re.compile(
+    r"^BY\s+((?:MR|MS|MRS|MISS|DR)\.?\s+[A-Z][A-Z'’\-]+(?:\s+[A-Z][A-Z'’\-]+){0,3})\s*:?$"
+)
 _QA = re.compile(r"^([QA])[.:]\s+(.*)$")
 _SWORN = re.compile(
     r"^([A-Z][A-Z.'’\- ]+?),\s+(?:[A-Z' ]+WITNESS,\s+)?(?:having been|being|after being|previously)"
@@ -410,6 +414,8 @@ def parse_text(data: bytes | str) -> ParsedTranscript:
         "page_numbers_removed": found.page_numbers,
     }
     return parse_pages(found.pages, source_format="txt", layout_extra=extra, raw_text=text)
+
+
 def parse_file(
     name: str, data: bytes, *, on_page: Callable[[int, int], None] | None = None
 ) -> ParsedTranscript:

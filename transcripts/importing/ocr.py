@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from statistics import median
 
-from transcripts.importing.errors import CorruptPdf, NeedsOcr
+from transcripts.importing.errors import CorruptPdf, NeedsOcr, NoTranscript
 from transcripts.importing.layout import RawLine
 
 OCR_DPI = int(os.environ.get("ANONREVIEW_OCR_DPI", "300"))
@@ -233,10 +233,14 @@ def parse_scanned_pdf(data: bytes, *, on_page: Callable[[int, int], None] | None
     from transcripts.importing.parse import parse_pages
 
     pages, report = ocr_pdf(data, on_page=on_page)
+    if not any(page.words for page in pages):
+        raise NoTranscript(
+            "The PDF is a scan and OCR found no text in it (blank or unreadable pages)."
+        )
     parsed = parse_pages([p.lines for p in pages], source_format="pdf", layout_extra={"ocr": True})
     report["low_confidence"] = low_confidence_ranges(parsed.text, parsed.utterances, pages)
     parsed.metadata["ocr"] = report
-    parsed.metadata.setdefault("notices", []).append(
+    parsed.notices.append(
         f"This PDF is a scan: its text was read by OCR ({report['pages']} pages, "
         f"{report['seconds_per_page']} s per page); {len(report['low_confidence'])} words read "
         "with low confidence are marked for review."

@@ -113,6 +113,10 @@ class ParsedTranscript:
     page_count: int
     source_format: str  # "pdf" | "txt"
     index_entries: list[str] = field(default_factory=list)
+    # What the layout analysis found (``_layout_report``) and notices for people
+    # (e.g. "no structure recognised", "read by OCR", "word index left out").
+    layout: dict = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
 
 
 def _family(role: str) -> str:
@@ -367,9 +371,8 @@ def parse_pages(
         notices.append(UNSTRUCTURED)
     if not text.strip():
         raise NoTranscript("No hearing text was found in the file (only a cover or index page?).")
-    metadata["layout"] = _layout_report(pages, stats, layout_extra)
-    metadata["layout"]["certification"] = any(u.section == CERTIFICATION for u in utterances)
-    metadata["notices"] = notices
+    layout = _layout_report(pages, stats, layout_extra)
+    layout["certification"] = any(u.section == CERTIFICATION for u in utterances)
     index_entries = [e for page in pages for e in page.index_entries]
     return ParsedTranscript(
         text=text,
@@ -378,6 +381,8 @@ def parse_pages(
         page_count=len(raw_pages),
         source_format=source_format,
         index_entries=index_entries,
+        layout=layout,
+        notices=notices,
     )
 
 

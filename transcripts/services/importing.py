@@ -56,6 +56,8 @@ class ImportOutcome:
     duplicate_of: int | None = None
     annotation_job_id: int | None = None
     annotation_error: str = ""
+    notices: list[str] = field(default_factory=list)
+    layout: dict = field(default_factory=dict)
     text: str | None = None
 
     def to_json(self, *, with_text: bool = False) -> dict:
@@ -155,6 +157,7 @@ def transcript_import(
                     "pages": parsed.page_count,
                     "utterances": len(parsed.utterances),
                     "characters": len(parsed.text),
+                    "layout": parsed.layout,
                     "assignees": [a.get_username() for a in assignees],
                 },
             )
@@ -168,6 +171,7 @@ def transcript_import(
         raise
     transcript.annotation_job = None
     transcript.annotation_error = ""
+    transcript.import_notices = list(parsed.notices)
     if annotate:
         transcript.annotation_job, transcript.annotation_error = _enqueue_annotation(
             transcript=transcript, user=user
@@ -285,6 +289,8 @@ def _import_one(
             pages=parsed.page_count,
             duplicate_of=getattr(dup, "transcript_id", None),
             error=dup.message if dup else "",
+            notices=list(parsed.notices),
+            layout=dict(parsed.layout),
             text=parsed.text,
         )
     transcript = transcript_import(
@@ -304,6 +310,7 @@ def _import_one(
         transcript_id=transcript.pk,
         annotation_job_id=transcript.annotation_job.pk if transcript.annotation_job else None,
         annotation_error=transcript.annotation_error,
+        notices=list(getattr(transcript, "import_notices", [])),
     )
 
 

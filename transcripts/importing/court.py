@@ -17,7 +17,7 @@ _COURT_MORE = re.compile(
 )
 _CASE_NO = re.compile(
     r"\b(?:(?:CIVIL|CRIMINAL)\s+(?:ACTION|DOCKET|CASE)|CASE|DOCKET|CAUSE)\s*(?:NO\.?|NUMBER|#)\s*:?"
-    r"\s*(\d[\w:.\-]*\d|\d)|\bNo\.\s*(\d[\w:.\-]*\d)",
+    r"\s*(\d[\w:.\-]*\w|\d)|\bNo\.\s*(\d[\w:.\-]*\w)",
     re.I,
 )
 _JUDGE = re.compile(

@@ -50,6 +50,8 @@ _COVER_LABEL = re.compile(
     r"TRANSCRIBED BY|HEARING OF|CDCR?\b|IN RE\b|BEFORE\b|PRESENT\b|CASE\b|DOCKET\b)",
     re.I,
 )
+# "NAME IN CAPITALS, Company Inc." — the transcriber's line on a cover, not a footer.
+_NAME_THEN_COMPANY = re.compile(r"^[A-Z][A-Z.'’ \-]+,\s+\S")
 _EXAMINATION = re.compile(r"^[QA][.:]\s")
 
 
@@ -204,7 +206,12 @@ def clean_pages(
             if key in anywhere or (at_edge and key in at_edges):
                 stats["running_lines"] += 1
                 continue
-            if at_edge and _COMPANY.match(row.text) and not SPEAKER_RE.match(row.text):
+            if (
+                at_edge
+                and _COMPANY.match(row.text)
+                and not SPEAKER_RE.match(row.text)
+                and not _NAME_THEN_COMPANY.match(row.text)
+            ):
                 stats["running_lines"] += 1
                 continue
             kept.append(row)

@@ -62,10 +62,11 @@ _GLUED_FOOTER = re.compile(
 _BY = re.compile(
     r"^BY\s+((?:MR|MS|MRS|MISS|DR)\.?\s+[A-Z][A-Z'’\-]+(?:\s+[A-Z][A-Z'’\-]+){0,3})\s*:?$"
 )
+_EXAM_HEADING = re.compile(r"^(?:RE)?(?:DIRECT|CROSS)[- ]?EXAMINATION\b|^VOIR DIRE\b")
 _QA = re.compile(r"^([QA])[.:]\s+(.*)$")
 _SWORN = re.compile(
-    r"^([A-Z][A-Z.'’\- ]+?),\s+(?:[A-Z' ]+WITNESS,\s+)?(?:having been|being|after being|previously)"
-    r"\b.*\bsworn\b",
+    r"^([A-Z][A-Z.'’\- ]+?),\s+(?:[A-Z'’ ]+WITNESS,\s+)?"
+    r"(?:(?:having been|being|after being|previously)\b.*)?\bsworn\b",
     re.I,
 )
 
@@ -233,6 +234,8 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
             m = SPEAKER_RE.match(line) if not by and is_speaker_line(line) else None
             if by:
                 examiner = by.group(1)
+                kind, speaker, text = "closed", "", line
+            elif (sworn or _EXAM_HEADING.match(line)) and not any(c.islower() for c in line):
                 kind, speaker, text = "closed", "", line
             elif qa:
                 speaker = (examiner or "Q") if qa.group(1) == "Q" else (witness or "THE WITNESS")

@@ -94,7 +94,7 @@ def render_text(doc: FamilyDoc) -> str:
         numbered = page["kind"] == "body" or (doc.numbered_cover and page["kind"] == "cover")
         if doc.family == "bph2009":
             if page["kind"] == "body":
-                out.append("1 2 3 4 5 6 7 8 9\n" + "\n".join(str(i) for i in range(10, 26)))
+                out.extend(["1 2 3 4 5 6 7 8 9", *(str(i) for i in range(10, 26))])
             out.extend(text for text, _ in lines)
             out.extend([doc.footer, str(n + 1)])
         elif doc.family == "federal":

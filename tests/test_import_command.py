@@ -141,3 +141,12 @@ def test_dry_run_text_output_shows_notices(tmp_path, db):
     out, code = run(str(source), "--dry-run")
     assert code == 0
     assert "note: No speaker turns" in out
+
+
+def test_bench_import_times_import_and_bare_extraction_in_one_run():
+    out = StringIO()
+    call_command("bench_import", "--words", "1500", "--runs", "1", "--json", stdout=out)
+    result = json.loads(out.getvalue())
+    assert result["pages"] > 5 and result["words"] > 1000
+    assert result["bare_pypdfium2_s"] > 0 and result["import_s"] > 0
+    assert result["ratio"] == round(result["import_s"] / result["bare_pypdfium2_s"], 2)

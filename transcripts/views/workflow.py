@@ -13,6 +13,7 @@ from annotations.services.measurements import agreement_for_transcript
 from anonreview import roles
 from transcripts import selectors_workflow
 from transcripts.models import Transcript
+from transcripts.selectors import transcript_ocr_summary
 from transcripts.services import workflow as wf
 
 S = Transcript.State
@@ -58,6 +59,7 @@ def _context(request, transcript: Transcript, **extra) -> dict:
         "events": selectors_workflow.audit_list(user=user, transcript=transcript)[:8],
         "review_url": review_url(transcript),
         "strategies": STRATEGIES,
+        "ocr": transcript_ocr_summary(transcript=transcript),
         **extra,
     }
 

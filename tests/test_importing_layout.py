@@ -170,3 +170,28 @@ def test_court_caption_gives_court_case_number_judge_and_counsel():
         ("Ms. Cora Lyle", "Counsel for the Defendant"),
     ]
     assert meta["transcriber"] == "Ms. Ida Pell"
+
+
+def test_a_file_that_starts_mid_turn_keeps_its_first_lines():
+    text = "and that was the end of it.\nCOMMISSIONER PELL: Thank you.\nINMATE ROOK: Yes.\n"
+    parsed = parse_text(text.encode())
+    assert parsed.text.split("\n")[0] == "and that was the end of it."
+
+
+def test_a_second_transcripts_cover_inside_the_body_stays_out_of_the_turns():
+    text = (
+        "COMMISSIONER PELL: Thank you.\nINMATE ROOK: Yes, sir.\n"
+        "SUBSEQUENT PAROLE CONSIDERATION HEARING\nSTATE OF CALIFORNIA\n"
+        "In the matter of the Life )\nCOMMISSIONER DALE: Good morning.\n"
+    )
+    lines = parse_text(text.encode()).text.split("\n")
+    assert lines[1] == "INMATE ROOK: Yes, sir."
+    assert lines[-1] == "COMMISSIONER DALE: Good morning."
+
+
+def test_leading_line_numbers_in_a_run_are_removed_in_a_long_text_page():
+    numbered = "\n".join(f"{n} line {n} of the hearing" for n in range(1, 8))
+    text = "INTRODUCTION\n" + "\n".join("a note without numbers" for _ in range(20)) + "\n"
+    text += f"COMMISSIONER PELL: Start.\n{numbered}\n"
+    parsed = parse_text(text.encode())
+    assert "COMMISSIONER PELL: Start. line 1 of the hearing line 2" in parsed.text

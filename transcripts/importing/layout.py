@@ -173,7 +173,30 @@ def _strip_line_numbers(lines: list[str]) -> tuple[list[str], int]:
     best, hits = (lead, lead_hits) if lead_hits >= trail_hits else (trail, trail_hits)
     if hits >= 3 and hits * 10 >= len(lines) * 4:
         return best, hits
-    return lines, 0
+    return _strip_numbered_runs(lines)
+
+
+def _strip_numbered_runs(lines: list[str], min_run: int = 5) -> tuple[list[str], int]:
+    """Text that is not one page per form feed: strip leading line numbers where at
+    least ``min_run`` consecutive lines count up by one (n, n+1, ...)."""
+    numbers = []
+    for line in lines:
+        m = _LEADING_NUMBER.match(line)
+        n = int(m.group(1)) if m else 0
+        numbers.append(n if 1 <= n <= LINE_NUMBER_MAX else 0)
+    out = list(lines)
+    hits = 0
+    i = 0
+    while i < len(lines):
+        j = i
+        while j + 1 < len(lines) and numbers[j] and numbers[j + 1] == numbers[j] + 1:
+            j += 1
+        if numbers[i] and j - i + 1 >= min_run:
+            for k in range(i, j + 1):
+                out[k] = _LEADING_NUMBER.match(lines[k]).group(2) or ""
+            hits += j - i + 1
+        i = j + 1
+    return out, hits
 
 
 def clean_pages(
@@ -295,6 +318,19 @@ def starts_body(line: str) -> bool:
     return any(c.islower() for c in rest) and not _COVER_LABEL.match(m.group(1))
 
 
+_COVER_LINE = re.compile(
+    r"^(?:(?:SUBSEQUENT |INITIAL |DOCUMENTATION )?PAROLE (?:CONSIDERATION|SUITABILITY) HEARING"
+    r"(?: STATE OF CALIFORNIA)?|STATE OF CALIFORNIA|BOARD OF PAROLE HEARINGS|"
+    r"(?:PANEL|OTHERS|ALSO) PRESENT:?(?: .*)?|In the matter of .*|Hearing of:.*)$"
+)
+
+
+def is_caption_line(line: str) -> bool:
+    """A cover line met inside the body (a second transcript in one file): a whole
+    cover heading or label, or a line ending in a caption's bracket column."""
+    return bool(_COVER_LINE.match(line) or re.search(r"^[^(]*\S\s+\)(?:\s*\()?\s*$", line))
+
+
 def caption_lines(lines: list[str]) -> int:
     return sum(1 for line in lines if _CAPTION_MARKERS.search(line))
 
@@ -348,7 +384,15 @@ def _classify(pages: list[Page]) -> None:
         elif page.number < start[0]:
             page.kind = "cover"
         elif page.number == start[0]:
-            page.body_from = start[1]
+            before = page.lines[: start[1]]
+            # Lines before the first turn are the cover only when they look like one;
+            # otherwise (a file that starts mid-turn) they are the body's start.
+            if (
+                caption_lines(before)
+                or _COVER_MARKERS.search("\n".join(before))
+                or any(_INDEX_TITLE.match(line) for line in before)
+            ):
+                page.body_from = start[1]
 
 
 def split_cover(pages: list[Page]) -> list[Page]:

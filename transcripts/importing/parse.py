@@ -21,6 +21,7 @@ from transcripts.importing.layout import (
     RawLine,
     clean_pages,
     collapse,
+    is_caption_line,
     is_cert_heading,
     is_speaker_line,
 )
@@ -46,6 +47,12 @@ HEADINGS = {
     "DELIBERATIONS",
     "CONFIDENTIAL",
     "CONFIDENTIAL PORTION",
+    "PROCEEDING",
+    "DIRECT EXAMINATION",
+    "CROSS-EXAMINATION",
+    "REDIRECT EXAMINATION",
+    "INDEX",
+    "CONTENTS",
 }
 _STAGE = re.compile(r"^\([A-Z][^()]*\)\.?$")
 # The footer printed on line 25 of decision pages: "<NAME> <CDCR> <date> DECISION PAGE <n>".
@@ -159,7 +166,11 @@ def _is_heading(line: str, headings: set[str]) -> bool:
     if any(c.islower() for c in line):
         return False
     bare = line.strip(" .:")
-    return bare in headings or is_cert_heading(line)
+    if bare in headings or is_cert_heading(line):
+        return True
+    # Letter-spaced headings ("P ROCEEDINGS", "C O N T E N T S").
+    squeezed = bare.replace(" ", "")
+    return len(bare) <= 40 and any(squeezed == h.replace(" ", "") for h in headings)
 
 
 def _cert_line_alone(line: str) -> bool:
@@ -248,6 +259,7 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
                 or _STAGE.match(line)
                 or _DECISION_FOOTER.match(line)
                 or _is_heading(line, headings)
+                or (section == BODY and is_caption_line(line))
                 or (row.x0 is None and section == CERTIFICATION and _cert_line_alone(line))
             ):
                 kind, speaker, text = "closed", "", line

@@ -73,3 +73,19 @@ def test_generated_scan_is_ocrd_to_the_same_turns_and_metadata():
     for start, end in report["low_confidence"]:
         assert 0 <= start < end <= len(scanned.text)
     assert any("read by OCR" in n for n in scanned.notices)
+
+
+def test_ocr_failure_is_a_sentence_not_a_traceback(monkeypatch):
+    import subprocess
+
+    from transcripts.importing import ocr
+    from transcripts.importing.errors import NeedsOcr
+
+    def boom(*args, **kwargs):
+        raise subprocess.TimeoutExpired(cmd="tesseract", timeout=1)
+
+    monkeypatch.setattr(ocr, "ocr_available", lambda: True)
+    monkeypatch.setattr(ocr.subprocess, "run", boom)
+    scan = render_scan(render_pdf(family_document(2, "federal", words=100)), seed=2, pages=1)
+    with pytest.raises(NeedsOcr, match="OCR of a scanned page failed"):
+        parse_pdf(scan)

@@ -124,13 +124,18 @@ def _ocr_image(png: bytes, scale: float, page_width: float) -> OcrPage:
         with open(path, "wb") as fh:
             fh.write(png)
         env = dict(os.environ, OMP_THREAD_LIMIT="1")
-        proc = subprocess.run(
-            [tesseract_path() or "tesseract", path, "stdout", "--psm", "6", "-l", "eng", "tsv"],
-            capture_output=True,
-            timeout=PAGE_TIMEOUT_S,
-            env=env,
-            check=False,
-        )
+        try:
+            proc = subprocess.run(
+                [tesseract_path() or "tesseract", path, "stdout", "--psm", "6", "-l", "eng", "tsv"],
+                capture_output=True,
+                timeout=PAGE_TIMEOUT_S,
+                env=env,
+                check=False,
+            )
+        except (subprocess.TimeoutExpired, OSError) as exc:
+            raise NeedsOcr(
+                f"OCR of a scanned page failed ({type(exc).__name__}); the file was not imported."
+            ) from exc
     if proc.returncode != 0:
         raise NeedsOcr(
             "OCR of a scanned page failed (Tesseract exit status "

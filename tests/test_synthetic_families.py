@@ -1,14 +1,12 @@
 """The generator's layout families import cleanly, as text and as PDF, and as a scan (OCR)."""
 
 import re
-import shutil
-from collections import Counter
 
 import pytest
 
 from transcripts.importing import parse_pdf, parse_text
 from transcripts.synthetic.families import FAMILIES, family_document
-from transcripts.synthetic.family_render import render_pdf, render_scan, render_text
+from transcripts.synthetic.family_render import render_pdf, render_text
 
 CLEAN = re.compile(r"PageID|\b\d{2}:\d{2}:\d{2}\b|\b\d{1,3}:\d{1,2},\d")
 
@@ -50,42 +48,3 @@ def test_appellate_word_index_and_contents_are_left_out_and_reported():
 def test_unknown_family_is_refused():
     with pytest.raises(ValueError, match="unknown layout family"):
         family_document(1, "tabloid")
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr is not installed")
-def test_generated_scan_is_ocrd_to_the_same_turns_and_metadata():
-    doc = family_document(6, "federal", words=250)
-    pdf = render_pdf(doc)
-    text_layer = parse_pdf(pdf)
-    scanned = parse_pdf(render_scan(pdf, seed=6))
-    assert "ocr" in scanned.metadata and "ocr" not in text_layer.metadata
-    for key in ("court", "hearing_date", "hearing_time"):
-        assert scanned.metadata[key] == text_layer.metadata[key]
-    assert [u.speaker for u in scanned.utterances if u.speaker] == [
-        u.speaker for u in text_layer.utterances if u.speaker
-    ]
-    want = Counter(re.findall(r"\w+", text_layer.text.lower()))
-    got = Counter(re.findall(r"\w+", scanned.text.lower()))
-    assert sum((want & got).values()) >= 0.95 * sum(want.values())
-    report = scanned.metadata["ocr"]
-    assert report["pages"] == text_layer.page_count and report["seconds_per_page"] > 0
-    for start, end in report["low_confidence"]:
-        assert 0 <= start < end <= len(scanned.text)
-    assert any("read by OCR" in n for n in scanned.notices)
-
-
-def test_ocr_failure_is_a_sentence_not_a_traceback(monkeypatch):
-    import subprocess
-
-    from transcripts.importing import ocr
-    from transcripts.importing.errors import NeedsOcr
-
-    def boom(*args, **kwargs):
-        raise subprocess.TimeoutExpired(cmd="tesseract", timeout=1)
-
-    monkeypatch.setattr(ocr, "ocr_available", lambda: True)
-    monkeypatch.setattr(ocr.subprocess, "run", boom)
-    scan = render_scan(render_pdf(family_document(2, "federal", words=100)), seed=2, pages=1)
-    with pytest.raises(NeedsOcr, match="OCR of a scanned page failed"):
-        parse_pdf(scan)

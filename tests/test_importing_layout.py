@@ -195,3 +195,8 @@ def test_leading_line_numbers_in_a_run_are_removed_in_a_long_text_page():
     text += f"COMMISSIONER PELL: Start.\n{numbered}\n"
     parsed = parse_text(text.encode())
     assert "COMMISSIONER PELL: Start. line 1 of the hearing line 2" in parsed.text
+
+
+def test_soft_hyphens_are_invisible_and_a_dash_with_one_is_a_double_dash():
+    text = "JUSTICE ORR: Well, as -\u00ad as I said, it is cer\u00adtain.\n"
+    assert parse_text(text.encode()).text == "JUSTICE ORR: Well, as -- as I said, it is certain."

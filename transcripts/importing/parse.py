@@ -291,7 +291,8 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
     utterances: list[ParsedUtterance] = []
     offset = 0
     for para in paras:
-        body = collapse(para["text"])
+        # A soft hyphen is invisible: "-\u00ad" prints as a dash ("as -- as"); others go.
+        body = collapse(para["text"].replace("-\u00ad", "--").replace("\u00ad", ""))
         line = f"{para['speaker']}: {body}" if para["speaker"] else body
         line = line.strip()
         if not line:

@@ -200,3 +200,12 @@ def test_leading_line_numbers_in_a_run_are_removed_in_a_long_text_page():
 def test_soft_hyphens_are_invisible_and_a_dash_with_one_is_a_double_dash():
     text = "JUSTICE ORR: Well, as -\u00ad as I said, it is cer\u00adtain.\n"
     assert parse_text(text.encode()).text == "JUSTICE ORR: Well, as -- as I said, it is certain."
+
+
+def test_a_reporter_named_in_mixed_case_is_the_transcriber_but_a_firm_is_not_counsel():
+    from transcripts.importing.court import parse_court_caption
+
+    meta = parse_court_caption(
+        ["FOR THE PLAINTIFF:", "Harbor Partners", "COURT REPORTER: Ida Pell, CSR, RMR"]
+    )
+    assert meta == {"transcriber": "Ida Pell"}

@@ -52,13 +52,18 @@ def _nice(value: str) -> str:
     return " ".join(w.lower() if i and w in _SMALL else w for i, w in enumerate(words))
 
 
-def _person(text: str) -> str | None:
+_MIXED_NAME = re.compile(r"^[A-Z][a-z'’\-]+(?:\s+[A-Z]\.)?(?:\s+[A-Z][a-z'’\-]+){1,3}$")
+
+
+def _person(text: str, *, mixed_case: bool = False) -> str | None:
+    """A person's name, or None. ``mixed_case``: also "Ida Pell" (the reporter's line;
+    in counsel lists a mixed-case line is a firm)."""
     text = _SUFFIX.sub("", text.strip().rstrip(",;")).strip()
     if not text or _NOT_PERSON.search(text):
         return None
     if m := _TITLED.match(text):
         return m.group(0).strip()
-    if _CAPS_NAME.match(text):
+    if _CAPS_NAME.match(text) or (mixed_case and _MIXED_NAME.match(text)):
         return text
     return None
 
@@ -91,7 +96,7 @@ def parse_court_caption(lines: list[str]) -> dict:
             add(_person(m.group(1)), "Judge")
             continue
         if m := _REPORTER.match(line):
-            reporter = reporter or _person(m.group(1) or m.group(2) or "")
+            reporter = reporter or _person(m.group(1) or m.group(2) or "", mixed_case=True)
             party = "reporter"
             continue
         if m := _FOR_PARTY.match(line):

@@ -59,9 +59,11 @@ worker: install tesseract
 	$(PY) manage.py db_worker
 
 test: install-dev chromium tesseract
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 lint: install-dev
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 

@@ -1,4 +1,5 @@
-"""Spans, reference groups (entities), the audit log and the allow-list.
+"""Spans, reference groups (entities), the allow-list and trained models (the audit
+log is ``anonreview.core.models.AuditEvent``).
 
 ``Span.start``/``Span.end`` are character offsets into ``Transcript.text``,
 end exclusive: ``transcript.text[span.start:span.end]`` is the mention.
@@ -7,7 +8,7 @@ end exclusive: ``transcript.text[span.start:span.end]`` is the mention.
 from django.conf import settings
 from django.db import models
 
-from annotations.labels import LABELS
+from engine.labels import LABELS
 from transcripts.models import Transcript
 
 LABEL_CHOICES = [(label, label.replace("_", " ").title()) for label in LABELS]
@@ -34,6 +35,32 @@ class Entity(models.Model):
         return self.ref
 
 
+class Proposal(models.Model):
+    """What the machine proposed, as it proposed it: written when the detectors run,
+    never edited by the review. ``Span.proposal`` links a suggestion to it; a span the
+    reviewer deleted leaves its proposal behind, so the dashboard's Tables 3 and 5 still
+    count it (no rebuilding from the audit log)."""
+
+    transcript = models.ForeignKey(Transcript, on_delete=models.CASCADE, related_name="proposals")
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+    label = models.CharField(max_length=32, choices=LABEL_CHOICES)
+    provenance = models.JSONField(default=list, blank=True)
+    score = models.FloatField(default=0.0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["transcript", "start", "end"]
+        indexes = [models.Index(fields=["transcript", "start"], name="proposal_transcript_start")]
+
+    def __str__(self) -> str:
+        return f"proposed {self.label} [{self.start}:{self.end}]"
+
+    @property
+    def shape(self) -> tuple[int, int, str]:
+        return (self.start, self.end, self.label)
+
+
 class Span(models.Model):
     class Status(models.TextChoices):
         SUGGESTED = "suggested", "Suggested"
@@ -55,6 +82,10 @@ class Span(models.Model):
     )
     reviewer = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The machine's proposal this span started as (None: a reviewer made it).
+    proposal = models.ForeignKey(
+        Proposal, null=True, blank=True, on_delete=models.SET_NULL, related_name="spans"
     )
     version = models.PositiveIntegerField(default=1, help_text="Optimistic locking.")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -88,32 +119,6 @@ class Span(models.Model):
         return [item.get("detector", "") for item in self.provenance or []]
 
 
-class AuditEvent(models.Model):
-    """Append-only record of every state change; written only by services."""
-
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    actor_username = models.CharField(max_length=150, blank=True)
-    event_type = models.CharField(max_length=64)
-    transcript = models.ForeignKey(
-        Transcript, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_events"
-    )
-    span = models.ForeignKey(
-        Span, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    before = models.JSONField(default=dict, blank=True)
-    after = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["transcript", "created_at"])]
-
-    def __str__(self) -> str:
-        return f"{self.event_type} by {self.actor_username or 'system'}"
-
-
 class AllowListTerm(models.Model):
     """A domain term that is never personal data (``Board of Parole Hearings``)."""
 
@@ -132,7 +137,7 @@ class AllowListTerm(models.Model):
 
 
 class TrainedModel(models.Model):
-    """A transformer detector fine-tuned on gold data (``annotations.learning``).
+    """A transformer detector fine-tuned on gold data (``engine.learning``).
 
     ``path`` is the model directory (transformers files + ``training.json``);
     ``metrics`` holds the best epoch's held-out figures (``evaluate`` shape:

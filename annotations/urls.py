@@ -1,10 +1,21 @@
 from django.urls import path
 
-from annotations.views import allowlist, dashboard, export, learning, review
+from annotations.views import allowlist, dashboard, export, learning, review, workflow
 
 app_name = "annotations"
 
 urlpatterns: list = [
+    # The transcript's overview page and the review cycle (URLs under /transcripts/).
+    path("transcripts/<int:pk>/", workflow.transcript_detail, name="detail"),
+    path(
+        "transcripts/<int:pk>/start-review/",
+        workflow.transcript_start_review_view,
+        name="start-review",
+    ),
+    path("transcripts/<int:pk>/submit/", workflow.transcript_submit_view, name="submit"),
+    path("transcripts/<int:pk>/approve/", workflow.transcript_approve_view, name="approve"),
+    path("transcripts/<int:pk>/return/", workflow.transcript_return_view, name="return"),
+    path("transcripts/release/", workflow.transcript_release_view, name="release"),
     path("dashboard/", dashboard.dashboard, name="dashboard"),
     path("dashboard/recompute/", dashboard.dashboard_recompute, name="dashboard-recompute"),
     path("dashboard/download.<str:fmt>", dashboard.dashboard_download, name="dashboard-download"),

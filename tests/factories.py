@@ -56,3 +56,27 @@ def make_transcript(
     if assignees:
         transcript.assignees.set(assignees)
     return transcript
+
+
+def make_suggestion(
+    transcript,
+    start: int,
+    end: int,
+    label: str,
+    *,
+    detectors=("cover",),
+    score: float = 0.9,
+    status: str = "suggested",
+):
+    """A machine suggestion as the annotation stores it: a ``Proposal`` and its span
+    (then given ``status``, as if a reviewer had decided without changing it)."""
+    from annotations.services.annotation import suggestions_create
+
+    provenance = [{"detector": d, "score": score} for d in detectors]
+    [span] = suggestions_create(
+        transcript=transcript, proposed=[(start, end, label, provenance, score)]
+    )
+    if status != "suggested":
+        span.status = status
+        span.save(update_fields=["status"])
+    return span

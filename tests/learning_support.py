@@ -11,12 +11,12 @@ import functools
 import tempfile
 from pathlib import Path
 
-from annotations.gold import GoldDoc
+from engine.gold import GoldDoc
 
 
 @functools.cache
 def tiny_model_dir() -> Path:
-    from annotations.learning import hf
+    from engine.learning import hf
 
     hf.go_offline()
     import torch
@@ -42,6 +42,6 @@ def tiny_model_dir() -> Path:
 @functools.cache
 def hearings(seeds: tuple[int, ...], words: int = 600) -> tuple[GoldDoc, ...]:
     """Gold documents of short synthetic hearings (deterministic per seed)."""
-    from transcripts.synthetic import generate_hearing
+    from engine.synthetic import generate_hearing
 
     return tuple(generate_hearing(seed, words=words).gold for seed in seeds)

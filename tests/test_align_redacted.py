@@ -1,12 +1,12 @@
-"""Gold spans from clear/redacted pairs (annotations.learning.align, align_redacted command)."""
+"""Gold spans from clear/redacted pairs (engine.learning.align, align_redacted command)."""
 
 import json
 
 import pytest
 from django.core.management import call_command
 
-from annotations.gold import read_jsonl
-from annotations.learning.align import align, gold_from_pair, marker_label
+from engine.gold import read_jsonl
+from engine.learning.align import align, gold_from_pair, marker_label
 
 CLEAR = (
     "PRESIDING COMMISSIONER ALDEN: Good morning, Mr. John Quill. You were born on May 13, 1970 "
@@ -91,9 +91,9 @@ def test_marker_labels_read_tags_and_subtypes():
 
 @pytest.mark.slow
 def test_a_tag_pseudonymized_synthetic_hearing_gives_back_its_gold():
-    from annotations.evaluation.metrics import evaluate_documents
-    from annotations.pseudonymize import SpanInput, pseudonymize
-    from transcripts.synthetic import generate_hearing
+    from engine.evaluation.metrics import evaluate_documents
+    from engine.pseudonymize import SpanInput, pseudonymize
+    from engine.synthetic import generate_hearing
 
     hearing = generate_hearing(8, words=2000)
     gold = hearing.gold

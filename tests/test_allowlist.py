@@ -4,9 +4,10 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
-from annotations.models import AllowListTerm, AuditEvent, Span
+from annotations.models import AllowListTerm, Span
 from annotations.services import allowlist as services
 from annotations.services import annotation
+from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript
 from transcripts.models import Transcript
 
@@ -82,7 +83,7 @@ def test_annotators_see_the_list_but_cannot_post(client, annotator):
 
 
 def test_the_engine_reads_the_allow_list_from_the_database(settings, lead):
-    settings.DETECTORS = [{"NAME": "annotations.detectors.cover.CoverPageDetector"}]
+    settings.DETECTORS = [{"NAME": "engine.detectors.cover.CoverPageDetector"}]
     text = "ALDEN: Welcome to Wasco State Prison.\n"
     meta = {"institution": "Wasco State Prison", "participants": [{"name": "Ann Alden"}]}
     transcript = make_transcript(text, state=Transcript.State.IMPORTED, metadata=meta)

@@ -4,9 +4,10 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import CommandError, call_command
 
-from annotations.detectors.base import Detection, Detector, Document
-from annotations.models import AuditEvent, Span
+from annotations.models import Proposal, Span
 from annotations.services import annotation
+from anonreview.core.models import AuditEvent
+from engine.detectors.base import Detection, Detector, Document
 from tests.factories import make_transcript
 from transcripts.models import Job, Transcript
 
@@ -44,10 +45,10 @@ class CityDetector(Detector):
 
 
 LIGHT = [
-    {"NAME": "annotations.detectors.patterns.PatternDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.patterns.PatternDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
     {"NAME": "tests.test_annotation_service.CityDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
 ]
 
 
@@ -85,7 +86,7 @@ def test_job_annotates_an_imported_transcript_through_the_queue(
     assert ("Quil", "PERSON") in found  # misspelled repeat, by propagation
     quil = Span.objects.get(transcript=transcript, start=TEXT.index("Quil."))
     # the misspelled repeat is propagation's; "Mr. Quil" is also a titled name (patterns)
-    assert {"detector": "propagation", "score": 0.7} in quil.provenance
+    assert {"detector": "propagation", "score": 0.7, "reason": "same name"} in quil.provenance
     assert all(
         s.status == Span.Status.SUGGESTED for s in Span.objects.filter(transcript=transcript)
     )
@@ -171,12 +172,33 @@ def test_reannotation_replaces_suggestions_and_never_touches_reviewed_spans(ligh
     assert Span.objects.filter(transcript=transcript, status="suggested").count() == before - 1
 
 
+def test_proposals_are_stored_kept_for_reviewed_spans_and_replaced_with_suggestions(
+    light, annotator
+):
+    transcript = make_transcript(TEXT, state=Transcript.State.IMPORTED, metadata=META)
+    annotation.transcript_annotate(transcript=transcript)
+    spans = list(Span.objects.filter(transcript=transcript))
+    assert spans and all(s.proposal.shape == (s.start, s.end, s.label) for s in spans)
+    fresno = next(s for s in spans if s.label == "LOCATION")
+    fresno.status, fresno.start = Span.Status.ACCEPTED, fresno.start + 1  # a reviewer's resize
+    fresno.save()
+    proposed = fresno.proposal.shape
+    total = transcript.proposals.count()
+
+    annotation.transcript_annotate(transcript=transcript)
+
+    fresno.refresh_from_db()
+    assert fresno.proposal.shape == proposed  # what the machine proposed, not the resize
+    assert transcript.proposals.count() == total  # the suggestions' proposals were replaced
+    assert Proposal.objects.filter(transcript=transcript, spans__isnull=True).count() == 0
+
+
 def test_detectors_setting_errors_are_improperly_configured(settings):
     for bad in (
-        [{"NAME": "annotations.detectors.nope.Missing"}],
+        [{"NAME": "engine.detectors.nope.Missing"}],
         [{"OPTIONS": {}}],
         [{"NAME": "annotations.models.Span"}],
-        [{"NAME": "annotations.detectors.cover.CoverPageDetector"}] * 2,
+        [{"NAME": "engine.detectors.cover.CoverPageDetector"}] * 2,
         [],
     ):
         settings.DETECTORS = bad

@@ -2,11 +2,11 @@
 
 import pytest
 
-from annotations.models import AuditEvent, Span
 from annotations.services import review
-from tests.factories import make_transcript, make_user
+from annotations.services import workflow as wf
+from anonreview.core.models import AuditEvent
+from tests.factories import make_suggestion, make_transcript, make_user
 from transcripts.models import Transcript
-from transcripts.services import workflow as wf
 from transcripts.services.assignment import AssignmentError, transcript_assign
 
 S = Transcript.State
@@ -15,14 +15,7 @@ TEXT = "PRESIDING COMMISSIONER ALDEN: Good morning, Mr. Quill.\nINMATE QUILL: I 
 
 def machine_span(t, word, label="PERSON", detector="cover"):
     start = t.text.index(word)
-    return Span.objects.create(
-        transcript=t,
-        start=start,
-        end=start + len(word),
-        label=label,
-        provenance=[{"detector": detector, "score": 0.9}],
-        score=0.9,
-    )
+    return make_suggestion(t, start, start + len(word), label, detectors=[detector])
 
 
 def test_lead_assigns_one_annotator(lead, annotator):

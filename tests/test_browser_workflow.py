@@ -14,17 +14,17 @@ import zipfile
 
 import pytest
 
-from annotations.gold import GoldSpan
 from annotations.models import Span
 from annotations.services import review
 from annotations.services.entities import entities_assign
+from engine.gold import GoldSpan
+from engine.synthetic import generate_hearing, render_pdf
 from transcripts.models import Transcript
-from transcripts.synthetic import generate_hearing, render_pdf
 
 S = Transcript.State
 LIGHT_DETECTORS = [
-    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
 ]
 
 

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotations.gold import GoldDoc, GoldSpan, write_jsonl
+from engine.gold import GoldDoc, GoldSpan, write_jsonl
 
 pytestmark = pytest.mark.django_db
 
 LIGHT = [
-    {"NAME": "annotations.detectors.patterns.PatternDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.patterns.PatternDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
 ]
 
 

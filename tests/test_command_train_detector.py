@@ -5,9 +5,9 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotations.gold import write_jsonl
-from annotations.learning import hf
 from annotations.models import Span, TrainedModel
+from engine.gold import write_jsonl
+from engine.learning import hf
 from tests.factories import make_transcript
 from tests.learning_support import hearings, tiny_model_dir
 from transcripts.models import Transcript
@@ -69,7 +69,7 @@ def test_train_detector_from_approved_transcripts_with_another_base(db, tmp_path
     )  # fmt: skip
     text = capsys.readouterr().out
     assert "Best epoch" in text and "Held-out: exact" in text
-    assert "annotations.learning.detector.TrainedTransformerDetector" in text
+    assert "engine.learning.detector.TrainedTransformerDetector" in text
     model = TrainedModel.objects.get()
     assert model.source == "approved" and (model.train_documents, model.heldout_documents) == (1, 1)
     assert hf.read_training_info(out)["config"]["base_model"] == str(tiny_model_dir())

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from annotations.models import Span
 from annotations.services import measurements
-from tests.factories import make_transcript
+from tests.factories import make_suggestion, make_transcript
 from transcripts.models import Job, Transcript
 
 S = Transcript.State
@@ -28,13 +28,18 @@ def approved(annotator):
         ("Fresno", "LOCATION", "added", "human"),
     ):
         start = t.text.index(word)
-        Span.objects.create(
-            transcript=t,
-            start=start,
-            end=start + len(word),
-            label=label,
-            status=status,
-            provenance=[{"detector": detector, "score": 1.0}],
+        if status == "added":  # the reviewer's own span: no proposal behind it
+            Span.objects.create(
+                transcript=t,
+                start=start,
+                end=start + len(word),
+                label=label,
+                status=status,
+                provenance=[{"detector": detector, "score": 1.0}],
+            )
+            continue
+        make_suggestion(
+            t, start, start + len(word), label, detectors=[detector], score=1.0, status=status
         )
     return t
 
@@ -116,7 +121,7 @@ def test_downloads_give_json_and_csv_of_the_latest_snapshot(
 
 
 def test_a_failing_ablation_is_reported_and_keeps_the_other_figures(lead, approved, settings):
-    settings.DETECTORS = [{"NAME": "annotations.detectors.does_not_exist.Nothing", "OPTIONS": {}}]
+    settings.DETECTORS = [{"NAME": "engine.detectors.does_not_exist.Nothing", "OPTIONS": {}}]
     snapshot = measurements.dashboard_compute(rerun=True)
     assert snapshot["table8"]["available"] is False and snapshot["table8"]["reason"]
     assert snapshot["table3"]["overall"]["exact"]["tp"] == 2

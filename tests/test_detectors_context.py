@@ -3,7 +3,7 @@ persons and nationalities (hand-written sentences; no models needed)."""
 
 import pytest
 
-from annotations.detectors.patterns import (
+from engine.detectors.patterns import (
     AddressRecognizer,
     AgeRecognizer,
     CountyRecognizer,

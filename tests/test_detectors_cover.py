@@ -1,7 +1,7 @@
 """The cover-page detector: what the transcript's own metadata names, wherever it recurs."""
 
-from annotations.detectors.base import Document
-from annotations.detectors.cover import CoverPageDetector
+from engine.detectors.base import Document
+from engine.detectors.cover import CoverPageDetector
 
 META = {
     "incarcerated_person": "Jonah Quill",

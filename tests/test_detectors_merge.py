@@ -1,10 +1,11 @@
 """Cleaning and merging of detections: the paper's rules, order-independent."""
 
 import random
+from dataclasses import replace
 
-from annotations.detectors.base import Detection
-from annotations.detectors.clean import AllowList, clean
-from annotations.detectors.merge import merge
+from engine.detectors.base import Detection
+from engine.detectors.clean import AllowList, clean
+from engine.detectors.merge import merge
 
 
 def spans(result, text):
@@ -279,8 +280,8 @@ def test_a_form_number_is_no_date_but_a_year_is():
 
 
 def test_propagation_does_not_match_misspellings_among_header_capitals():
-    from annotations.detectors.base import Document
-    from annotations.detectors.propagation import PropagationDetector
+    from engine.detectors.base import Document
+    from engine.detectors.propagation import PropagationDetector
 
     text = "We stayed with Paige. Paige helped.\nMORALES P85939 DECISION PAGE 1"
     document = Document(text, {})
@@ -333,8 +334,8 @@ def test_certification_labels_are_no_names():
 
 
 def test_a_propagated_misspelling_names_its_original_in_the_merged_provenance():
-    from annotations.detectors.base import Document
-    from annotations.detectors.propagation import PropagationDetector
+    from engine.detectors.base import Document
+    from engine.detectors.propagation import PropagationDetector
 
     text = "Mr. Stevenson came. Later Stevenston wrote."
     document = Document(text, {})
@@ -345,3 +346,27 @@ def test_a_propagated_misspelling_names_its_original_in_the_merged_provenance():
     [copy] = provenance["Stevenston"]
     assert (copy["detector"], copy["original"]) == ("propagation", "stevenson")
     assert all("original" not in item for item in provenance["Stevenson"])
+
+
+def test_a_refined_date_keeps_its_detector_reason_and_original():
+    text = "It was Friday, September 18, 2020 at the hearing."
+    d = at(text, "Friday, September 18, 2020", "DATE", "spacy", "DATE")
+    out = clean(text, [replace(d, original="copied")])
+    assert {text[o.start : o.end] for o in out} >= {"Friday", "September 18, 2020"}
+    assert {(o.detector, o.explanation, o.original) for o in out} == {("spacy", "DATE", "copied")}
+
+
+def test_merged_provenance_is_structured_with_reasons():
+    text = "Call Quill at 555-123-4567."
+    merged = merge(
+        [
+            at(text, "Quill", "PERSON", "spacy", "PERSON"),
+            at(text, "Quill", "LOCATION", "presidio", "SpacyRecognizer"),
+        ],
+        text,
+    )
+    [span] = merged
+    assert span.provenance == [
+        {"detector": "presidio", "score": 0.85, "reason": "SpacyRecognizer", "label": "LOCATION"},
+        {"detector": "spacy", "score": 0.85, "reason": "PERSON"},
+    ]

@@ -7,14 +7,14 @@ import re
 
 import pytest
 
-from annotations.detectors.base import Document
-from annotations.detectors.cover import CoverPageDetector, name_parts
-from annotations.detectors.ensemble import Ensemble
-from annotations.detectors.nlp import spacy_doc
-from annotations.detectors.presidio import PresidioDetector
-from annotations.detectors.propagation import PropagationDetector
-from annotations.detectors.spacy_ner import SpacyDetector
-from annotations.detectors.transformer import TransformerDetector
+from engine.detectors.base import Document
+from engine.detectors.cover import CoverPageDetector, name_parts
+from engine.detectors.ensemble import Ensemble
+from engine.detectors.nlp import spacy_doc
+from engine.detectors.presidio import PresidioDetector
+from engine.detectors.propagation import PropagationDetector
+from engine.detectors.spacy_ner import SpacyDetector
+from engine.detectors.transformer import TransformerDetector
 
 pytestmark = pytest.mark.slow
 
@@ -89,7 +89,7 @@ def test_transformer_finds_names_on_word_boundaries(detectors):
 
 
 def test_the_ensemble_marks_every_cover_page_name_in_a_synthetic_hearing(detectors):
-    from transcripts.synthetic.generator import generate_hearing
+    from engine.synthetic.generator import generate_hearing
 
     hearing = generate_hearing(31, words=2000)
     ensemble = Ensemble(

@@ -1,4 +1,4 @@
-from annotations.detectors.names import person_name_parts
+from engine.detectors.names import person_name_parts
 
 
 def parts(text, start=0, end=None):
@@ -22,3 +22,14 @@ def test_offsets_are_into_the_whole_text():
 
 def test_initials_are_parts():
     assert parts("J. R. Tolkien") == ["J", "R", "Tolkien"]
+
+
+def test_stored_pieces_split_person_into_name_parts_and_keep_other_labels_whole():
+    from engine.detectors.names import stored_pieces
+
+    text = "Mr. John Doe's cell at Mule Creek State Prison"
+    person = stored_pieces(text, 0, text.index(" cell"), "PERSON")
+    assert [text[s:e] for s, e in person] == ["John", "Doe"]
+    start = text.index("Mule")
+    assert stored_pieces(text, start, len(text), "ORGANIZATION") == [(start, len(text))]
+    assert stored_pieces(text, 0, 3, "PERSON") == []  # only a title: nothing to store

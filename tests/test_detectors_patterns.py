@@ -2,7 +2,7 @@
 
 import pytest
 
-from annotations.detectors.patterns import (
+from engine.detectors.patterns import (
     AgeRecognizer,
     CdcrIdRecognizer,
     HearingDateRecognizer,
@@ -138,7 +138,7 @@ def test_dates_after_a_phonetic_month_word_are_not_cdcr_numbers():
 
 
 def test_a_place_is_never_found_inside_a_spelling():
-    from annotations.detectors.patterns import PlaceRecognizer
+    from engine.detectors.patterns import PlaceRecognizer
 
     text = "He lived in Oakland. That's U as in Union."
     assert [text[f.start : f.end] for f in PlaceRecognizer().find_all(text)] == ["Oakland"]

@@ -1,8 +1,9 @@
 import pytest
 
-from annotations.models import AuditEvent, Entity, Span
+from annotations.models import Entity, Span
 from annotations.services.entities import entities_assign
 from annotations.services.pseudonymization import transcript_pseudonymize
+from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from annotations.evaluation import evaluate_documents, tokenize
-from annotations.gold import GoldDoc, GoldSpan
+from engine.evaluation import evaluate_documents, tokenize
+from engine.gold import GoldDoc, GoldSpan
 
 
 @dataclass
@@ -142,7 +142,7 @@ def test_per_detector_scores_each_detector_alone():
 def test_documents_without_predictions_count_as_missed_and_sum_over_documents():
     doc_a = gold_doc()
     doc_b = GoldDoc(id="d2", text="Call 555-0100.", spans=[GoldSpan(5, 13, "PHONE_NUMBER")])
-    preds = {"d2": [{"start": 5, "end": 13, "label": "PHONE_NUMBER"}]}
+    preds = {"d2": [P(5, 13, "PHONE_NUMBER")]}
     result = evaluate_documents([doc_a, doc_b], preds)
     assert result["overall"]["exact"]["tp"] == 1
     assert result["overall"]["exact"]["fn"] == 4

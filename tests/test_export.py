@@ -7,11 +7,12 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from annotations.gold import parse_doc
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
 from annotations.services.entities import entities_assign
 from annotations.services.export import gold_export, key_build, release_build
 from annotations.services.leaks import LeakError
+from anonreview.core.models import AuditEvent
+from engine.gold import parse_doc
 from tests.factories import make_transcript
 
 pytestmark = pytest.mark.django_db

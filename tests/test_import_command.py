@@ -8,9 +8,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from engine.synthetic import generate_hearing, render_pdf_bytes
 from tests.factories import make_user
 from transcripts.models import Transcript
-from transcripts.synthetic import generate_hearing, render_pdf_bytes
 
 SPEECH = b"PRESIDING COMMISSIONER ALDEN: Good morning.\nATTORNEY VANCE: Good morning.\n"
 

@@ -6,7 +6,7 @@ import hashlib
 import pytest
 from django.db import transaction
 
-from annotations.models import AuditEvent
+from anonreview.core.models import AuditEvent
 from tests.factories import make_user
 from transcripts.models import Job, Transcript
 from transcripts.services import importing
@@ -43,7 +43,7 @@ def test_import_creates_transcript_utterances_original_and_audit(db, lead, annot
     assert audit.after["assignees"] == [annotator.get_username()]
 
 
-LIGHT_DETECTORS = [{"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}}]
+LIGHT_DETECTORS = [{"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}}]
 
 
 def test_import_queues_annotation_which_runs_after_commit(
@@ -63,7 +63,7 @@ def test_import_queues_annotation_which_runs_after_commit(
 def test_import_stays_committed_when_the_annotation_task_fails(
     db, lead, settings, django_capture_on_commit_callbacks
 ):
-    settings.DETECTORS = [{"NAME": "annotations.detectors.nowhere.Missing", "OPTIONS": {}}]
+    settings.DETECTORS = [{"NAME": "engine.detectors.nowhere.Missing", "OPTIONS": {}}]
     with django_capture_on_commit_callbacks(execute=True):
         t = transcript_import(name="h.txt", data=TEXT.encode(), user=lead)
     t.refresh_from_db()
@@ -72,16 +72,54 @@ def test_import_stays_committed_when_the_annotation_task_fails(
     assert job.status == Job.Status.FAILED and job.error  # the failure, in words
 
 
-def test_failure_to_queue_annotation_is_reported_and_the_import_kept(db, lead, monkeypatch):
-    def refuse(**kwargs):
-        raise RuntimeError("queue unavailable")
+# A tasks backend that really refuses the annotation task: its only queue is another
+# one, so ``task.enqueue`` raises ``InvalidTaskError`` (a real misconfiguration, no mock).
+REFUSING_TASKS = {
+    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["elsewhere"]}
+}
 
-    monkeypatch.setattr("annotations.services.annotation.annotation_enqueue", refuse)
-    t = transcript_import(name="h.txt", data=TEXT.encode(), user=lead)
-    assert t.annotation_job is None
-    assert "could not be queued (RuntimeError)" in t.annotation_error
+
+def test_refused_annotation_task_is_reported_on_the_outcome_and_the_import_kept(
+    transactional_db, lead, settings
+):
+    # No transaction around the batch (as in the worker and the command): the enqueue
+    # runs right after the import commits, and its refusal is read back here.
+    settings.TASKS = REFUSING_TASKS
+    [outcome] = importing.transcripts_import_batch(
+        sources=importing.sources_from_bytes("h.txt", TEXT.encode()), user=lead
+    )
+    assert outcome.ok and outcome.transcript_id
+    assert "could not be queued" in outcome.annotation_error
+    assert "InvalidTaskError" in outcome.annotation_error
+    t = Transcript.objects.get(pk=outcome.transcript_id)
+    assert t.utterances.count() == 3
+    job = Job.objects.get(pk=outcome.annotation_job_id)
+    assert job.status == Job.Status.FAILED and "could not be queued" in job.error
+
+
+def test_refused_annotation_task_inside_a_caller_transaction_fails_the_job_not_the_import(
+    db, lead, settings, django_capture_on_commit_callbacks
+):
+    # The caller holds a transaction: the enqueue waits for its commit. The refusal
+    # used to escape from that commit (and the batch reported "not imported").
+    settings.TASKS = REFUSING_TASKS
+    with django_capture_on_commit_callbacks(execute=True):
+        t = transcript_import(name="h.txt", data=TEXT.encode(), user=lead)
     assert Transcript.objects.filter(pk=t.pk).exists()
     assert t.utterances.count() == 3
+    job = Job.objects.get(pk=t.annotation_job.pk)
+    assert job.status == Job.Status.FAILED and "InvalidTaskError" in job.error
+
+
+def test_import_without_a_registered_annotation_hook_queues_nothing_and_says_so(
+    db, lead, monkeypatch
+):
+    from transcripts.hooks import hooks
+
+    monkeypatch.setattr(hooks, "annotation_start", None)
+    t = transcript_import(name="h.txt", data=TEXT.encode(), user=lead)
+    assert t.annotation_job is None and "no automatic annotation" in t.annotation_error
+    assert Transcript.objects.filter(pk=t.pk).exists()
 
 
 def test_import_is_atomic_when_writing_fails_midway(db, lead, monkeypatch):

@@ -13,7 +13,7 @@ from transcripts.services.importing import import_job_enqueue
 from transcripts.tasks import import_files_task
 
 SPEECH = b"PRESIDING COMMISSIONER ALDEN: Good morning.\nATTORNEY VANCE: Good morning.\n"
-LIGHT_DETECTORS = [{"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}}]
+LIGHT_DETECTORS = [{"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}}]
 
 
 @pytest.fixture

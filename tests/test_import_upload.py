@@ -7,12 +7,12 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from transcripts import jobs
+from engine.synthetic import generate_hearing, render_pdf_bytes
 from transcripts.models import Job, Transcript
-from transcripts.synthetic import generate_hearing, render_pdf_bytes
+from transcripts.services import jobs
 
 SPEECH = b"PRESIDING COMMISSIONER ALDEN: Good morning.\nATTORNEY VANCE: Good morning.\n"
-LIGHT_DETECTORS = [{"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}}]
+LIGHT_DETECTORS = [{"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}}]
 
 
 @functools.cache
@@ -176,8 +176,8 @@ def test_job_bar_does_not_repeat_the_status_word(lead):
 def test_uploaded_scan_is_ocrd_in_the_background_job_and_its_doubtful_words_are_shown(
     client, lead, light, django_capture_on_commit_callbacks
 ):
-    from transcripts.synthetic.families import family_document
-    from transcripts.synthetic.family_render import render_pdf, render_scan
+    from engine.synthetic.families import family_document
+    from engine.synthetic.family_render import render_pdf, render_scan
 
     scan = render_scan(render_pdf(family_document(8, "federal", words=250)), seed=8)
     client.force_login(lead)
@@ -196,5 +196,5 @@ def test_uploaded_scan_is_ocrd_in_the_background_job_and_its_doubtful_words_are_
     transcript = Transcript.objects.get(pk=result["transcript_id"])
     report = transcript.metadata["ocr"]
     assert report["pages"] >= 3 and "THE COURT:" in transcript.text
-    page = client.get(reverse("transcripts:detail", args=[transcript.pk])).content.decode()
+    page = client.get(reverse("annotations:detail", args=[transcript.pk])).content.decode()
     assert 'id="ocr-summary"' in page and f"{report['pages']} scanned pages" in page

@@ -8,8 +8,8 @@ import pytest
 from fpdf import FPDF
 from PIL import Image
 
-from transcripts.importing import parse_file
-from transcripts.importing.errors import (
+from engine.importing import parse_file
+from engine.importing.errors import (
     CorruptPdf,
     EmptyFile,
     EncryptedPdf,
@@ -85,7 +85,7 @@ def test_bad_file_is_refused_with_a_clear_message(name, error, words):
 
 
 def test_scan_without_tesseract_says_ocr_is_needed(monkeypatch):
-    from transcripts.importing import ocr
+    from engine.importing import ocr
 
     monkeypatch.setattr(ocr, "ocr_available", lambda: False)
     with pytest.raises(NeedsOcr) as info:

@@ -1,12 +1,12 @@
 """Layout analysis on text exports (made-up transcripts): page marks, margin columns,
 running lines, captions, indexes, speaker turns and the no-structure fallback."""
 
-from transcripts.importing import parse_text
-from transcripts.importing.cover import parse_cover
-from transcripts.importing.layout import strip_clock_column
-from transcripts.importing.parse import UNSTRUCTURED
-from transcripts.importing.textpages import split_text_pages
-from transcripts.synthetic import generate_hearing
+from engine.importing import parse_text
+from engine.importing.cover import parse_cover
+from engine.importing.layout import strip_clock_column
+from engine.importing.parse import UNSTRUCTURED
+from engine.importing.textpages import split_text_pages
+from engine.synthetic import generate_hearing
 
 BLOCK = "1 2 3 4 5 6 7 8 9\n" + "\n".join(str(n) for n in range(10, 26))
 
@@ -203,7 +203,7 @@ def test_soft_hyphens_are_invisible_and_a_dash_with_one_is_a_double_dash():
 
 
 def test_a_reporter_named_in_mixed_case_is_the_transcriber_but_a_firm_is_not_counsel():
-    from transcripts.importing.court import parse_court_caption
+    from engine.importing.court import parse_court_caption
 
     meta = parse_court_caption(
         ["FOR THE PLAINTIFF:", "Harbor Partners", "COURT REPORTER: Ida Pell, CSR, RMR"]

@@ -6,11 +6,11 @@ from collections import Counter
 
 import pytest
 
-from transcripts.importing import parse_pdf
-from transcripts.importing.ocr import OcrPage, Word, group_lines, low_confidence_ranges
-from transcripts.importing.parse import ParsedUtterance
-from transcripts.synthetic.families import family_document
-from transcripts.synthetic.family_render import render_pdf, render_scan
+from engine.importing import parse_pdf
+from engine.importing.ocr import OcrPage, Word, group_lines, low_confidence_ranges
+from engine.importing.parse import ParsedUtterance
+from engine.synthetic.families import family_document
+from engine.synthetic.family_render import render_pdf, render_scan
 
 
 def test_words_on_one_baseline_make_one_line_with_the_margin_number_skipped():
@@ -62,8 +62,8 @@ def test_generated_scan_is_ocrd_to_the_same_turns_and_metadata():
 def test_ocr_failure_is_a_sentence_not_a_traceback(monkeypatch):
     import subprocess
 
-    from transcripts.importing import ocr
-    from transcripts.importing.errors import NeedsOcr
+    from engine.importing import ocr
+    from engine.importing.errors import NeedsOcr
 
     def boom(*args, **kwargs):
         raise subprocess.TimeoutExpired(cmd="tesseract", timeout=1)

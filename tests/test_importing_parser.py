@@ -7,9 +7,9 @@ import re
 import pdfplumber
 import pytest
 
-from transcripts.importing import parse, parse_pdf, parse_text
-from transcripts.importing.cover import parse_cover
-from transcripts.synthetic import generate_hearing, render_pdf_bytes
+from engine.importing import parse, parse_pdf, parse_text
+from engine.importing.cover import parse_cover
+from engine.synthetic import generate_hearing, render_pdf_bytes
 
 
 @functools.cache

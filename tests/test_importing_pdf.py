@@ -2,12 +2,12 @@
 
 import pytest
 
-from transcripts.importing.parse import parse_pages
-from transcripts.importing.pdf import pdf_pages, plumber_pages
-from transcripts.importing.pdfium import pdfium_pages
-from transcripts.synthetic import generate_hearing, render_pdf_bytes
-from transcripts.synthetic.families import family_document
-from transcripts.synthetic.family_render import render_pdf
+from engine.importing.parse import parse_pages
+from engine.importing.pdf import pdf_pages, plumber_pages
+from engine.importing.pdfium import pdfium_pages
+from engine.synthetic import generate_hearing, render_pdf_bytes
+from engine.synthetic.families import family_document
+from engine.synthetic.family_render import render_pdf
 
 
 def _pdfs():

@@ -11,7 +11,7 @@ import re
 import pdfplumber
 import pytest
 
-from transcripts.importing import parse_pdf
+from engine.importing import parse_pdf
 
 pytestmark = pytest.mark.realdata
 

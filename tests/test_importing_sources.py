@@ -2,9 +2,9 @@
 
 import pytest
 
-from transcripts.importing import parse_text
-from transcripts.importing.errors import EmptyFile, NotSupported
-from transcripts.importing.sources import decode_text
+from engine.importing import parse_text
+from engine.importing.errors import EmptyFile, NotSupported
+from engine.importing.sources import decode_text
 
 HEARING = (
     "PRESIDING COMMISSIONER ALDEN: Good morning. Señor Quill, please state your name.\n"

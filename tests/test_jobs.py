@@ -4,8 +4,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import make_transcript
-from transcripts import jobs
 from transcripts.models import Job
+from transcripts.services import jobs
 
 
 def test_job_lifecycle_records_progress_and_result(db):

@@ -1,8 +1,8 @@
 import pytest
 
 from annotations.models import AllowListTerm, Span
-from annotations.pseudonymize.leaks import cover_needles, find_leaks, span_needles
 from annotations.services.leaks import blocking_leaks, leak_check
+from engine.pseudonymize.leaks import cover_needles, find_leaks, span_needles
 from tests.factories import make_transcript
 
 

@@ -1,10 +1,10 @@
-"""BIO tags, word-piece label alignment and sliding windows (annotations.learning.encoding)."""
+"""BIO tags, word-piece label alignment and sliding windows (engine.learning.encoding)."""
 
 import random
 
 import pytest
 
-from annotations.learning.encoding import (
+from engine.learning.encoding import (
     OUTSIDE,
     align_labels,
     bio_tags,
@@ -58,7 +58,7 @@ def test_an_entity_longer_than_a_window_is_the_only_thing_ever_cut():
 
 @pytest.mark.slow
 def test_labels_align_with_word_pieces():
-    from annotations.learning import hf
+    from engine.learning import hf
 
     tokenizer = hf.load_tokenizer(hf.default_base_model_dir())
     text = "Mr. Quillfeather, CDCR number V12345, was born in Ione on May 5, 1970."
@@ -90,8 +90,8 @@ def test_labels_align_with_word_pieces():
 
 @pytest.mark.slow
 def test_training_windows_cover_every_piece_and_never_cut_an_entity():
-    from annotations.learning import hf
-    from annotations.learning.train import training_windows
+    from engine.learning import hf
+    from engine.learning.train import training_windows
 
     tokenizer = hf.load_tokenizer(hf.default_base_model_dir())
     doc = hearings((11,))[0]

@@ -3,8 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from annotations.models import AuditEvent, Span, TrainedModel
+from annotations.models import Span, TrainedModel
 from annotations.services import learning
+from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript
 from tests.learning_support import hearings, tiny_model_dir
 from transcripts.models import Job, Transcript

@@ -1,13 +1,13 @@
-"""Training pipeline end to end on a tiny model (annotations.learning.train, inference, detector)."""
+"""Training pipeline end to end on a tiny model (engine.learning.train, inference, detector)."""
 
 import json
 from collections import Counter
 
 import pytest
 
-from annotations.detectors.base import Detection, Document
-from annotations.gold import GoldDoc, GoldSpan
-from annotations.learning.train import (
+from engine.detectors.base import Detection, Document
+from engine.gold import GoldDoc, GoldSpan
+from engine.learning.train import (
     TrainConfig,
     class_weights,
     labels_in,
@@ -41,7 +41,9 @@ def trained(tmp_path_factory):
     """One tiny training run shared by the tests of this module."""
     out = tmp_path_factory.mktemp("trained")
     events = []
-    result = train(list(hearings(SEEDS)), tiny_config(out), progress=events.append)
+    result = train(
+        list(hearings(SEEDS)), tiny_config(out), progress=lambda p: events.append(p.detail)
+    )
     return out, result, events
 
 
@@ -122,8 +124,8 @@ def test_early_stopping_stops_after_patience_epochs_without_improvement(tmp_path
 
 @pytest.mark.slow
 def test_trained_detector_returns_spans_in_character_offsets(trained):
-    from annotations.learning.detector import TrainedTransformerDetector, load_tagger
-    from annotations.learning.encoding import word_starts
+    from engine.learning.detector import TrainedTransformerDetector, load_tagger
+    from engine.learning.encoding import word_starts
 
     out, result, _events = trained
     doc = hearings((31,))[0]  # not seen in training
@@ -154,7 +156,7 @@ def test_trained_detector_returns_spans_in_character_offsets(trained):
 
 
 def test_detector_requires_a_model_dir():
-    from annotations.learning.detector import TrainedTransformerDetector
+    from engine.learning.detector import TrainedTransformerDetector
 
     with pytest.raises(ValueError, match="model_dir"):
         TrainedTransformerDetector()

@@ -5,9 +5,8 @@ import json
 
 from django.core.management import call_command
 
-from annotations.models import Span
 from annotations.services import measurements
-from tests.factories import make_transcript
+from tests.factories import make_suggestion, make_transcript
 from transcripts.models import Transcript
 
 
@@ -15,14 +14,7 @@ def approved_transcript():
     t = make_transcript("ALDEN: Mr. Quill lives here.\n", state=Transcript.State.APPROVED)
     for word, status in (("ALDEN", "accepted"), ("Quill", "accepted"), ("lives", "rejected")):
         start = t.text.index(word)
-        Span.objects.create(
-            transcript=t,
-            start=start,
-            end=start + len(word),
-            label="PERSON",
-            status=status,
-            provenance=[{"detector": "cover", "score": 1.0}],
-        )
+        make_suggestion(t, start, start + len(word), "PERSON", score=1.0, status=status)
     return t
 
 

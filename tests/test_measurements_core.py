@@ -4,24 +4,25 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
-from annotations.measurements import plots, tables
-from annotations.measurements.agreement import (
+from engine.measurements import plots, tables
+from engine.measurements.agreement import (
     agreement,
     cohen_kappa,
     krippendorff_alpha,
     token_labels,
 )
-from annotations.measurements.corpus import corpus_statistics
-from annotations.measurements.effort import (
+from engine.measurements.corpus import corpus_statistics
+from engine.measurements.effort import (
     ReviewRecord,
     actions_per_day,
     effort_summary,
     review_seconds,
 )
+from engine.spans import Prediction
 
 
 def sp(start, end, label, entity=None):
-    return {"start": start, "end": end, "label": label, "entity": entity}
+    return Prediction(start, end, label, entity=entity)
 
 
 def test_cohen_kappa_on_a_hand_computed_case():

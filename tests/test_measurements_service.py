@@ -25,12 +25,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from annotations.models import AuditEvent, Span
+from annotations import selectors
 from annotations.services import measurements as m
 from annotations.services import review
-from tests.factories import make_transcript
+from annotations.services import workflow as wf
+from anonreview.core.models import AuditEvent
+from tests.factories import make_suggestion, make_transcript
 from transcripts.models import Transcript
-from transcripts.services import workflow as wf
 
 S = Transcript.State
 T1 = "ALDEN: Mr. Quill lives in Fresno."
@@ -43,14 +44,7 @@ META = {
 
 def machine(t, word, label, *detectors):
     start = t.text.index(word)
-    return Span.objects.create(
-        transcript=t,
-        start=start,
-        end=start + len(word),
-        label=label,
-        provenance=[{"detector": d, "score": 0.9} for d in detectors],
-        score=0.9,
-    )
+    return make_suggestion(t, start, start + len(word), label, detectors=detectors)
 
 
 def set_review_time(t, seconds):
@@ -87,14 +81,46 @@ def corpus(annotator, lead):
 
 def test_machine_predictions_are_what_the_detectors_proposed(corpus):
     t1, t2 = corpus
-    preds = m.machine_predictions(t1)
+    preds = selectors.machine_predictions(t1)
     assert [(t1.text[p.start : p.end], p.label) for p in preds] == [
         ("ALDEN", "PERSON"),
         ("Quill", "PERSON"),
         ("lives", "PERSON"),
         ("Fresno", "PERSON"),  # as proposed, before the reviewer relabelled it
     ]
-    assert [p.label for p in m.machine_predictions(t2)] == ["PERSON"]  # the added DATE is not
+    assert [p.label for p in selectors.machine_predictions(t2)] == [
+        "PERSON"
+    ]  # the added DATE is not
+
+
+def test_a_suggestion_the_reviewer_deleted_still_counts_as_proposed(annotator):
+    t = make_transcript(T1 + "\n", assignees=[annotator], metadata=META)
+    lives = machine(t, "lives", "PERSON", "spacy")
+    quill = machine(t, "Quill", "PERSON", "cover")
+    wf.transcript_start_review(transcript=t, actor=annotator)
+    review.span_delete(span=lives, actor=annotator)
+    review.span_resize(span=quill, actor=annotator, edge="left", grow=True)  # "Mr. Quill"
+    preds = selectors.machine_predictions(t)
+    assert [(t.text[p.start : p.end], p.detectors) for p in preds] == [
+        ("Quill", [{"detector": "cover", "score": 0.9}]),
+        ("lives", [{"detector": "spacy", "score": 0.9}]),
+    ]
+    record = m.review_record(t)
+    assert (record.suggestions, record.accepted_unchanged) == (2, 0)
+
+
+def test_undoing_a_deletion_links_the_span_to_its_proposal_again(annotator):
+    t = make_transcript(T1 + "\n", assignees=[annotator], metadata=META)
+    quill = machine(t, "Quill", "PERSON", "cover")
+    proposal = quill.proposal_id
+    wf.transcript_start_review(transcript=t, actor=annotator)
+    review.span_delete(span=quill, actor=annotator)
+    review.review_undo(transcript=t, actor=annotator)
+    restored = t.spans.get(pk=quill.pk)
+    assert restored.proposal_id == proposal
+    review.span_accept(span=restored, actor=annotator)
+    record = m.review_record(t)
+    assert (record.suggestions, record.accepted_unchanged) == (1, 1)
 
 
 def test_table3_and_table5_match_the_hand_computed_figures(corpus):
@@ -139,9 +165,9 @@ def test_corpus_and_effort_match_the_hand_computed_figures(corpus):
 
 
 def test_table8_ablation_reruns_detection_without_the_cover_page_detector(corpus):
-    from annotations.detectors.cover import CoverPageDetector
-    from annotations.detectors.propagation import PropagationDetector
     from annotations.services.annotation import ensemble_build
+    from engine.detectors.cover import CoverPageDetector
+    from engine.detectors.propagation import PropagationDetector
 
     ensemble = ensemble_build(detectors=[CoverPageDetector(), PropagationDetector()], allow_list=[])
     snap = m.dashboard_compute(rerun=True, ensemble=ensemble)
@@ -163,7 +189,7 @@ def test_table8_ablation_reruns_detection_without_the_cover_page_detector(corpus
 def test_only_approved_originals_count_as_gold(corpus, annotator):
     t1, _ = corpus
     make_transcript("OTHER: Submitted, not approved.\n", state=S.SUBMITTED, assignees=[annotator])
-    assert [t.pk for t in m.gold_transcripts()] == [t1.pk, corpus[1].pk]
+    assert [t.pk for t in selectors.gold_transcripts()] == [t1.pk, corpus[1].pk]
 
 
 def test_agreement_on_a_double_annotated_transcript(annotator, other_annotator, lead):
@@ -192,10 +218,10 @@ def test_agreement_on_a_double_annotated_transcript(annotator, other_annotator, 
     assert result["labels"]["PERSON"]["span"]["f1"] == pytest.approx(1.0)
     assert result["labels"]["LOCATION"]["span"]["f1"] == pytest.approx(0.0)
     # Only pairs both annotators submitted count on the dashboard.
-    assert m.double_pairs() == []
+    assert selectors.double_pairs() == []
     for tr, who in ((t, annotator), (copy, other_annotator)):
         tr.refresh_from_db()
         assert tr.state == S.IN_REVIEW  # the first review action started the review
         wf.transcript_submit(transcript=tr, actor=who)
-    assert m.double_pairs() == [(t, copy)]
+    assert selectors.double_pairs() == [(t, copy)]
     assert m.dashboard_compute(rerun=False)["agreement"]["kappa"] == pytest.approx(result["kappa"])

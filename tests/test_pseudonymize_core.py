@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from annotations.pseudonymize import (
+from engine.pseudonymize import (
     MASK,
     PseudonymizedText,
     SpanInput,

@@ -1,6 +1,6 @@
 import pytest
 
-from annotations.pseudonymize.dates import date_tags
+from engine.pseudonymize.dates import date_tags
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 import pytest
 
-from annotations.pseudonymize.keys import (
+from engine.pseudonymize.keys import (
     cdcr_key,
     closest_name,
     edit_distance_at_most_one,

@@ -1,7 +1,7 @@
 import pytest
 
-from annotations.pseudonymize.classifier import default_model_path, load_classifier
-from annotations.pseudonymize.subtypes import SUBTYPES, rule_subtype, subtype_of
+from engine.pseudonymize.classifier import default_model_path, load_classifier
+from engine.pseudonymize.subtypes import SUBTYPES, rule_subtype, subtype_of
 
 
 @pytest.mark.parametrize(
@@ -66,8 +66,8 @@ def test_minilm_classifier_abstains_when_unsure():
 
 @pytest.mark.slow
 def test_undecided_mentions_are_classified_in_one_batch_and_cached():
-    from annotations.pseudonymize import SpanInput, pseudonymize
-    from annotations.pseudonymize.refs import RefAssigner
+    from engine.pseudonymize import SpanInput, pseudonymize
+    from engine.pseudonymize.refs import RefAssigner
 
     classifier = load_classifier(str(default_model_path()))
     text = "At Saint Agnes Medical, then Saint Agnes Medical again, near the Tenderloin."

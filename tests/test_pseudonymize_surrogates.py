@@ -1,6 +1,6 @@
 import re
 
-from annotations.pseudonymize import SpanInput, pseudonymize
+from engine.pseudonymize import SpanInput, pseudonymize
 
 TEXT = (
     "INMATE QUILL: I am Jonah Quill, Q-U-I-L-L, number Victor 12345, also V12345. "
@@ -69,7 +69,7 @@ def test_surrogate_keeps_case_spelling_and_id_shape():
 def test_first_names_keep_gender_and_places_stay_in_the_state():
     import gender_guesser.detector as gender
 
-    from annotations.pseudonymize.surrogates import _us_geo
+    from engine.pseudonymize.surrogates import _us_geo
 
     out = surrogate()
     reps = {TEXT[r.start : r.end]: r.replacement for r in out.replacements}
@@ -96,7 +96,7 @@ def test_a_surname_that_is_also_a_first_name_stays_a_surname():
     spans = [SpanInput(11, 15, "PERSON"), SpanInput(16, 21, "PERSON"), SpanInput(38, 43, "PERSON")]
     out = pseudonymize(text, spans, strategy="surrogate", seed=3)
     reps = [r.replacement for r in out.replacements]
-    from annotations.pseudonymize.surrogates import _names
+    from engine.pseudonymize.surrogates import _names
 
     assert reps[0] in _names()["male"]
     assert reps[1] == reps[2] and reps[1] in _names()["last"]

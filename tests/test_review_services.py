@@ -2,8 +2,9 @@
 
 import pytest
 
-from annotations.models import AuditEvent, Entity, Span
+from annotations.models import Entity, Span
 from annotations.services import review as rs
+from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript, make_user
 from transcripts.models import Transcript
 

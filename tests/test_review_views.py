@@ -5,7 +5,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
+from anonreview.core.models import AuditEvent
 from tests.factories import make_user
 from tests.test_review_services import at, make_review_transcript, span_at
 from transcripts.models import Transcript
@@ -273,4 +274,4 @@ def test_submit_button_appears_when_every_span_is_decided(client, annotator, rt)
         rs.spans_accept_all(transcript=rt, actor=annotator, label=label)
     body = client.get(page_url(rt)).content.decode()
     assert 'id="submit-button"' in body
-    assert f'action="{reverse("transcripts:submit", args=[rt.pk])}"' in body
+    assert f'action="{reverse("annotations:submit", args=[rt.pk])}"' in body

@@ -5,25 +5,26 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
 from annotations.services.annotation import ensemble_build, transcript_annotate
 from annotations.services.scripted_review import (
     GoldMismatch,
     gold_spans_in,
     transcript_review_from_gold,
 )
+from anonreview.core.models import AuditEvent
+from engine.synthetic import generate_hearing, render_pdf_bytes
 from tests.factories import make_user
 from transcripts.models import Transcript
 from transcripts.services.importing import transcript_import
-from transcripts.synthetic import generate_hearing, render_pdf_bytes
 
 pytestmark = pytest.mark.django_db
 
 # Light and fast: the pattern recognizers, the cover page and propagation (no models).
 LIGHT = [
-    {"NAME": "annotations.detectors.patterns.PatternDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.patterns.PatternDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
 ]
 
 

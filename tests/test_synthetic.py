@@ -5,9 +5,9 @@ from functools import cache
 
 import pytest
 
-from annotations.labels import LABELS
-from transcripts.synthetic import HARD_CASES, generate_hearing, vocab
-from transcripts.synthetic.layout import LINES_PER_PAGE, reconstruct_text, wrap
+from engine.labels import LABELS
+from engine.synthetic import HARD_CASES, generate_hearing, vocab
+from engine.synthetic.layout import LINES_PER_PAGE, reconstruct_text, wrap
 
 SEEDS = (0, 1, 2, 3)
 

@@ -6,8 +6,8 @@ import pdfplumber
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotations.gold import read_jsonl
-from transcripts.synthetic import generate_hearing
+from engine.gold import read_jsonl
+from engine.synthetic import generate_hearing
 
 
 def test_command_writes_text_pdf_and_gold(tmp_path, capsys):

@@ -4,9 +4,9 @@ import re
 
 import pytest
 
-from transcripts.importing import parse_pdf, parse_text
-from transcripts.synthetic.families import FAMILIES, family_document
-from transcripts.synthetic.family_render import render_pdf, render_text
+from engine.importing import parse_pdf, parse_text
+from engine.synthetic.families import FAMILIES, family_document
+from engine.synthetic.family_render import render_pdf, render_text
 
 CLEAN = re.compile(r"PageID|\b\d{2}:\d{2}:\d{2}\b|\b\d{1,3}:\d{1,2},\d")
 

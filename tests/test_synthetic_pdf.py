@@ -7,8 +7,8 @@ from functools import cache
 import pdfplumber
 import pytest
 
-from transcripts.synthetic import generate_hearing, render_pdf, render_pdf_bytes
-from transcripts.synthetic.layout import LINES_PER_PAGE, MARGIN_X
+from engine.synthetic import generate_hearing, render_pdf, render_pdf_bytes
+from engine.synthetic.layout import LINES_PER_PAGE, MARGIN_X
 
 
 @cache

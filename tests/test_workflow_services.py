@@ -7,10 +7,11 @@ import zipfile
 
 import pytest
 
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
+from annotations.services import workflow as wf
+from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript, make_user
 from transcripts.models import Transcript
-from transcripts.services import workflow as wf
 
 S = Transcript.State
 TEXT = "PRESIDING COMMISSIONER ALDEN: Good morning, Mr. Quill.\nINMATE QUILL: Good morning.\n"

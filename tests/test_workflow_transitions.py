@@ -1,6 +1,6 @@
 import pytest
 
-from annotations.models import AuditEvent
+from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript
 from transcripts.models import Transcript
 from transcripts.services.workflow import TransitionError, allowed_targets, transcript_transition

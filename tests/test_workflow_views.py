@@ -7,7 +7,8 @@ from datetime import timedelta
 from django.urls import reverse
 from django.utils import timezone
 
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
+from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript
 from transcripts.models import Transcript
 
@@ -70,7 +71,7 @@ def test_annotator_sees_only_their_queue_without_lead_controls(client, annotator
         and f'data-transcript-id="{theirs.pk}"' not in html
     )
     assert "My queue" in html and 'id="release-form"' not in html and "/assign/" not in html
-    assert client.get(reverse("transcripts:detail", args=[theirs.pk])).status_code == 404
+    assert client.get(reverse("annotations:detail", args=[theirs.pk])).status_code == 404
 
 
 def test_lead_assigns_two_annotators_from_the_queue(client, lead, annotator, other_annotator):
@@ -97,7 +98,7 @@ def test_submit_with_undecided_spans_shows_the_reason(client, annotator):
     t = make_transcript(TEXT, state=S.IN_REVIEW, assignees=[annotator])
     span(t, "ALDEN", status=Span.Status.SUGGESTED)
     client.force_login(annotator)
-    response = client.post(reverse("transcripts:submit", args=[t.pk]), follow=True)
+    response = client.post(reverse("annotations:submit", args=[t.pk]), follow=True)
     assert "1 suggestion is still undecided" in response.content.decode()
     assert Transcript.objects.get(pk=t.pk).state == S.IN_REVIEW
 
@@ -105,14 +106,14 @@ def test_submit_with_undecided_spans_shows_the_reason(client, annotator):
 def test_start_review_redirects_to_the_review_page(client, annotator):
     t = make_transcript(TEXT, state=S.READY, assignees=[annotator])
     client.force_login(annotator)
-    response = client.post(reverse("transcripts:start-review", args=[t.pk]))
+    response = client.post(reverse("annotations:start-review", args=[t.pk]))
     assert response.status_code == 302 and response["Location"] == f"/transcripts/{t.pk}/review/"
 
 
 def test_failed_leak_check_lists_each_leak_and_does_not_approve(client, lead, annotator):
     t = annotated(S.SUBMITTED, [annotator], leak=True)
     client.force_login(lead)
-    response = client.post(reverse("transcripts:approve", args=[t.pk]))
+    response = client.post(reverse("annotations:approve", args=[t.pk]))
     assert response.status_code == 409
     html = response.content.decode()
     assert 'id="leak-report"' in html and html.count('class="leak"') == 1
@@ -123,7 +124,7 @@ def test_failed_leak_check_lists_each_leak_and_does_not_approve(client, lead, an
 def test_lead_approves_and_then_the_page_is_read_only(client, lead, annotator):
     t = annotated(S.SUBMITTED, [annotator])
     client.force_login(lead)
-    response = client.post(reverse("transcripts:approve", args=[t.pk]), follow=True)
+    response = client.post(reverse("annotations:approve", args=[t.pk]), follow=True)
     html = response.content.decode()
     assert "approved: the leak check passed" in html and "read-only" in html
     assert 'id="release"' in html and 'id="approve"' not in html
@@ -132,18 +133,18 @@ def test_lead_approves_and_then_the_page_is_read_only(client, lead, annotator):
 def test_annotator_cannot_approve_or_return(client, annotator):
     t = annotated(S.SUBMITTED, [annotator])
     client.force_login(annotator)
-    assert client.post(reverse("transcripts:approve", args=[t.pk])).status_code == 403
+    assert client.post(reverse("annotations:approve", args=[t.pk])).status_code == 403
     assert (
-        client.post(reverse("transcripts:return", args=[t.pk]), {"comment": "x"}).status_code == 403
+        client.post(reverse("annotations:return", args=[t.pk]), {"comment": "x"}).status_code == 403
     )
 
 
 def test_return_with_comment_is_shown_to_the_annotator(client, lead, annotator):
     t = annotated(S.SUBMITTED, [annotator])
     client.force_login(lead)
-    client.post(reverse("transcripts:return", args=[t.pk]), {"comment": "Speaker tag on line 2."})
+    client.post(reverse("annotations:return", args=[t.pk]), {"comment": "Speaker tag on line 2."})
     client.force_login(annotator)
-    html = client.get(reverse("transcripts:detail", args=[t.pk])).content.decode()
+    html = client.get(reverse("annotations:detail", args=[t.pk])).content.decode()
     assert "Speaker tag on line 2." in html and "Resume review" in html
 
 
@@ -151,7 +152,7 @@ def test_release_downloads_a_zip_and_marks_released(client, lead, annotator):
     t = annotated(S.APPROVED, [annotator])
     client.force_login(lead)
     response = client.post(
-        reverse("transcripts:release"), {"transcript": [t.pk], "strategy": "tags"}
+        reverse("annotations:release"), {"transcript": [t.pk], "strategy": "tags"}
     )
     assert response.status_code == 200 and response["Content-Type"] == "application/zip"
     with zipfile.ZipFile(io.BytesIO(response.content)) as zf:
@@ -162,17 +163,17 @@ def test_release_downloads_a_zip_and_marks_released(client, lead, annotator):
 def test_release_of_an_unapproved_transcript_is_refused_in_words(client, lead, annotator):
     t = annotated(S.SUBMITTED, [annotator])
     client.force_login(lead)
-    response = client.post(reverse("transcripts:release"), {"transcript": [t.pk]}, follow=True)
+    response = client.post(reverse("annotations:release"), {"transcript": [t.pk]}, follow=True)
     assert "only approved transcripts can be released" in response.content.decode()
 
 
 def test_audit_page_filters_by_user_action_and_date(client, lead, annotator):
     t = make_transcript(TEXT, state=S.READY, assignees=[annotator])
     client.force_login(annotator)
-    client.post(reverse("transcripts:start-review", args=[t.pk]))
+    client.post(reverse("annotations:start-review", args=[t.pk]))
     client.force_login(lead)
     client.post(
-        reverse("transcripts:return", args=[t.pk]), {"comment": "no"}
+        reverse("annotations:return", args=[t.pk]), {"comment": "no"}
     )  # refused: wrong state
     old = AuditEvent.objects.create(actor_username="ghost", event_type="old.event", transcript=t)
     AuditEvent.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=10))
@@ -212,7 +213,7 @@ def test_overview_shows_agreement_for_a_double_annotated_transcript(
     client.post(
         reverse("transcripts:assign", args=[t.pk]), {"annotator": "ann", "second_annotator": "ann2"}
     )
-    html = client.get(reverse("transcripts:detail", args=[t.pk])).content.decode()
+    html = client.get(reverse("annotations:detail", args=[t.pk])).content.decode()
     assert 'id="agreement"' in html and "provisional" in html
 
 
@@ -227,12 +228,12 @@ def test_annotators_do_not_see_the_agreement_with_the_other_annotator(
     )
     copy = Transcript.objects.get(double_of=t)
     client.force_login(other_annotator)
-    html = client.get(reverse("transcripts:detail", args=[copy.pk])).content.decode()
+    html = client.get(reverse("annotations:detail", args=[copy.pk])).content.decode()
     assert 'id="agreement"' not in html and f'href="/transcripts/{t.pk}/"' not in html
 
 
 def test_queue_counts_every_transcript_of_a_state_for_an_annotator(annotator):
-    from transcripts.selectors_workflow import queue_counts
+    from transcripts.selectors import queue_counts
 
     for _ in range(3):
         make_transcript(assignees=[annotator])

@@ -115,7 +115,7 @@ class Utterance(models.Model):
 class Job(models.Model):
     """A background job the UI can show: kind, status, progress and errors in words.
 
-    Tasks update their Job through ``transcripts.jobs``; the pages poll it with htmx.
+    Tasks update their Job through ``transcripts.services.jobs``; the pages poll it with htmx.
     """
 
     class Kind(models.TextChoices):

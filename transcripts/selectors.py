@@ -1,22 +1,127 @@
-"""Read-side queries for transcripts (HackSoft: selectors read, services write)."""
+"""Read-side queries (HackSoft: selectors read, services write): the queue, the
+transcript overview, the audit pages and the job list."""
 
-from django.db.models import Count, Q, QuerySet
+from datetime import date, datetime, time
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from anonreview import roles
+from anonreview.core.models import AuditEvent
 from transcripts.models import Job, Transcript
 
 
-def transcript_list(*, user) -> QuerySet[Transcript]:
-    """Transcripts the user may see, with span counts for the queue."""
-    return (
+def queue_list(
+    *, user, state: str = "", assignee: str = "", include_copies: bool = True
+) -> QuerySet[Transcript]:
+    """Transcripts the user may see, newest first, with span progress, the time of
+    the last state change, and the second annotators' copies prefetched."""
+    last_change = (
+        AuditEvent.objects.filter(transcript=OuterRef("pk"), event_type="transcript.transition")
+        .order_by("-created_at", "-id")
+        .values("created_at")[:1]
+    )
+    qs = (
         Transcript.objects.visible_to(user)
-        .prefetch_related("assignees")
+        .select_related("double_of")
+        .prefetch_related(
+            "assignees",
+            Prefetch(
+                "double_annotations",
+                queryset=Transcript.objects.prefetch_related("assignees")
+                .defer("text")
+                .order_by("pk"),
+            ),
+        )
         .annotate(
             span_total=Count("spans", distinct=True),
             span_undecided=Count("spans", filter=Q(spans__status="suggested"), distinct=True),
+            span_decided=Count("spans", filter=~Q(spans__status="suggested"), distinct=True),
+            state_since=Subquery(last_change),
         )
-        .defer("text")
+        .defer("text", "double_of__text")
     )
+    if state:
+        qs = qs.filter(state=state)
+    if assignee:
+        qs = qs.filter(
+            Q(assignees__username=assignee) | Q(double_annotations__assignees__username=assignee)
+        )
+    if not include_copies:
+        qs = qs.filter(double_of__isnull=True)
+    # Newest first, each second-annotation copy right after its original.
+    return (
+        qs.distinct()
+        .annotate(group=Coalesce("double_of_id", "id"))
+        .order_by("-group", F("double_of_id").asc(nulls_first=True), "id")
+    )
+
+
+def transcript_get_visible(*, user, pk: int) -> Transcript:
+    return Transcript.objects.visible_to(user).get(pk=pk)
+
+
+def queue_counts(*, user) -> dict[str, int]:
+    # order_by(): the model's ordering would join GROUP BY and split the counts per row.
+    rows = (
+        Transcript.objects.visible_to(user)
+        .order_by()
+        .values("state")
+        .annotate(n=Count("pk", distinct=True))
+    )
+    return {row["state"]: row["n"] for row in rows}
+
+
+def _day_start(value: date) -> datetime:
+    return timezone.make_aware(datetime.combine(value, time.min))
+
+
+def audit_list(
+    *,
+    user,
+    transcript: Transcript | None = None,
+    username: str = "",
+    action: str = "",
+    date_from: date | None = None,
+    date_to: date | None = None,
+) -> QuerySet[AuditEvent]:
+    """Audit rows the user may read, filtered. Leads read everything; others read the
+    rows of transcripts visible to them (only through a transcript's page)."""
+    qs = AuditEvent.objects.select_related("transcript", "span").defer("transcript__text")
+    if transcript is not None:
+        qs = qs.filter(Q(transcript=transcript) | Q(transcript__double_of=transcript))
+    elif not roles.is_lead(user):
+        return qs.none()
+    if username:
+        qs = qs.filter(actor_username=username)
+    if action:
+        qs = qs.filter(event_type=action)
+    if date_from:
+        qs = qs.filter(created_at__gte=_day_start(date_from))
+    if date_to:
+        qs = qs.filter(created_at__lt=_day_start(date.fromordinal(date_to.toordinal() + 1)))
+    return qs.order_by("-created_at", "-id")
+
+
+def audit_actions() -> list[str]:
+    return list(
+        AuditEvent.objects.order_by("event_type").values_list("event_type", flat=True).distinct()
+    )
+
+
+def audit_usernames() -> list[str]:
+    return list(
+        AuditEvent.objects.exclude(actor_username="")
+        .order_by("actor_username")
+        .values_list("actor_username", flat=True)
+        .distinct()
+    )
+
+
+def users_by_username(names) -> dict:
+    return {u.username: u for u in get_user_model().objects.filter(username__in=list(names))}
 
 
 def job_list_active(*, user) -> QuerySet[Job]:

@@ -7,8 +7,7 @@ whether the import succeeded or failed.
 
 from django_tasks import task
 
-from transcripts import jobs
-from transcripts.services import importing
+from transcripts.services import importing, jobs
 
 
 @task()

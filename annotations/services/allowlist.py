@@ -3,10 +3,10 @@
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from annotations.audit import audit_record
-from annotations.detectors.clean import normalise_term
 from annotations.models import AllowListTerm
 from anonreview import roles
+from anonreview.core.audit import audit_record
+from engine.detectors.clean import normalise_term
 
 
 def allowlist_terms() -> list[str]:

@@ -1,6 +1,7 @@
 """Automatic annotation of a transcript (the detector ensemble → suggested spans).
 
-The import calls ``annotation_enqueue``; a worker runs ``transcript_annotate_job``:
+The import calls ``annotation_enqueue`` (through the hook registered in
+``AnnotationsConfig.ready``); a worker runs ``transcript_annotate_job``:
 
     imported/failed/ready → annotating → ready   (or → failed, with the reason)
 
@@ -22,24 +23,25 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.utils.module_loading import import_string
 
-from annotations.audit import audit_record
-from annotations.detectors.base import Detector, Document
-from annotations.detectors.ensemble import Ensemble, EnsembleResult
-from annotations.detectors.names import person_name_parts
-from annotations.models import Span
+from annotations.models import Proposal, Span
 from annotations.services.allowlist import allowlist_terms
-from transcripts import jobs
+from anonreview.core.audit import audit_record
+from engine.detectors.base import Detector, Document
+from engine.detectors.ensemble import Ensemble, EnsembleResult
+from engine.detectors.names import stored_pieces
+from engine.progress import ProgressFn, part
 from transcripts.models import Job, Transcript
+from transcripts.services import jobs
 from transcripts.services.workflow import transcript_transition
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_DETECTORS = [
-    {"NAME": "annotations.detectors.presidio.PresidioDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.spacy_ner.SpacyDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.transformer.TransformerDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.cover.CoverPageDetector", "OPTIONS": {}},
-    {"NAME": "annotations.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.presidio.PresidioDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.spacy_ner.SpacyDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.transformer.TransformerDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
 ]
 _SPACY_USERS = ("PresidioDetector", "SpacyDetector")
 
@@ -115,7 +117,7 @@ def annotation_detect(
     metadata: dict | None = None,
     only: Iterable[str] | None = None,
     ensemble: Ensemble | None = None,
-    progress=None,
+    progress: ProgressFn | None = None,
 ) -> EnsembleResult:
     """Run the ensemble on ``text`` (nothing is stored). ``only``: detector names."""
     ensemble = ensemble or ensemble_build()
@@ -132,32 +134,73 @@ def annotation_enqueue(*, transcript: Transcript, user=None) -> Job:
     return job
 
 
-def _span_rows(
-    transcript: Transcript, result: EnsembleResult, reviewed: list[tuple[int, int]]
+def suggestions_create(
+    *, transcript: Transcript, proposed: Iterable[tuple[int, int, str, list, float]]
 ) -> list[Span]:
+    """Store the machine's proposals ``(start, end, label, provenance, score)`` and a
+    ``suggested`` span for each, linked to its proposal. Returns the spans."""
+    proposed = list(proposed)
+    proposals = Proposal.objects.bulk_create(
+        [
+            Proposal(
+                transcript=transcript,
+                start=start,
+                end=end,
+                label=label,
+                provenance=provenance,
+                score=score,
+            )
+            for start, end, label, provenance, score in proposed
+        ],
+        batch_size=500,
+    )
+    return Span.objects.bulk_create(
+        [
+            Span(
+                transcript=transcript,
+                start=p.start,
+                end=p.end,
+                label=p.label,
+                status=Span.Status.SUGGESTED,
+                provenance=p.provenance,
+                score=p.score,
+                proposal=p,
+            )
+            for p in proposals
+        ],
+        batch_size=500,
+    )
+
+
+def suggestions_copy(*, source: Transcript, target: Transcript) -> int:
+    """Copy the machine's proposals of ``source`` to ``target`` (a second annotator's
+    copy with the same text) as ``suggested`` spans, in the shape the detectors proposed
+    them, and assign their reference groups afresh. Returns how many. (Registered as the
+    ``transcripts`` hook of the same name; the caller holds the transaction.)"""
+    from annotations.services.entities import entities_assign
+
+    machine = list(source.proposals.order_by("start", "end", "label"))
+    suggestions_create(
+        transcript=target,
+        proposed=[(p.start, p.end, p.label, p.provenance, p.score) for p in machine],
+    )
+    entities_assign(transcript=target)
+    return len(machine)
+
+
+def _proposed(
+    transcript: Transcript, result: EnsembleResult, reviewed: list[tuple[int, int]]
+) -> list[tuple[int, int, str, list, float]]:
+    """The ensemble's spans as stored proposals (PERSON cut into name parts), leaving
+    out those where a reviewer already decided."""
     text = transcript.text
     rows = []
     reviewed = sorted(reviewed)
     for merged in result.spans:
-        pieces = (
-            person_name_parts(text, merged.start, merged.end)
-            if merged.label == "PERSON"
-            else [(merged.start, merged.end)]
-        )
-        for start, end in pieces:
+        for start, end in stored_pieces(text, merged.start, merged.end, merged.label):
             if any(s < end and start < e for s, e in reviewed):
                 continue  # a reviewer already decided here
-            rows.append(
-                Span(
-                    transcript=transcript,
-                    start=start,
-                    end=end,
-                    label=merged.label,
-                    status=Span.Status.SUGGESTED,
-                    provenance=merged.provenance,
-                    score=merged.score,
-                )
-            )
+            rows.append((start, end, merged.label, merged.provenance, merged.score))
     return rows
 
 
@@ -167,14 +210,16 @@ def transcript_spans_replace(*, transcript: Transcript, result: EnsembleResult) 
     (accepted, rejected, added) are never touched, and no suggestion is made where one
     lies. Returns the number of spans written."""
     locked = Transcript.objects.select_for_update().get(pk=transcript.pk)
-    Span.objects.filter(transcript=locked, status=Span.Status.SUGGESTED).delete()
+    suggested = Span.objects.filter(transcript=locked, status=Span.Status.SUGGESTED)
+    replaced = list(suggested.exclude(proposal=None).values_list("proposal_id", flat=True))
+    suggested.delete()
+    Proposal.objects.filter(pk__in=replaced).delete()  # a reviewed span keeps its proposal
     reviewed = list(
         Span.objects.filter(transcript=locked)
         .exclude(status=Span.Status.SUGGESTED)
         .values_list("start", "end")
     )
-    rows = _span_rows(locked, result, reviewed)
-    Span.objects.bulk_create(rows, batch_size=500)
+    rows = suggestions_create(transcript=locked, proposed=_proposed(locked, result, reviewed))
     audit_record(
         actor=None,
         event_type="annotation.suggest",
@@ -209,11 +254,7 @@ def transcript_annotate(
             transcript=transcript, target=S.ANNOTATING, reason="automatic annotation"
         )
 
-    def progress(percent: int, message: str) -> None:
-        if job_id is not None:
-            jobs.job_progress(
-                job_id=job_id, progress=min(95, 5 + int(percent * 0.9)), message=message
-            )
+    progress = part(jobs.job_reporter(job_id=job_id), 0.05, 0.95) if job_id is not None else None
 
     try:
         result = annotation_detect(

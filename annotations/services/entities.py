@@ -4,7 +4,7 @@
 many spans): call it after annotation and after every review action that adds or
 relabels spans. Spans that already have an entity keep it (a reviewer's merge or split
 is never undone); the others join the entity of their normalised key
-(:mod:`annotations.pseudonymize.keys`) or a new one with the next ref in order of first
+(:mod:`engine.pseudonymize.keys`) or a new one with the next ref in order of first
 occurrence. A mention proposed by the ``propagation`` detector joins the group of the
 original it was propagated from (its provenance names the original), so misspelled
 repeats share a pseudonym.
@@ -12,19 +12,16 @@ repeats share a pseudonym.
 
 from __future__ import annotations
 
-import re
-
 from django.conf import settings
 from django.db import transaction
 
-from annotations.audit import audit_record
 from annotations.models import Entity, Span
-from annotations.pseudonymize import tag_for
-from annotations.pseudonymize.keys import closest_name, entity_key
-from annotations.pseudonymize.refs import _REF, RefAssigner, assign_refs
+from anonreview.core.audit import audit_record
+from engine.pseudonymize import tag_for
+from engine.pseudonymize.keys import closest_name, entity_key
+from engine.pseudonymize.refs import _REF, RefAssigner, assign_refs
+from engine.spans import provenance_original
 from transcripts.models import Transcript
-
-_QUOTED = re.compile(r"['\"“‘](?P<q>[^'\"”’]+)['\"”’]")
 
 
 def pseudonym_scope() -> str:
@@ -33,18 +30,8 @@ def pseudonym_scope() -> str:
 
 
 def propagation_original(provenance: list | None) -> str | None:
-    """The original text a propagated mention copies, read from its provenance."""
-    for item in provenance or []:
-        if not isinstance(item, dict) or item.get("detector") != "propagation":
-            continue
-        for field in ("key", "original", "source", "source_text"):
-            if item.get(field):
-                return str(item[field])
-        explanation = str(item.get("explanation") or "")
-        quoted = _QUOTED.search(explanation)
-        if quoted:
-            return quoted.group("q")
-    return None
+    """The original text a propagated mention copies (its provenance's ``original``)."""
+    return provenance_original(provenance, "propagation")
 
 
 def _is_propagated(provenance: list | None) -> bool:

@@ -17,13 +17,13 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.utils import timezone
 
-from annotations.audit import audit_record
-from annotations.gold import GoldDoc, GoldSpan
 from annotations.models import Span
-from annotations.pseudonymize import formats as gold_formats
-from annotations.pseudonymize import key_from_replacements
 from annotations.services.leaks import LeakError, blocking_leaks, leak_check
 from annotations.services.pseudonymization import transcript_pseudonymize
+from anonreview.core.audit import audit_record
+from engine.gold import GoldDoc, GoldSpan
+from engine.pseudonymize import formats as gold_formats
+from engine.pseudonymize import key_from_replacements
 from transcripts.models import Transcript
 
 GOLD_FORMATS = ("jsonl", "spacy", "conll", "svala")

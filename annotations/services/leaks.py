@@ -2,7 +2,7 @@
 
 ``leak_check`` returns every occurrence in the output of an accepted or added span's
 text, each name part and spelled form, and the cover-page names, CDCR number,
-institution and hearing date (:mod:`annotations.pseudonymize.leaks`). A release is
+institution and hearing date (:mod:`engine.pseudonymize.leaks`). A release is
 blocked while any returned leak has ``blocking=True``.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from annotations.models import AllowListTerm, Span
-from annotations.pseudonymize.leaks import Leak, Needle, cover_needles, find_leaks, span_needles
+from engine.pseudonymize.leaks import Leak, Needle, cover_needles, find_leaks, span_needles
 from transcripts.models import Transcript
 
 __all__ = ["Leak", "LeakError", "blocking_leaks", "leak_check"]

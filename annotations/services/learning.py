@@ -20,11 +20,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from annotations.audit import audit_record
-from annotations.gold import GoldDoc
 from annotations.models import TrainedModel
-from transcripts import jobs
+from anonreview.core.audit import audit_record
+from engine.gold import GoldDoc
+from engine.progress import Progress
 from transcripts.models import Job, Transcript
+from transcripts.services import jobs
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ def current_model_dir() -> Path:
 
 
 def _config(*, out_dir: str, epochs: int, labels, seed: int, base_model: str | None, **extra):
-    from annotations.learning.train import TrainConfig
+    from engine.learning.train import TrainConfig
 
     return TrainConfig(
         out_dir=out_dir,
@@ -107,7 +108,7 @@ def trained_model_start(
     *, user, epochs: int = 3, labels: list[str] | None = None, seed: int = 13
 ) -> TrainedModel:
     """Queue the training of a detector on the approved transcripts (a background job)."""
-    from annotations.learning.tasks import train_detector_task
+    from annotations.tasks import train_detector_task
 
     if not 1 <= epochs <= 50:
         raise LearningError("Epochs must be between 1 and 50.")
@@ -242,10 +243,10 @@ def trained_model_train(
 ) -> TrainedModel:
     """Train ``model`` on ``docs`` in this process (long: no transaction around it).
 
-    ``options`` are extra :class:`~annotations.learning.train.TrainConfig` fields.
+    ``options`` are extra :class:`~engine.learning.train.TrainConfig` fields.
     With ``activate``, ``trained_models/current`` then points at the new model.
     """
-    from annotations.learning.train import train
+    from engine.learning.train import train
 
     # settings.LEARNING_TRAIN_OPTIONS: defaults for any TrainConfig field
     # (e.g. {"batch_size": 32, "threads": 2}); explicit options win.
@@ -279,14 +280,15 @@ def trained_model_train_job(*, job_id: int, trained_model_id: int) -> None:
     model.status = TrainedModel.Status.TRAINING
     last = [0.0]
 
-    def progress(event: dict) -> None:
+    def progress(report: Progress) -> None:
+        event = report.detail
         now = time.monotonic()
         phase = event["phase"]
         if phase == "train" and now - last[0] < 1.0 and event["step"] != event["steps"]:
             return
         last[0] = now
         epoch, epochs = event["epoch"], event["epochs"]
-        percent = 5 + int(90 * event["step"] / max(1, event["steps"]))
+        percent = 5 + int(90 * report.fraction)
         if phase == "train":
             message = f"Epoch {epoch}/{epochs} · loss {event['loss']:.4f}"
         elif phase == "eval":

@@ -1,15 +1,14 @@
 """The dashboard's figures, computed from the database (reads) and stored as a Job
 result (the "recompute" job). The arithmetic lives in the Django-free
-``annotations.evaluation`` and ``annotations.measurements`` packages.
+``engine.evaluation`` and ``engine.measurements`` packages.
 
 What the tables mean (docs/measurements.md):
 
 * **Table 3** — automatic annotation vs reviewed gold over the approved (and released)
   transcripts, P/R/F1 per label and overall, exact span and token level. The
-  automatic annotation is what the machine proposed: every span with detector
-  provenance, at the start/end/label it was proposed with (recovered from the audit
-  log where a reviewer resized or relabelled it), whatever the reviewer decided. The
-  gold is every ``accepted`` or ``added`` span.
+  automatic annotation is what the machine proposed: the stored ``Proposal`` rows (the
+  start/end/label and detectors as proposed, whatever the reviewer later decided,
+  changed or deleted). The gold is every ``accepted`` or ``added`` span.
 * **Table 5** — each detector alone: the proposed spans whose provenance names it.
 * **Table 8** — ablation: detection re-run now with the current ensemble, with and
   without the cover-page detector, against the same gold.
@@ -19,192 +18,46 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from annotations.evaluation import evaluate_documents, tokenize
-from annotations.measurements.agreement import agreement
-from annotations.measurements.corpus import corpus_statistics
-from annotations.measurements.effort import (
+from annotations.models import Span
+from annotations.selectors import (  # the dashboard's reads
+    REVIEWED_STATES,
+    double_pairs,
+    gold_spans,
+    gold_transcripts,
+    machine_predictions,
+    reviewed_transcripts,
+)
+from anonreview.core.models import AuditEvent
+from engine.evaluation import evaluate_documents, tokenize
+from engine.gold import GoldDoc
+from engine.measurements.agreement import agreement
+from engine.measurements.corpus import corpus_statistics
+from engine.measurements.effort import (
     ReviewRecord,
     actions_per_day,
     effort_summary,
     review_seconds,
 )
-from annotations.models import AuditEvent, Span
-from transcripts import jobs
+from engine.progress import Progress, ProgressFn, part
+from engine.spans import Prediction
 from transcripts.models import Job, Transcript
+from transcripts.services import jobs
 
 logger = logging.getLogger(__name__)
 
 S = Transcript.State
-GOLD_STATES = (S.APPROVED, S.RELEASED)
-REVIEWED_STATES = (S.SUBMITTED, S.APPROVED, S.RELEASED)
-GOLD_STATUSES = (Span.Status.ACCEPTED, Span.Status.ADDED)
-SHAPE_FIELDS = ("start", "end", "label")
 COVER_DETECTOR = "cover"
 DASHBOARD_MARK = "dashboard"
 
 
-@dataclass(slots=True)
-class Pred:
-    start: int
-    end: int
-    label: str
-    detectors: list = field(default_factory=list)  # provenance dicts
-    entity: int | None = None
-    score: float = 0.0
-
-
-# --- selectors -------------------------------------------------------------------
-
-
-def gold_transcripts() -> QuerySet[Transcript]:
-    """Approved and released originals (never double-annotation copies)."""
-    return Transcript.objects.filter(state__in=GOLD_STATES, double_of__isnull=True).order_by("pk")
-
-
-def gold_spans(transcript: Transcript) -> list[Pred]:
-    return [
-        Pred(s.start, s.end, s.label, entity=s.entity_id)
-        for s in transcript.spans.filter(status__in=GOLD_STATUSES).order_by("start", "end")
-    ]
-
-
-HUMAN_DETECTORS = frozenset({"human", ""})
-
-
-def machine_provenance(provenance) -> list[dict]:
-    """The provenance entries of real detectors (not the reviewer's ``human`` marker)."""
-    out = []
-    for item in provenance or []:
-        name = item.get("detector", "") if isinstance(item, dict) else str(item)
-        if name not in HUMAN_DETECTORS:
-            out.append(item if isinstance(item, dict) else {"detector": name})
-    return out
-
-
-def _snapshots(payload) -> list[dict]:
-    """Span snapshots in an audit payload: ``{"spans": [{"id", "start", ...}]}``
-    (the review services' format)."""
-    if not isinstance(payload, dict):
-        return []
-    spans = payload.get("spans")
-    return (
-        [s for s in spans if isinstance(s, dict) and "id" in s] if isinstance(spans, list) else []
-    )
-
-
-@dataclass(slots=True)
-class SpanHistory:
-    """What the audit log says about one span: its shape before the first reviewer
-    action that touched it, whether a reviewer created it, its last snapshot."""
-
-    proposed: tuple[int, int, str] | None = None
-    created_by_reviewer: bool = False
-    snapshot: dict | None = None
-
-
-def span_histories(transcript: Transcript) -> dict[int, SpanHistory]:
-    """Per span id, from the transcript's audit log (oldest first). Two payload shapes
-    are read: the review services' ``{"spans": [snapshot, ...]}`` lists, and flat
-    ``before``/``after`` dicts with ``start``/``end``/``label`` on the event's span."""
-    histories: dict[int, SpanHistory] = {}
-    events = AuditEvent.objects.filter(transcript=transcript).order_by("created_at", "id")
-    for event in events.only("span_id", "actor_id", "before", "after"):
-        before, after = _snapshots(event.before), _snapshots(event.after)
-        if not before and not after and event.span_id and isinstance(event.before, dict):
-            flat = {k: event.before[k] for k in SHAPE_FIELDS if k in event.before}
-            if flat:
-                h = histories.setdefault(event.span_id, SpanHistory())
-                if h.proposed is None:
-                    h.proposed = tuple(flat.get(k) for k in SHAPE_FIELDS)  # completed below
-                    h.snapshot = {"_partial": flat}
-            continue
-        before_ids = {snap["id"] for snap in before}
-        for snap in before:
-            h = histories.setdefault(snap["id"], SpanHistory())
-            if h.proposed is None and not h.created_by_reviewer:
-                h.proposed = (int(snap["start"]), int(snap["end"]), str(snap["label"]))
-            h.snapshot = h.snapshot or snap
-        for snap in after:
-            if snap["id"] in before_ids:
-                continue
-            h = histories.setdefault(snap["id"], SpanHistory())
-            if h.proposed is None and h.snapshot is None and event.actor_id is not None:
-                h.created_by_reviewer = True
-    return histories
-
-
-def proposed_shape(span: Span, history: SpanHistory | None) -> tuple[int, int, str]:
-    """``(start, end, label)`` as the machine proposed it (current values where the
-    audit log holds no earlier ones)."""
-    current = (span.start, span.end, span.label)
-    if history is None or history.proposed is None:
-        return current
-    return tuple(
-        c if p is None else type(c)(p) for p, c in zip(history.proposed, current, strict=True)
-    )
-
-
-def is_machine_proposal(span: Span, history: SpanHistory | None) -> bool:
-    if span.status == Span.Status.ADDED or (history is not None and history.created_by_reviewer):
-        return False
-    return bool(machine_provenance(span.provenance))
-
-
-def changed_by_reviewer(span: Span, history: SpanHistory | None) -> bool:
-    """True when the span's start, end or label differ from what the machine proposed."""
-    return proposed_shape(span, history) != (span.start, span.end, span.label)
-
-
-def machine_predictions(transcript: Transcript) -> list[Pred]:
-    """Every span the detectors proposed, in its proposed shape, with its detectors,
-    including proposals a reviewer later deleted (recovered from the audit log)."""
-    histories = span_histories(transcript)
-    out = []
-    existing = set()
-    for s in transcript.spans.all():
-        existing.add(s.pk)
-        history = histories.get(s.pk)
-        if not is_machine_proposal(s, history):
-            continue
-        start, end, label = proposed_shape(s, history)
-        out.append(
-            Pred(start, end, label, detectors=machine_provenance(s.provenance), score=s.score)
-        )
-    for span_id, history in histories.items():
-        snap = history.snapshot
-        if span_id in existing or history.created_by_reviewer or not snap or "_partial" in snap:
-            continue
-        if snap.get("status") == Span.Status.ADDED or not machine_provenance(
-            snap.get("provenance")
-        ):
-            continue
-        start, end, label = history.proposed
-        out.append(
-            Pred(
-                start,
-                end,
-                label,
-                detectors=machine_provenance(snap.get("provenance")),
-                score=snap.get("score") or 0.0,
-            )
-        )
-    return sorted(out, key=lambda p: (p.start, p.end, p.label))
-
-
-def _gold_doc(transcript: Transcript) -> dict:
-    return {
-        "id": str(transcript.pk),
-        "text": transcript.text,
-        "spans": gold_spans(transcript),
-        "ignore": [],
-    }
+def _gold_doc(transcript: Transcript) -> GoldDoc:
+    return GoldDoc(str(transcript.pk), transcript.text, gold_spans(transcript))
 
 
 def evaluation_stored(transcripts: Iterable[Transcript]) -> dict:
@@ -220,14 +73,14 @@ def evaluation_stored(transcripts: Iterable[Transcript]) -> dict:
 
 
 def _pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int]]:
-    from annotations.detectors.names import person_name_parts
+    from engine.detectors.names import stored_pieces
 
-    return person_name_parts(text, start, end) if label == "PERSON" else [(start, end)]
+    return stored_pieces(text, start, end, label)
 
 
 def _detect(
     text: str, metadata: dict, *, ensemble, disabled: tuple[str, ...] = ()
-) -> tuple[list[Pred], dict[str, list[Pred]], dict]:
+) -> tuple[list[Prediction], dict[str, list[Prediction]], dict]:
     """Run the current ensemble (issue 3's ``annotation_detect``) with ``disabled``
     detectors switched off. Returns the merged predictions, each detector's own
     (cleaned) detections, and the detectors' errors. PERSON spans are cut into name
@@ -237,13 +90,13 @@ def _detect(
     only = [d.name for d in ensemble.detectors if d.name not in disabled]
     result = annotation_detect(text=text, metadata=metadata, only=only, ensemble=ensemble)
     merged = [
-        Pred(start, end, span.label, detectors=list(span.detectors))
+        Prediction(start, end, span.label, detectors=list(span.detectors))
         for span in result.spans
         for start, end in _pieces(text, span.start, span.end, span.label)
     ]
     alone = {
         name: [
-            Pred(start, end, d.label, detectors=[name])
+            Prediction(start, end, d.label, detectors=[name])
             for d in found
             for start, end in _pieces(text, d.start, d.end, d.label)
         ]
@@ -257,7 +110,7 @@ def evaluation_rerun(
     *,
     ensemble=None,
     disabled: tuple[str, ...] = (),
-    progress: Callable[[int, int], None] | None = None,
+    progress: ProgressFn | None = None,
 ) -> dict:
     """Detection re-run now on each transcript's text, scored against its gold.
 
@@ -268,7 +121,7 @@ def evaluation_rerun(
     ensemble = ensemble or ensemble_build()
     transcripts = list(transcripts)
     docs, preds, errors = [], {}, {}
-    alone: dict[str, dict[str, list[Pred]]] = defaultdict(dict)
+    alone: dict[str, dict[str, list[Prediction]]] = defaultdict(dict)
     for i, t in enumerate(transcripts):
         docs.append(_gold_doc(t))
         preds[str(t.pk)], own, failed = _detect(
@@ -278,7 +131,7 @@ def evaluation_rerun(
             alone[name][str(t.pk)] = found
         errors.update(failed)
         if progress:
-            progress(i + 1, len(transcripts))
+            progress(Progress(i + 1, len(transcripts), f"Detection {i + 1}/{len(transcripts)}"))
     result = evaluate_documents(docs, preds)
     result["errors"] = errors
     result["detectors_run"] = [d.name for d in ensemble.detectors if d.name not in disabled]
@@ -294,7 +147,7 @@ def ablation(
     *,
     detector: str = COVER_DETECTOR,
     ensemble=None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: ProgressFn | None = None,
 ) -> dict:
     """Table 8: the ensemble re-run with all detectors and without ``detector``."""
     from annotations.services.annotation import ensemble_build
@@ -303,38 +156,14 @@ def ablation(
     if detector not in {d.name for d in ensemble.detectors}:
         raise ValueError(f"no detector called {detector!r} is configured")
     transcripts = list(transcripts)
-    n = len(transcripts)
-
-    def half(offset):
-        return (lambda i, total: progress(offset + i, 2 * n)) if progress else None
-
-    full = evaluation_rerun(transcripts, ensemble=ensemble, progress=half(0))
+    full = evaluation_rerun(transcripts, ensemble=ensemble, progress=part(progress, 0, 0.5))
     without = evaluation_rerun(
-        transcripts, ensemble=ensemble, disabled=(detector,), progress=half(n)
+        transcripts, ensemble=ensemble, disabled=(detector,), progress=part(progress, 0.5, 1)
     )
     return {"detector": detector, "with": full, "without": without}
 
 
 # --- agreement, effort, corpus ----------------------------------------------------
-
-
-def double_pairs(*, reviewed_only: bool = True) -> list[tuple[Transcript, Transcript]]:
-    """(original, copy) pairs of double-annotated transcripts; by default only pairs
-    both of whose annotators have submitted."""
-    copies = (
-        Transcript.objects.filter(double_of__isnull=False)
-        .select_related("double_of")
-        .order_by("pk")
-    )
-    pairs = []
-    for copy in copies:
-        original = copy.double_of
-        if reviewed_only and not (
-            copy.state in REVIEWED_STATES and original.state in REVIEWED_STATES
-        ):
-            continue
-        pairs.append((original, copy))
-    return pairs
 
 
 def agreement_for(pairs: Iterable[tuple[Transcript, Transcript]]) -> dict:
@@ -368,15 +197,14 @@ def _review_actions(transcript_ids: list[int]) -> QuerySet[AuditEvent]:
 
 
 def review_record(transcript: Transcript) -> ReviewRecord:
-    spans = list(transcript.spans.all())
-    histories = span_histories(transcript)
-    machine = [s for s in spans if is_machine_proposal(s, histories.get(s.pk))]
+    spans = list(transcript.spans.select_related("proposal"))
+    machine = [s for s in spans if s.proposal is not None and s.status != Span.Status.ADDED]
     unchanged = sum(
         1
         for s in machine
-        if s.status == Span.Status.ACCEPTED and not changed_by_reviewer(s, histories.get(s.pk))
+        if s.status == Span.Status.ACCEPTED and s.proposal.shape == (s.start, s.end, s.label)
     )
-    deleted = len(machine_predictions(transcript)) - len(machine)
+    deleted = transcript.proposals.filter(spans__isnull=True).count()
     added: dict[str, int] = defaultdict(int)
     for s in spans:
         if s.status == Span.Status.ADDED:
@@ -401,11 +229,6 @@ def review_record(transcript: Transcript) -> ReviewRecord:
     )
 
 
-def reviewed_transcripts() -> QuerySet[Transcript]:
-    """Every reviewed transcript (submitted or later), originals and copies."""
-    return Transcript.objects.filter(state__in=REVIEWED_STATES).order_by("pk")
-
-
 def effort(transcripts: Iterable[Transcript]) -> dict:
     transcripts = list(transcripts)
     summary = effort_summary([review_record(t) for t in transcripts])
@@ -422,13 +245,13 @@ def corpus(transcripts: Iterable[Transcript]) -> dict:
 
 
 def dashboard_compute(
-    *, rerun: bool = True, ensemble=None, progress: Callable[[int, str], None] | None = None
+    *, rerun: bool = True, ensemble=None, progress: ProgressFn | None = None
 ) -> dict:
     """Every figure of the dashboard, as one JSON-serialisable dict."""
 
     def report(pct: int, message: str) -> None:
         if progress:
-            progress(pct, message)
+            progress(Progress(pct, 100, message))
 
     gold = list(gold_transcripts())
     report(5, "Scoring the stored suggestions")
@@ -447,7 +270,7 @@ def dashboard_compute(
             table8 = ablation(
                 gold,
                 ensemble=ensemble,
-                progress=lambda i, n: report(40 + int(55 * i / max(n, 1)), f"Detection {i}/{n}"),
+                progress=part(progress, 0.40, 0.95),
             )
             table8["available"] = True
         except Exception as exc:  # the ensemble may be missing or fail: say so, keep the rest
@@ -473,7 +296,7 @@ def dashboard_compute(
 
 
 def dashboard_enqueue(*, user, rerun: bool = True) -> Job:
-    from annotations.tasks_measurements import dashboard_recompute_task
+    from annotations.tasks import dashboard_recompute_task
 
     with transaction.atomic():
         job = jobs.job_create(kind=Job.Kind.EVALUATE, user=user, message="Queued: dashboard")
@@ -487,7 +310,7 @@ def dashboard_recompute_job(*, job_id: int, rerun: bool = True) -> None:
     try:
         snapshot = dashboard_compute(
             rerun=rerun,
-            progress=lambda pct, msg: jobs.job_progress(job_id=job_id, progress=pct, message=msg),
+            progress=jobs.job_reporter(job_id=job_id),
         )
     except Exception as exc:
         logger.warning("dashboard job %s failed: %s", job_id, exc.__class__.__name__)

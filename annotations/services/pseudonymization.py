@@ -1,6 +1,6 @@
 """Pseudonymize a transcript from its spans and reference groups (reads only).
 
-``transcript_pseudonymize`` feeds the Django-free core (:mod:`annotations.pseudonymize`)
+``transcript_pseudonymize`` feeds the Django-free core (:mod:`engine.pseudonymize`)
 with the transcript's spans; each ``Replacement.span_id`` is the ``Span`` pk, so the
 review page renders its pseudonymized pane from ``result.by_span_id()``.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.conf import settings
 
 from annotations.models import Span
-from annotations.pseudonymize import PseudonymizedText, SpanInput, pseudonymize
-from annotations.pseudonymize.classifier import (
+from engine.pseudonymize import PseudonymizedText, SpanInput, pseudonymize
+from engine.pseudonymize.classifier import (
     SubtypeClassifier,
     default_model_path,
     load_classifier,
@@ -90,7 +90,7 @@ def transcript_pseudonymize(
 
 def cover_name_parts(metadata: dict) -> list[str]:
     """The name parts of every person on the cover page (no surrogate may equal one)."""
-    from annotations.detectors.names import person_name_parts
+    from engine.detectors.names import person_name_parts
 
     names = [metadata.get("incarcerated_person"), metadata.get("transcriber")]
     names += [

@@ -20,13 +20,14 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from annotations.audit import audit_record
-from annotations.detectors.names import person_name_parts
-from annotations.labels import LABELS, PERSON
-from annotations.models import AuditEvent, Entity, Span
-from annotations.pseudonymize.keys import entity_key
+from annotations.models import Entity, Span
 from annotations.services.entities import entities_assign
 from anonreview import roles
+from anonreview.core.audit import audit_record
+from anonreview.core.models import AuditEvent
+from engine.detectors.names import stored_pieces
+from engine.labels import LABELS
+from engine.pseudonymize.keys import entity_key
 from transcripts.models import Transcript
 from transcripts.services.workflow import (
     EDITABLE_STATES,
@@ -118,6 +119,7 @@ def span_snapshot(span: Span) -> dict:
         "score": span.score,
         "reviewer_id": span.reviewer_id,
         "version": span.version,
+        "proposal_id": span.proposal_id,
     }
 
 
@@ -337,9 +339,9 @@ def span_relabel(*, span: Span | int, actor, label: str, version: int | None = N
     entities_before = _entity_ids(transcript)
     before = [span_snapshot(locked)]
     status = Span.Status.ADDED if locked.status == Span.Status.ADDED else Span.Status.ACCEPTED
-    parts = [(locked.start, locked.end)]
-    if label == PERSON:
-        parts = person_name_parts(transcript.text, locked.start, locked.end) or parts
+    parts = stored_pieces(transcript.text, locked.start, locked.end, label) or [
+        (locked.start, locked.end)
+    ]
     result = []
     for index, (start, end) in enumerate(parts):
         if index == 0:
@@ -462,7 +464,7 @@ def span_add(*, transcript: Transcript, actor, start: int, end: int, label: str)
     text = transcript.text
     start, end = snap_to_words(text, int(start), int(end))
     _check_extent(text, start, end)
-    parts = person_name_parts(text, start, end) if label == PERSON else [(start, end)]
+    parts = stored_pieces(text, start, end, label)
     if not parts:
         raise ReviewError("The selection holds no name (titles such as Mr. are not names).")
     entities_before = _entity_ids(transcript)
@@ -753,6 +755,7 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
     for span_id, snap in before.items():
         span = current.get(span_id)
         fields = {k: snap[k] for k in _RESTORED_FIELDS}
+        fields["proposal_id"] = snap.get("proposal_id")  # older snapshots lack it
         if span is None:
             if snap["entity_id"] and not Entity.objects.filter(pk=snap["entity_id"]).exists():
                 fields["entity_id"] = None
@@ -766,7 +769,9 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
             span.updated_at = timezone.now()
             updated.append(span)
         restored.append(span)
-    Span.objects.bulk_update(updated, [*_RESTORED_FIELDS, "version", "updated_at"], batch_size=500)
+    Span.objects.bulk_update(
+        updated, [*_RESTORED_FIELDS, "proposal_id", "version", "updated_at"], batch_size=500
+    )
     removed = [i for i in after if i not in before]
     Span.objects.filter(pk__in=removed).delete()
     created_entities = event.after.get("created_entities", [])

@@ -1,6 +1,6 @@
 """A scripted reviewer that follows a synthetic hearing's gold (demos and measurements).
 
-The generator (``transcripts.synthetic``) knows every mention it wrote, so a transcript
+The generator (``engine.synthetic``) knows every mention it wrote, so a transcript
 made from it can be reviewed without a person: suggestions that match the gold exactly
 are accepted, the others rejected, the gold the machine missed is added. The review is
 audited as what it is (``review.scripted``, with its counts), so nobody mistakes it for
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from annotations.audit import audit_record
-from annotations.detectors.names import person_name_parts
-from annotations.gold import GoldDoc
 from annotations.models import Span
 from annotations.services.entities import entities_assign
 from annotations.services.review import HUMAN, spans_bulk_save
+from anonreview.core.audit import audit_record
+from engine.detectors.names import stored_pieces
+from engine.gold import GoldDoc
 from transcripts.models import Transcript
 from transcripts.services import workflow
 
@@ -36,7 +36,7 @@ def gold_spans_in(transcript: Transcript, gold: GoldDoc) -> set[tuple[int, int, 
     spans: set[tuple[int, int, str]] = set()
     for g in gold.spans:
         start, end = g.start + shift, g.end + shift
-        parts = person_name_parts(text, start, end) if g.label == "PERSON" else []
+        parts = stored_pieces(text, start, end, g.label)
         spans |= {(a, b, g.label) for a, b in parts} or {(start, end, g.label)}
     return spans
 

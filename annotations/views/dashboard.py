@@ -11,9 +11,9 @@ from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from annotations.measurements import plots, tables
 from annotations.services import measurements
 from anonreview import roles
+from engine.measurements import plots, tables
 
 
 def _lead(request) -> None:

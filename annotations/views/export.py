@@ -7,10 +7,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from annotations.pseudonymize import STRATEGIES
 from annotations.services import export as export_services
 from annotations.services.leaks import LeakError
 from anonreview import roles
+from engine.pseudonymize import STRATEGIES
 from transcripts.models import Transcript
 
 CONTENT_TYPES = {

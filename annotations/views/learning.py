@@ -5,9 +5,9 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 
-from annotations.labels import LABELS
 from annotations.services import learning
 from anonreview import roles
+from engine.labels import LABELS
 
 
 def _rows(metrics: dict) -> list[dict]:

@@ -20,10 +20,11 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from annotations import selectors
-from annotations.labels import LABELS
-from annotations.models import AuditEvent, Span
+from annotations.models import Span
 from annotations.selectors import ReviewFilters, SpanRow
 from annotations.services import review as services
+from anonreview.core.models import AuditEvent
+from engine.labels import LABELS
 from transcripts.models import Transcript, Utterance
 from transcripts.services.workflow import TransitionError
 

@@ -23,9 +23,9 @@ import hashlib
 
 from django.db import transaction
 
-from annotations.audit import audit_record
-from annotations.models import Span
 from anonreview import roles
+from anonreview.core.audit import audit_record
+from transcripts.hooks import hooks
 from transcripts.models import Transcript, Utterance
 from transcripts.services.workflow import READ_ONLY_STATES, TransitionError
 
@@ -48,7 +48,8 @@ def transcript_copy_for_double_annotation(
     *, transcript: Transcript, annotator, actor
 ) -> Transcript:
     """Make the second annotator's copy of ``transcript`` (text, utterances, metadata,
-    the machine's suggestions as ``suggested``), assigned to ``annotator``."""
+    the machine's suggestions as ``suggested``), assigned to ``annotator``. The
+    suggestions are copied by the ``suggestions_copy`` hook ``annotations`` registers."""
     n = Transcript.objects.filter(double_of=transcript).count() + 1
     copy = Transcript.objects.create(
         title=f"{transcript.title} (second annotation)",
@@ -77,25 +78,7 @@ def transcript_copy_for_double_annotation(
             for u in transcript.utterances.all()
         ]
     )
-    from annotations.services.entities import entities_assign
-    from annotations.services.measurements import machine_predictions
-
-    machine = machine_predictions(transcript)
-    Span.objects.bulk_create(
-        [
-            Span(
-                transcript=copy,
-                start=p.start,
-                end=p.end,
-                label=p.label,
-                status=Span.Status.SUGGESTED,
-                provenance=p.detectors,
-                score=p.score,
-            )
-            for p in machine
-        ]
-    )
-    entities_assign(transcript=copy)
+    copied = hooks.suggestions_copy(source=transcript, target=copy) if hooks.suggestions_copy else 0
     copy.assignees.set([annotator])
     audit_record(
         actor=actor,
@@ -104,7 +87,7 @@ def transcript_copy_for_double_annotation(
         after={
             "double_of": transcript.pk,
             "annotator": annotator.get_username(),
-            "spans": len(machine),
+            "spans": copied,
         },
     )
     return copy

@@ -2,8 +2,9 @@
 
 ``transcript_import`` imports one file atomically: the Transcript, its Utterances,
 the original file and the audit row are written together or not at all. The
-automatic annotation is queued afterwards in a savepoint, so a failure to queue
-it never undoes the import (it is reported instead).
+automatic annotation (the hook ``annotations`` registers, ``transcripts.hooks``) is
+queued afterwards, so a failure to queue it never undoes the import (it is reported
+instead, on the outcome or on the annotation Job).
 
 ``transcripts_import_batch`` imports many files (from paths, folders, zips or
 uploads); each file is its own transaction and a bad file never stops the rest.
@@ -20,10 +21,10 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import DatabaseError, IntegrityError, transaction
 
-from annotations.audit import audit_record
-from transcripts.importing import ParsedTranscript, parse_file
-from transcripts.importing.errors import Duplicate, ImportRejected
-from transcripts.importing.sources import SourceFile, iter_bytes, iter_paths, too_large
+from anonreview.core.audit import audit_record
+from engine.importing import ParsedTranscript, parse_file
+from engine.importing.errors import Duplicate, ImportRejected
+from engine.importing.sources import SourceFile, iter_bytes, iter_paths, too_large
 from transcripts.models import Transcript, Utterance
 
 logger = logging.getLogger(__name__)
@@ -90,7 +91,6 @@ def _duplicate(sha: str) -> Duplicate | None:
     return error
 
 
-@transaction.atomic
 def transcript_import(
     *,
     name: str,
@@ -102,8 +102,12 @@ def transcript_import(
 ) -> Transcript:
     """Import one PDF or text file. Raises ``ImportRejected`` (nothing written).
 
-    Returns the Transcript with two extra attributes: ``annotation_job`` (the queued
-    annotation Job or None) and ``annotation_error`` (why it could not be queued, or "").
+    The import is one transaction; the annotation is queued after it has committed
+    (not inside it: a queue that refuses the task must not be mistaken for a failed
+    import). Returns the Transcript with two extra attributes: ``annotation_job`` (the
+    annotation Job or None) and ``annotation_error`` (why it could not be queued, or
+    ""; when the caller holds a transaction the enqueue waits for its commit, and a
+    refusal then shows on the Job).
     """
     limits = import_limits()
     if len(data) > limits["max_bytes"]:
@@ -191,13 +195,25 @@ def _delete_stored(name: str | None) -> None:
 
 
 def _enqueue_annotation(*, transcript: Transcript, user):
-    """Queue the automatic annotation; a failure is reported, the import stays."""
-    from annotations.services.annotation import annotation_enqueue
+    """Queue the automatic annotation (the hook ``annotations`` registers); a failure
+    is reported, the import stays.
 
+    Two ways to fail: the hook raises (its Job could not even be created), or the
+    tasks backend refuses the task when ``job_enqueue``'s ``on_commit`` runs. The
+    latter runs after the import's transaction, outside this function whenever a caller
+    holds a transaction; ``job_enqueue`` then marks the Job failed (the upload's job
+    panel and the queue show it) instead of raising into the caller's commit. When
+    the enqueue has already run here, its failure is read back from the Job row.
+    """
+    from transcripts.hooks import hooks
+    from transcripts.services import jobs
+
+    if hooks.annotation_start is None:
+        return None, "Imported; no automatic annotation is installed."
     try:
         with transaction.atomic():
-            return annotation_enqueue(transcript=transcript, user=user), ""
-    except Exception as exc:  # the tasks backend refused the job: the import stands
+            job = hooks.annotation_start(transcript=transcript, user=user)
+    except Exception as exc:  # the Job could not be created: the import stands
         logger.warning(
             "annotation could not be queued for transcript %s: %s",
             transcript.pk,
@@ -207,6 +223,9 @@ def _enqueue_annotation(*, transcript: Transcript, user):
             None,
             f"Imported, but the automatic annotation could not be queued ({type(exc).__name__}).",
         )
+    if reason := jobs.job_not_queued(job):
+        return job, f"Imported, but the automatic annotation could not be queued: {reason}"
+    return job, ""
 
 
 def _outcome_for_error(source: SourceFile, error: ImportRejected) -> ImportOutcome:
@@ -334,8 +353,8 @@ def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
     files are staged as ``StagedUpload`` rows in the same transaction as the Job, so
     a worker needs only the database.
     """
-    from transcripts import jobs
     from transcripts.models import Job, StagedUpload
+    from transcripts.services import jobs
     from transcripts.tasks import import_files_task
 
     limits = import_limits()
@@ -384,8 +403,8 @@ def transcripts_import_job(
     """
     from django.contrib.auth import get_user_model
 
-    from transcripts import jobs
     from transcripts.models import StagedUpload
+    from transcripts.services import jobs
 
     User = get_user_model()
     user = User.objects.filter(pk=user_id).first() if user_id else None

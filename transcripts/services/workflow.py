@@ -6,15 +6,17 @@
 ``transcript_transition`` is the only writer of ``Transcript.state``: it checks the
 source state and the actor's role, bumps the version, and writes the AuditEvent in
 the same transaction. Extra preconditions (every span decided, leak check passed)
-are checked by the services that call it (submit, approve).
+are checked by the services that call it: submit here, approve and release in
+``annotations.services.workflow`` (they need the leak check and the release build,
+and ``transcripts`` never imports ``annotations``).
 """
 
 from dataclasses import dataclass
 
 from django.db import transaction
 
-from annotations.audit import audit_record
 from anonreview import roles
+from anonreview.core.audit import audit_record
 from transcripts.models import Transcript
 
 S = Transcript.State
@@ -132,17 +134,6 @@ class UndecidedSpansError(TransitionError):
         )
 
 
-class LeakCheckFailed(TransitionError):
-    """Approval was refused: the leak check found identifiers in the output."""
-
-    def __init__(self, leaks: list):
-        self.leaks = list(leaks)
-        noun = "leak" if len(self.leaks) == 1 else "leaks"
-        super().__init__(
-            f"The leak check found {len(self.leaks)} {noun}; the transcript was not approved."
-        )
-
-
 def _lock(transcript: Transcript) -> Transcript:
     return Transcript.objects.select_for_update().get(pk=transcript.pk)
 
@@ -154,16 +145,6 @@ def _sync(transcript: Transcript, locked: Transcript) -> Transcript:
         locked.version,
     )
     return transcript
-
-
-def own_annotators(*, transcript: Transcript) -> set[int]:
-    """User ids that annotated this transcript: its assignees, the assignees of its
-    second-annotation copies, and everyone who decided one of its spans."""
-    ids = set(transcript.assignees.values_list("pk", flat=True))
-    ids |= set(transcript.spans.exclude(reviewer=None).values_list("reviewer", flat=True))
-    ids |= set(Transcript.objects.filter(double_of=transcript).values_list("assignees", flat=True))
-    ids.discard(None)
-    return ids
 
 
 @transaction.atomic
@@ -189,59 +170,6 @@ def transcript_submit(*, transcript: Transcript, actor) -> Transcript:
     return _sync(transcript, locked)
 
 
-def _run_leak_check(transcript: Transcript) -> list:
-    """The blocking leaks of the release text (``annotations.services.leaks``). A check
-    that cannot run refuses the approval (it never passes by default)."""
-    from annotations.services.leaks import leak_check
-
-    try:
-        leaks = leak_check(transcript=transcript)
-    except Exception as exc:
-        raise TransitionError(
-            f"The leak check could not run ({exc.__class__.__name__}); the transcript was not approved."
-        ) from exc
-    return [leak for leak in leaks if leak.blocking]
-
-
-def transcript_approve(*, transcript: Transcript, actor) -> Transcript:
-    """submitted → approved, by a lead who did not annotate it, after the leak check.
-
-    Raises ``LeakCheckFailed`` (with ``.leaks``) when the check finds identifiers in the
-    pseudonymized output; the refusal is audited (the count only, no text).
-    """
-    try:
-        with transaction.atomic():
-            locked = _lock(transcript)
-            if locked.double_of_id:
-                raise TransitionError(
-                    "This is a second annotation for agreement; approve the original transcript instead."
-                )
-            if not roles.is_lead(actor):
-                raise TransitionError("Only leads can approve a transcript.")
-            if getattr(actor, "pk", None) in own_annotators(transcript=locked):
-                raise TransitionError(
-                    "You annotated this transcript; another lead must approve it."
-                )
-            if (locked.state, S.APPROVED) not in ALLOWED:
-                # Let the table produce its message in words.
-                transcript_transition(transcript=locked, target=S.APPROVED, actor=actor)
-            leaks = _run_leak_check(locked)
-            if leaks:
-                raise LeakCheckFailed(leaks)
-            locked = transcript_transition(transcript=locked, target=S.APPROVED, actor=actor)
-    except LeakCheckFailed as exc:
-        with transaction.atomic():
-            audit_record(
-                actor=actor,
-                event_type="transcript.approve_refused",
-                transcript=transcript,
-                before={"state": transcript.state},
-                after={"leaks": len(exc.leaks)},
-            )
-        raise
-    return _sync(transcript, locked)
-
-
 @transaction.atomic
 def transcript_return(*, transcript: Transcript, actor, comment: str) -> Transcript:
     """submitted/approved → returned to the annotator, with a comment (required)."""
@@ -255,40 +183,3 @@ def transcript_return(*, transcript: Transcript, actor, comment: str) -> Transcr
         transcript=locked, target=S.RETURNED, actor=actor, reason=comment
     )
     return _sync(transcript, locked)
-
-
-def transcript_release(*, transcripts, actor, strategy: str = "tags") -> bytes:
-    """approved → released for each transcript; returns the release zip.
-
-    The release is built by ``annotations.services.export.release_build`` (which runs
-    the leak check); the transitions are written only if the build succeeds, all in
-    one transaction.
-    """
-    from annotations.services.export import release_build
-    from annotations.services.leaks import LeakError
-
-    transcripts = list(transcripts)
-    if not transcripts:
-        raise TransitionError("Choose at least one approved transcript to release.")
-    with transaction.atomic():
-        locked = [_lock(t) for t in transcripts]
-        for t in locked:
-            if t.double_of_id:
-                raise TransitionError("A second annotation for agreement cannot be released.")
-            if not transition_allowed(transcript=t, target=S.RELEASED, actor=actor):
-                if (t.state, S.RELEASED) not in ALLOWED:
-                    raise TransitionError(
-                        f"Transcript {t.pk} is {S(t.state).label.lower()}: only approved transcripts can be released."
-                    )
-                raise TransitionError("Only leads can release transcripts.")
-        try:
-            data = release_build(transcripts=locked, strategy=strategy, actor=actor)
-        except LeakError as exc:
-            leaks = [leak for found in exc.leaks.values() for leak in found]
-            raise LeakCheckFailed(leaks) from exc
-        for original, t in zip(transcripts, locked, strict=True):
-            transcript_transition(
-                transcript=t, target=S.RELEASED, actor=actor, reason=f"strategy={strategy}"
-            )
-            _sync(original, t)
-    return data

@@ -9,7 +9,7 @@ from django.http import Http404
 from django.shortcuts import render
 
 from anonreview import roles
-from transcripts import selectors_workflow
+from transcripts import selectors
 from transcripts.models import Transcript
 
 PER_PAGE = 100
@@ -29,7 +29,7 @@ def _render(request, *, transcript: Transcript | None):
         "date_from": _date(request.GET.get("from", "")),
         "date_to": _date(request.GET.get("to", "")),
     }
-    events = selectors_workflow.audit_list(user=request.user, transcript=transcript, **filters)
+    events = selectors.audit_list(user=request.user, transcript=transcript, **filters)
     page = Paginator(events, PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
@@ -42,8 +42,8 @@ def _render(request, *, transcript: Transcript | None):
             "page": page,
             "filters": filters,
             "query": query.urlencode(),
-            "actions": selectors_workflow.audit_actions(),
-            "usernames": selectors_workflow.audit_usernames(),
+            "actions": selectors.audit_actions(),
+            "usernames": selectors.audit_usernames(),
         },
     )
 
@@ -51,7 +51,7 @@ def _render(request, *, transcript: Transcript | None):
 def transcript_audit(request, pk: int):
     """The audit log of one transcript (and of its second-annotation copies)."""
     try:
-        transcript = selectors_workflow.transcript_get_visible(user=request.user, pk=pk)
+        transcript = selectors.transcript_get_visible(user=request.user, pk=pk)
     except Transcript.DoesNotExist as exc:
         raise Http404("No such transcript.") from exc
     return _render(request, transcript=transcript)

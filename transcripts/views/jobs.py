@@ -2,8 +2,9 @@ from django.http import Http404
 from django.shortcuts import render
 from django_htmx.http import HttpResponseStopPolling
 
-from transcripts import jobs, selectors
+from transcripts import selectors
 from transcripts.models import Job
+from transcripts.services import jobs
 
 
 def job_status(request, job_id: int):

@@ -10,8 +10,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from anonreview import roles
-from transcripts import jobs, selectors, selectors_workflow
+from transcripts import selectors
 from transcripts.models import Transcript
+from transcripts.services import jobs
 from transcripts.services.assignment import AssignmentError, annotators_available, transcript_assign
 
 
@@ -23,8 +24,8 @@ def transcript_list(request):
     is_lead = roles.is_lead(request.user)
     jobs.jobs_fail_stale()  # before listing: a job whose worker died shows as failed
     assignee = request.GET.get("assignee", "") if is_lead else ""
-    transcripts = selectors_workflow.queue_list(user=request.user, state=state, assignee=assignee)
-    counts = selectors_workflow.queue_counts(user=request.user)
+    transcripts = selectors.queue_list(user=request.user, state=state, assignee=assignee)
+    counts = selectors.queue_counts(user=request.user)
     return render(
         request,
         "transcripts/list.html",
@@ -45,7 +46,7 @@ def transcript_assign_view(request, pk: int):
     if not roles.is_lead(request.user):
         raise PermissionDenied("Only leads can assign transcripts.")
     try:
-        transcript = selectors_workflow.transcript_get_visible(user=request.user, pk=pk)
+        transcript = selectors.transcript_get_visible(user=request.user, pk=pk)
     except Transcript.DoesNotExist as exc:
         raise Http404("No such transcript.") from exc
     User = get_user_model()

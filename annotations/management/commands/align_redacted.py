@@ -4,7 +4,7 @@
 
 The redacted version marks what was removed with ``OMISSIS``, ``[REDACTED]``,
 ``XXXX``, ``█████`` or tags (``[PERSON_1]``, ``<LOCATION>``, ``[MONTH]``...). The
-two texts are aligned token by token (annotations/learning/align.py); each marker's
+two texts are aligned token by token (engine/learning/align.py); each marker's
 clear tokens become one gold span (label from the tag, or guessed from the shape of
 the clear text, or ``--default-label``). What could not be aligned is reported with
 offsets on both sides (never the text). Touches no database.
@@ -15,9 +15,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotations.gold import write_jsonl
-from annotations.labels import LABELS
-from annotations.learning.align import gold_from_pair
+from engine.gold import write_jsonl
+from engine.labels import LABELS
+from engine.learning.align import gold_from_pair
 
 
 class Command(BaseCommand):

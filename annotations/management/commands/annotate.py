@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from annotations.services.annotation import annotation_enqueue, transcript_annotate_job
-from transcripts import jobs
 from transcripts.models import Job, Transcript
+from transcripts.services import jobs
 
 S = Transcript.State
 ANNOTATABLE = (S.IMPORTED, S.FAILED, S.READY, S.ANNOTATING)

@@ -1,6 +1,6 @@
 """``manage.py anonymize INPUT... --out DIR [--strategy ...] [--json]``: headless pipeline.
 
-Import (``transcripts.importing``), detection (the detector ensemble), pseudonymization
+Import (``engine.importing``), detection (the detector ensemble), pseudonymization
 and the leak check, with no database writes. Writes ``DIR/<stem>.txt`` (pseudonymized),
 ``DIR/<stem>.spans.jsonl`` (offsets, labels, refs, detectors; no original text) and
 ``DIR/<stem>.key.json`` (original → pseudonym; sensitive). Leaks are reported by label,
@@ -19,10 +19,10 @@ from pathlib import Path, PurePosixPath
 
 from django.core.management.base import BaseCommand
 
-from annotations.pseudonymize import STRATEGIES, SpanInput, key_from_replacements, pseudonymize
-from annotations.pseudonymize.keys import closest_name, person_key
-from annotations.pseudonymize.leaks import cover_needles, find_leaks, span_needles
-from annotations.pseudonymize.refs import RefAssigner
+from engine.pseudonymize import STRATEGIES, SpanInput, key_from_replacements, pseudonymize
+from engine.pseudonymize.keys import closest_name, person_key
+from engine.pseudonymize.leaks import cover_needles, find_leaks, span_needles
+from engine.pseudonymize.refs import RefAssigner
 
 
 def _span_inputs(text: str, merged) -> list[SpanInput]:
@@ -63,15 +63,15 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
-        from annotations.detectors.base import Document
         from annotations.services.allowlist import allowlist_terms_or_default
         from annotations.services.annotation import ensemble_build
         from annotations.services.pseudonymization import (
             configured_classifier,
             cover_name_parts,
         )
-        from transcripts.importing import ImportRejected, parse_file
-        from transcripts.importing.sources import iter_paths
+        from engine.detectors.base import Document
+        from engine.importing import ImportRejected, parse_file
+        from engine.importing.sources import iter_paths
         from transcripts.services.importing import import_limits
 
         sources = list(iter_paths(options["inputs"], **import_limits()))

@@ -15,10 +15,10 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from annotations.detectors.base import Document
-from annotations.detectors.nlp import load_spacy
 from annotations.management.database import require_migrated_database
 from annotations.services.annotation import ensemble_build
+from engine.detectors.base import Document
+from engine.detectors.nlp import load_spacy
 
 
 def peak_rss_mb() -> float:
@@ -41,7 +41,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, words, seed, detectors, as_json: bool, **options):
         require_migrated_database()
-        from transcripts.synthetic.generator import generate_hearing
+        from engine.synthetic.generator import generate_hearing
 
         hearing = generate_hearing(seed, words=words)
         ensemble = ensemble_build()

@@ -2,7 +2,7 @@
 
     python manage.py bench_review [--words 15000] [--spans 1500] [--repeat 15] [--json]
 
-Generates a synthetic hearing (``transcripts.synthetic.generate_hearing``), stores it with
+Generates a synthetic hearing (``engine.synthetic.generate_hearing``), stores it with
 about ``--spans`` suggested spans (its gold mentions, PERSON split into name parts, with
 detector provenance), then times page loads and htmx actions through Django's test client
 (in process: middleware, services, queries and template rendering, no network) against the
@@ -24,9 +24,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
-from annotations.detectors.names import person_name_parts
-from annotations.models import AuditEvent, Entity, Span
+from annotations.models import Entity, Span
 from annotations.services.review import review_assign_entities, word_step
+from anonreview.core.models import AuditEvent
+from engine.detectors.names import stored_pieces
 from transcripts.models import Transcript, Utterance
 
 DETECTORS = ("presidio", "spacy", "rampart", "cover_names", "propagation")
@@ -38,7 +39,7 @@ def build_review_transcript(
     """A stored synthetic hearing with suggested spans and reference groups (for benchmarks
     and tests): its gold mentions as suggestions, PERSON split into name parts, thinned
     evenly to ``max_spans``."""
-    from transcripts.synthetic import generate_hearing
+    from engine.synthetic import generate_hearing
 
     hearing = generate_hearing(seed, words=words)
     text = hearing.text
@@ -65,10 +66,8 @@ def build_review_transcript(
     )
     extents = []
     for span in hearing.gold.spans:
-        if span.label == "PERSON":
-            extents += [(s, e, "PERSON") for s, e in person_name_parts(text, span.start, span.end)]
-        else:
-            extents.append((span.start, span.end, span.label))
+        pieces = stored_pieces(text, span.start, span.end, span.label)
+        extents += [(s, e, span.label) for s, e in pieces]
     extents = sorted(set(extents))
     if max_spans and len(extents) > max_spans:
         step = len(extents) / max_spans

@@ -12,32 +12,30 @@ decides by whether any gold PERSON span contains a space).
 """
 
 import json
+from dataclasses import replace
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotations.evaluation.metrics import evaluate_documents
-from annotations.gold import GoldFormatError, read_jsonl
 from annotations.management.database import require_migrated_database
 from annotations.services.annotation import annotation_detect, ensemble_build
+from engine.evaluation.metrics import evaluate_documents
+from engine.gold import GoldFormatError, read_jsonl
+from engine.spans import Prediction
 
 
-def join_name_parts(text: str, spans: list[dict]) -> list[dict]:
+def join_name_parts(text: str, spans: list[Prediction]) -> list[Prediction]:
     """Join PERSON spans separated by one space (``John`` ``Doe`` → ``John Doe``)."""
-    out: list[dict] = []
-    for span in sorted(spans, key=lambda s: (s["start"], s["end"])):
+    out: list[Prediction] = []
+    for span in sorted(spans, key=lambda s: (s.start, s.end)):
         last = out[-1] if out else None
-        if (
-            last
-            and span["label"] == "PERSON" == last["label"]
-            and text[last["end"] : span["start"]] == " "
-        ):
-            names = {d["detector"] for d in last["detectors"]}
-            last["end"] = span["end"]
-            last["detectors"] = last["detectors"] + [
-                d for d in span["detectors"] if d["detector"] not in names
+        if last and span.label == "PERSON" == last.label and text[last.end : span.start] == " ":
+            names = {d["detector"] for d in last.detectors}
+            last.end = span.end
+            last.detectors = last.detectors + [
+                d for d in span.detectors if d["detector"] not in names
             ]
         else:
-            out.append(dict(span))
+            out.append(replace(span, detectors=list(span.detectors)))
     return out
 
 
@@ -87,13 +85,8 @@ class Command(BaseCommand):
             )
             errors.update(result.errors)
             spans = [
-                {
-                    "start": s.start,
-                    "end": s.end,
-                    "label": s.label,
-                    # credit the detectors that proposed this label
-                    "detectors": [p for p in s.provenance if "label" not in p],
-                }
+                # credit the detectors that proposed this label
+                Prediction(s.start, s.end, s.label, [p for p in s.provenance if "label" not in p])
                 for s in result.spans
             ]
             predictions[doc.id] = join_name_parts(doc.text, spans) if person == "names" else spans

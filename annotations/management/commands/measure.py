@@ -12,10 +12,10 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from annotations.measurements import tables
 from annotations.services import measurements
-from transcripts import jobs
+from engine.measurements import tables
 from transcripts.models import Job
+from transcripts.services import jobs
 
 
 def _f(value) -> str:
@@ -34,7 +34,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         progress = (
-            None if options["json"] else (lambda pct, msg: self.stderr.write(f"[{pct:3d}%] {msg}"))
+            None
+            if options["json"]
+            else (lambda p: self.stderr.write(f"[{p.percent:3d}%] {p.message}"))
         )
         snapshot = measurements.dashboard_compute(
             rerun=not options["no_ablation"], progress=progress

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotations.gold import GoldFormatError, read_jsonl
-from annotations.labels import LABELS
 from annotations.services import learning
+from engine.gold import GoldFormatError, read_jsonl
+from engine.labels import LABELS
 
 
 def _labels(values: list[str] | None) -> list[str] | None:
@@ -111,7 +111,8 @@ class Command(BaseCommand):
         verbose = not options["json"] and options["verbosity"] > 0
         last = [0.0]
 
-        def progress(event: dict) -> None:
+        def progress(report) -> None:  # engine.progress.Progress; training's event in .detail
+            event = report.detail
             if not verbose:
                 return
             now = time.monotonic()
@@ -184,7 +185,7 @@ class Command(BaseCommand):
             )
         self.stdout.write(
             "Register it in settings.DETECTORS: "
-            '{"NAME": "annotations.learning.detector.TrainedTransformerDetector", '
+            '{"NAME": "engine.learning.detector.TrainedTransformerDetector", '
             f'"OPTIONS": {{"model_dir": "{out}"}}}}'
         )
 
@@ -209,10 +210,10 @@ class Command(BaseCommand):
 
     def _test(self, out: Path, test_docs, options) -> dict:
         """Score the saved model on ``test_docs`` through the detector, and time it."""
-        from annotations.detectors.base import Document
-        from annotations.evaluation.metrics import evaluate_documents
-        from annotations.learning.detector import TrainedTransformerDetector, load_tagger
-        from annotations.learning.train import restrict
+        from engine.detectors.base import Document
+        from engine.evaluation.metrics import evaluate_documents
+        from engine.learning.detector import TrainedTransformerDetector, load_tagger
+        from engine.learning.train import restrict
 
         started = time.perf_counter()
         detector = TrainedTransformerDetector(

@@ -59,7 +59,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, **options):
-        from transcripts.importing import parse_file
+        from engine.importing import parse_file
 
         if options["file"]:
             path = Path(options["file"])
@@ -67,7 +67,7 @@ class Command(BaseCommand):
                 raise CommandError(f"No such file: {path}")
             data, name = path.read_bytes(), path.name
         else:
-            from transcripts.synthetic import generate_hearing, render_pdf_bytes
+            from engine.synthetic import generate_hearing, render_pdf_bytes
 
             data = render_pdf_bytes(generate_hearing(1, words=options["words"]))
             name = f"synthetic hearing ({options['words']} words)"
@@ -86,7 +86,7 @@ class Command(BaseCommand):
         }
         result["ratio"] = round(result["import_s"] / max(result["bare_pypdfium2_s"], 1e-6), 2)
         if options["plumber"]:
-            from transcripts.importing.pdf import plumber_pages
+            from engine.importing.pdf import plumber_pages
 
             result["pdfplumber_read_s"] = round(_best(lambda: plumber_pages(data), 1), 3)
         if options["json"]:

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from django.core.management.base import BaseCommand
 
-from transcripts.jobs import STALE_AFTER, jobs_fail_stale
+from transcripts.services.jobs import STALE_AFTER, jobs_fail_stale
 
 
 class Command(BaseCommand):

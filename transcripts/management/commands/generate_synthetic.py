@@ -1,7 +1,7 @@
 """Write synthetic parole hearings: DIR/<id>.txt, DIR/<id>.pdf (with --pdf) and DIR/gold.jsonl.
 
 Seeds are SEED, SEED+1, ... SEED+N-1; the same seed always gives the same hearing.
-``--layout`` picks a layout family (``transcripts.synthetic.families``): ``bph`` (default,
+``--layout`` picks a layout family (``engine.synthetic.families``): ``bph`` (default,
 the canonical text and today's PDF, with gold), or ``bph2009``, ``federal``, ``appellate``
 (the family's text export and PDF, for import tests; no gold). ``--scan`` also writes an
 image-only PDF of the family's PDF (``<id>-scan.pdf``). Touches no database.
@@ -13,9 +13,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from transcripts.synthetic import generate_hearing, render_pdf, write_gold_jsonl
-from transcripts.synthetic.families import FAMILIES, family_document
-from transcripts.synthetic.family_render import render_scan
+from engine.synthetic import generate_hearing, render_pdf, write_gold_jsonl
+from engine.synthetic.families import FAMILIES, family_document
+from engine.synthetic.family_render import render_scan
 
 
 class Command(BaseCommand):
@@ -84,8 +84,8 @@ class Command(BaseCommand):
             )
 
     def _family(self, options, out: Path) -> None:
-        from transcripts.synthetic.family_render import render_pdf as family_pdf
-        from transcripts.synthetic.family_render import render_text
+        from engine.synthetic.family_render import render_pdf as family_pdf
+        from engine.synthetic.family_render import render_text
 
         family = options["layout"]
         files = []

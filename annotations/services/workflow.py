@@ -1,0 +1,154 @@
+"""The review cycle's lead steps: approval (after the leak check) and release.
+
+They live here, not in ``transcripts.services.workflow``, because they need the leak
+check and the release build; the state table and ``transcript_transition`` stay in
+``transcripts`` (which never imports ``annotations``). The other steps of the cycle
+(start review, submit, return) and the table's names are re-exported, so views and
+commands use one module for the whole cycle.
+"""
+
+from django.db import transaction
+
+from annotations.services.export import release_build
+from annotations.services.leaks import LeakError, leak_check
+from anonreview import roles
+from anonreview.core.audit import audit_record
+from transcripts.models import Transcript
+from transcripts.services.workflow import (
+    ALLOWED,
+    EDITABLE_STATES,
+    READ_ONLY_STATES,
+    TransitionError,
+    UndecidedSpansError,
+    _lock,
+    _sync,
+    allowed_targets,
+    transcript_return,
+    transcript_start_review,
+    transcript_submit,
+    transcript_transition,
+    transition_allowed,
+)
+
+__all__ = [
+    "EDITABLE_STATES",
+    "READ_ONLY_STATES",
+    "LeakCheckFailed",
+    "TransitionError",
+    "UndecidedSpansError",
+    "allowed_targets",
+    "own_annotators",
+    "transcript_approve",
+    "transcript_release",
+    "transcript_return",
+    "transcript_start_review",
+    "transcript_submit",
+]
+
+S = Transcript.State
+
+
+class LeakCheckFailed(TransitionError):
+    """Approval was refused: the leak check found identifiers in the output."""
+
+    def __init__(self, leaks: list):
+        self.leaks = list(leaks)
+        noun = "leak" if len(self.leaks) == 1 else "leaks"
+        super().__init__(
+            f"The leak check found {len(self.leaks)} {noun}; the transcript was not approved."
+        )
+
+
+def own_annotators(*, transcript: Transcript) -> set[int]:
+    """User ids that annotated this transcript: its assignees, the assignees of its
+    second-annotation copies, and everyone who decided one of its spans."""
+    ids = set(transcript.assignees.values_list("pk", flat=True))
+    ids |= set(transcript.spans.exclude(reviewer=None).values_list("reviewer", flat=True))
+    ids |= set(Transcript.objects.filter(double_of=transcript).values_list("assignees", flat=True))
+    ids.discard(None)
+    return ids
+
+
+def _run_leak_check(transcript: Transcript) -> list:
+    """The blocking leaks of the release text (``annotations.services.leaks``). A check
+    that cannot run refuses the approval (it never passes by default)."""
+    try:
+        leaks = leak_check(transcript=transcript)
+    except Exception as exc:
+        raise TransitionError(
+            f"The leak check could not run ({exc.__class__.__name__}); the transcript was not approved."
+        ) from exc
+    return [leak for leak in leaks if leak.blocking]
+
+
+def transcript_approve(*, transcript: Transcript, actor) -> Transcript:
+    """submitted → approved, by a lead who did not annotate it, after the leak check.
+
+    Raises ``LeakCheckFailed`` (with ``.leaks``) when the check finds identifiers in the
+    pseudonymized output; the refusal is audited (the count only, no text).
+    """
+    try:
+        with transaction.atomic():
+            locked = _lock(transcript)
+            if locked.double_of_id:
+                raise TransitionError(
+                    "This is a second annotation for agreement; approve the original transcript instead."
+                )
+            if not roles.is_lead(actor):
+                raise TransitionError("Only leads can approve a transcript.")
+            if getattr(actor, "pk", None) in own_annotators(transcript=locked):
+                raise TransitionError(
+                    "You annotated this transcript; another lead must approve it."
+                )
+            if (locked.state, S.APPROVED) not in ALLOWED:
+                # Let the table produce its message in words.
+                transcript_transition(transcript=locked, target=S.APPROVED, actor=actor)
+            leaks = _run_leak_check(locked)
+            if leaks:
+                raise LeakCheckFailed(leaks)
+            locked = transcript_transition(transcript=locked, target=S.APPROVED, actor=actor)
+    except LeakCheckFailed as exc:
+        with transaction.atomic():
+            audit_record(
+                actor=actor,
+                event_type="transcript.approve_refused",
+                transcript=transcript,
+                before={"state": transcript.state},
+                after={"leaks": len(exc.leaks)},
+            )
+        raise
+    return _sync(transcript, locked)
+
+
+def transcript_release(*, transcripts, actor, strategy: str = "tags") -> bytes:
+    """approved → released for each transcript; returns the release zip.
+
+    The release is built by ``annotations.services.export.release_build`` (which runs
+    the leak check); the transitions are written only if the build succeeds, all in
+    one transaction.
+    """
+    transcripts = list(transcripts)
+    if not transcripts:
+        raise TransitionError("Choose at least one approved transcript to release.")
+    with transaction.atomic():
+        locked = [_lock(t) for t in transcripts]
+        for t in locked:
+            if t.double_of_id:
+                raise TransitionError("A second annotation for agreement cannot be released.")
+            if not transition_allowed(transcript=t, target=S.RELEASED, actor=actor):
+                if (t.state, S.RELEASED) not in ALLOWED:
+                    raise TransitionError(
+                        f"Transcript {t.pk} is {S(t.state).label.lower()}: only approved transcripts can be released."
+                    )
+                raise TransitionError("Only leads can release transcripts.")
+        try:
+            data = release_build(transcripts=locked, strategy=strategy, actor=actor)
+        except LeakError as exc:
+            leaks = [leak for found in exc.leaks.values() for leak in found]
+            raise LeakCheckFailed(leaks) from exc
+        for original, t in zip(transcripts, locked, strict=True):
+            transcript_transition(
+                transcript=t, target=S.RELEASED, actor=actor, reason=f"strategy={strategy}"
+            )
+            _sync(original, t)
+    return data

@@ -1,0 +1,156 @@
+"""The transcript's overview page and the workflow actions: start review, submit,
+approve (leak check), return with a comment, release. Thin: parse, call one service,
+render or redirect. (In ``annotations``: the page shows agreement, approval runs
+the leak check; the URLs stay under ``/transcripts/``.)"""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from annotations.services import workflow as wf
+from annotations.services.measurements import agreement_for_transcript
+from anonreview import roles
+from transcripts import selectors
+from transcripts.models import Transcript
+
+S = Transcript.State
+STRATEGIES = ("tags", "surrogate", "mask", "redact")
+
+
+def _get(request, pk: int) -> Transcript:
+    try:
+        return selectors.transcript_get_visible(user=request.user, pk=pk)
+    except Transcript.DoesNotExist as exc:
+        raise Http404("No such transcript.") from exc
+
+
+def review_url(transcript: Transcript) -> str:
+    return f"/transcripts/{transcript.pk}/review/"
+
+
+def _context(request, transcript: Transcript, **extra) -> dict:
+    user = request.user
+    is_lead = roles.is_lead(user)
+    spans = transcript.spans.all()
+    total = spans.count()
+    undecided = spans.filter(status="suggested").count()
+    targets = set(wf.allowed_targets(transcript=transcript, actor=user))
+    own = user.pk in wf.own_annotators(transcript=transcript)
+    is_copy = transcript.double_of_id is not None
+    return {
+        "transcript": transcript,
+        "original": transcript.double_of,
+        "copies": transcript.double_annotations.prefetch_related("assignees").defer("text"),
+        "span_total": total,
+        "span_undecided": undecided,
+        "span_decided": total - undecided,
+        "read_only": transcript.state in wf.READ_ONLY_STATES,
+        "can_start_review": S.IN_REVIEW in targets,
+        "can_submit": S.SUBMITTED in targets,
+        "can_approve": S.APPROVED in targets and is_lead and not own and not is_copy,
+        "own_work": own,
+        "can_return": S.RETURNED in targets and is_lead,
+        "can_release": S.RELEASED in targets and is_lead and not is_copy,
+        # Leads only: an annotator must not see the other's decisions before submitting.
+        "agreement": agreement_for_transcript(transcript) if is_lead else None,
+        "events": selectors.audit_list(user=user, transcript=transcript)[:8],
+        "review_url": review_url(transcript),
+        "strategies": STRATEGIES,
+        "ocr": selectors.transcript_ocr_summary(transcript=transcript),
+        **extra,
+    }
+
+
+def transcript_detail(request, pk: int):
+    """One transcript: state, assignees, progress, the next workflow steps, agreement."""
+    transcript = _get(request, pk)
+    return render(request, "transcripts/detail.html", _context(request, transcript))
+
+
+@require_POST
+def transcript_start_review_view(request, pk: int):
+    transcript = _get(request, pk)
+    try:
+        wf.transcript_start_review(transcript=transcript, actor=request.user)
+    except wf.TransitionError as exc:
+        messages.error(request, str(exc))
+        return redirect("annotations:detail", pk=pk)
+    return redirect(review_url(transcript))
+
+
+@require_POST
+def transcript_submit_view(request, pk: int):
+    transcript = _get(request, pk)
+    try:
+        wf.transcript_submit(transcript=transcript, actor=request.user)
+    except wf.TransitionError as exc:
+        messages.error(request, str(exc))
+        return redirect("annotations:detail", pk=pk)
+    messages.success(request, f"Transcript {pk} submitted for approval.")
+    return redirect("transcripts:list")
+
+
+@require_POST
+def transcript_approve_view(request, pk: int):
+    transcript = _get(request, pk)
+    if not roles.is_lead(request.user):
+        raise PermissionDenied("Only leads can approve.")
+    try:
+        wf.transcript_approve(transcript=transcript, actor=request.user)
+    except wf.LeakCheckFailed as exc:
+        transcript.refresh_from_db()
+        context = _context(request, transcript, leaks=exc.leaks, leak_message=str(exc))
+        return render(request, "transcripts/detail.html", context, status=409)
+    except wf.TransitionError as exc:
+        messages.error(request, str(exc))
+        return redirect("annotations:detail", pk=pk)
+    messages.success(request, f"Transcript {pk} approved: the leak check passed.")
+    return redirect("annotations:detail", pk=pk)
+
+
+@require_POST
+def transcript_return_view(request, pk: int):
+    transcript = _get(request, pk)
+    if not roles.is_lead(request.user):
+        raise PermissionDenied("Only leads can return a transcript.")
+    try:
+        wf.transcript_return(
+            transcript=transcript, actor=request.user, comment=request.POST.get("comment", "")
+        )
+    except wf.TransitionError as exc:
+        messages.error(request, str(exc))
+        return redirect("annotations:detail", pk=pk)
+    messages.success(request, f"Transcript {pk} returned to its annotator.")
+    return redirect("annotations:detail", pk=pk)
+
+
+@require_POST
+def transcript_release_view(request):
+    """Release the posted approved transcripts; the response is the release zip."""
+    if not roles.is_lead(request.user):
+        raise PermissionDenied("Only leads can release.")
+    ids = [int(v) for v in request.POST.getlist("transcript") if v.isdigit()]
+    strategy = request.POST.get("strategy", "tags")
+    back = request.POST.get("back", "")
+    back = back if back.startswith("/") and not back.startswith("//") else ""
+    if strategy not in STRATEGIES:
+        messages.error(request, "Unknown release strategy.")
+        return redirect(back or "transcripts:list")
+    transcripts = list(
+        Transcript.objects.visible_to(request.user).filter(pk__in=ids).order_by("pk")
+    )
+    try:
+        data = wf.transcript_release(transcripts=transcripts, actor=request.user, strategy=strategy)
+    except wf.LeakCheckFailed as exc:
+        messages.error(request, f"{exc} Nothing was released.")
+        return redirect(back or "transcripts:list")
+    except wf.TransitionError as exc:
+        messages.error(request, str(exc))
+        return redirect(back or "transcripts:list")
+    stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
+    response = HttpResponse(data, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="release-{stamp}.zip"'
+    return response

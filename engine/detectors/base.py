@@ -1,0 +1,78 @@
+"""The detector interface (Presidio-style): a small result type and an abstract detector.
+
+Offsets are characters into ``Document.text``, end exclusive.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Detection:
+    start: int
+    end: int
+    label: str
+    score: float = 1.0
+    detector: str = ""
+    # The reason, in words, for reviewers: pattern name, matched cover-page field, ...
+    # (``reason`` in the stored provenance, ``engine.spans.Source``)
+    explanation: str = field(default="", compare=False)
+    # For a copy (propagation's repeats and misspellings): the text it copies.
+    original: str = field(default="", compare=False)
+
+    def overlaps(self, other: Detection) -> bool:
+        return self.start < other.end and other.start < self.end
+
+    def contains(self, other: Detection) -> bool:
+        return self.start <= other.start and other.end <= self.end
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+    def moved(self, start: int, end: int, label: str | None = None) -> Detection:
+        """The same detection (detector, score, reason, original) at other offsets."""
+        return replace(self, start=start, end=end, label=label or self.label)
+
+
+@dataclass(slots=True)
+class Document:
+    """What detectors read: the canonical text and what the import knows about it."""
+
+    text: str
+    metadata: dict[str, Any] = field(default_factory=dict)  # cover page (DESIGN.md keys)
+    # Shared, lazily computed artefacts (the spaCy Doc, ...), keyed by producer name,
+    # so one parse per transcript serves every detector.
+    artifacts: dict[str, Any] = field(default_factory=dict)
+
+
+class Detector(ABC):
+    """A pluggable detector, configured by ``settings.DETECTORS`` as
+    ``{"NAME": "dotted.path.Class", "OPTIONS": {...}}``.
+
+    ``load()`` loads heavy resources (models) once per process; ``detect()`` must be
+    safe to call many times. Subclasses declare ``name`` and the ``labels`` they emit.
+    """
+
+    name: ClassVar[str] = ""
+    labels: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, **options: Any) -> None:
+        self.options = options
+        self._loaded = False
+
+    def load(self) -> None:
+        """Load models and resources; idempotent."""
+        self._loaded = True
+
+    def ensure_loaded(self) -> None:
+        if not self._loaded:
+            self.load()
+            self._loaded = True
+
+    @abstractmethod
+    def detect(self, document: Document) -> list[Detection]:
+        """Return the detections in ``document`` (any order, overlaps allowed)."""

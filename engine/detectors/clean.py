@@ -1,0 +1,326 @@
+"""Cleaning rules applied to every detection before merging. Django-free.
+
+- trailing punctuation and surrounding spaces trimmed;
+- allow-listed terms (``Board of Parole Hearings``, ``Commissioner``) dropped;
+- PERSON split into name parts (titles and possessives left out: ``Mr. Quill's`` →
+  ``Quill``), since stored PERSON spans are name parts;
+- DATE without a digit, month, weekday, decade or spoken year dropped (``today's``),
+  and DATE that is really an age (``the age of 19``) dropped (AGE covers it);
+- TIME without a clock, hour word or time of day dropped (``Good morning``);
+- stutters dropped (``I-I-I``, ``th-th-that``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from engine.detectors.base import Detection
+from engine.detectors.names import TITLES, is_given_name, person_name_parts
+
+_TRAIL = re.compile(r"[\s,;:!?\"'“”‘’()\[\]{}…—–-]+$")
+_LEAD = re.compile(r"^[\s,;:!?\"'“”‘’()\[\]{}…—–-]+")
+_DOTTED_ABBR = re.compile(r"(?:\b[a-zA-Z]\.){2,}$|\b(?:Jr|Sr|St|Mt|Ft|Dr|Inc|Co|Corp|Ltd)\.$")
+
+MONTH_RE = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+_DATE_OK = re.compile(
+    rf"\d|\b(?:{MONTH_RE})\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+    r"\b(?:twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)\b|"
+    r"\b(?:nineteen|two thousand|twenty)[- ]\w+|\b(?:first|second|third|\w+teenth|\w+tieth|\w+th) of\b",
+    re.IGNORECASE,
+)
+_DATE_AGE = re.compile(r"\bage\b|\byears? old\b|\byear-old\b", re.IGNORECASE)
+_DURATION = re.compile(
+    r"^(?:about |around |almost |over |nearly |some |approximately |another |the (?:past|last|next) )?"
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|\w+ty(?:[- ]\w+)?|several|few|a few|many|couple(?: of)?|a couple(?: of)?)"
+    r"(?: and a half)? (?:years?|months?|weeks?|days?|decades?)(?: (?:ago|old|later|earlier|prior|before|after))?$",
+    re.IGNORECASE,
+)
+_TIME_OK = re.compile(
+    r"\d|o'clock|o’clock|\bnoon\b|\bmidnight\b|\b[ap]\.?m\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b.*\b(?:morning|afternoon|evening|night)\b",
+    re.IGNORECASE,
+)
+_STUTTER = re.compile(r"^(\w{1,3})-(?:\1-)*\1\w*$", re.IGNORECASE)
+_ALNUM = re.compile(r"\w")
+
+
+def normalise_term(term: str) -> str:
+    return re.sub(r"\s+", " ", term.strip().lower().replace("’", "'"))
+
+
+class AllowList:
+    """Terms that are never personal data; matched on whole spans, case-insensitive.
+
+    A span equal to a term (or to a term plus a possessive, or a plural ``s``) is
+    dropped; so is a span lying inside an occurrence of a multi-word term in the text
+    (``Parole`` inside ``Board of Parole Hearings``).
+    """
+
+    def __init__(self, terms: Iterable[str] = ()) -> None:
+        self.terms = {normalise_term(t) for t in terms if t and t.strip()}
+        multi = sorted((t for t in self.terms if " " in t), key=len, reverse=True)
+        alternatives = [r"\s+".join(re.escape(w) for w in t.split(" ")) for t in multi]
+        self._multi = (
+            re.compile("|".join(rf"(?<!\w)(?:{a})(?!\w)" for a in alternatives), re.IGNORECASE)
+            if alternatives
+            else None
+        )
+        self._regions_for: tuple[str, list[tuple[int, int]]] | None = None
+
+    def __contains__(self, text: str) -> bool:
+        key = normalise_term(text)
+        key = re.sub(r"^the ", "", key)
+        return key in self.terms or re.sub(r"'s?$|s$", "", key) in self.terms
+
+    def regions(self, text: str) -> list[tuple[int, int]]:
+        """Where multi-word terms occur in ``text`` (cached for the last text)."""
+        if self._multi is None:
+            return []
+        # Keyed by the text object itself (kept referenced): an id() could be reused.
+        if self._regions_for is None or self._regions_for[0] is not text:
+            self._regions_for = (text, [m.span() for m in self._multi.finditer(text)])
+        return self._regions_for[1]
+
+    def overlaps_term(self, text: str, start: int, end: int) -> bool:
+        """Whether a multi-word term occurs inside or across ``text[start:end]``."""
+        return any(s < end and start < e for s, e in self.regions(text))
+
+    def allows(self, text: str, start: int, end: int) -> bool:
+        if text[start:end] in self:
+            return True
+        for s, e in self.regions(text):
+            if s <= start and end <= e:
+                return True
+        return False
+
+
+def trim(text: str, d: Detection) -> Detection | None:
+    start, end = d.start, d.end
+    segment = text[start:end]
+    lead = _LEAD.match(segment)
+    if (
+        lead
+        and not re.match(r"['’]\d", segment[lead.end() - 1 : lead.end() + 1])
+        and not (d.label == "PHONE_NUMBER" and segment[lead.end() - 1 : lead.end()] == "(")
+    ):
+        start += lead.end()
+    if d.label in _DETERMINED:
+        det = _DETERMINER.match(text, start, end)
+        if det and det.end() < end:
+            start = det.end()
+    segment = text[start:end]
+    if segment.endswith(".") and not _DOTTED_ABBR.search(segment):
+        segment = segment.rstrip(".")
+        end = start + len(segment)
+    trail = _TRAIL.search(segment)
+    if trail and d.label not in {"HEIGHT"}:  # 6'2" keeps its marks
+        end = start + trail.start()
+    if d.label == "HEIGHT":
+        end = start + len(text[start:end].rstrip(" ,;:!?."))
+    if end <= start or not _ALNUM.search(text[start:end]):
+        return None
+    if (start, end) == (d.start, d.end):
+        return d
+    return d.moved(start, end)
+
+
+_DETERMINED = frozenset({"ORGANIZATION", "LOCATION", "NRP", "DATE", "TIME"})
+_DETERMINER = re.compile(
+    r"(?:the|a|an|about|around|approximately|roughly|nearly|almost|at|on|in|by|since|until|till|"
+    r"from|to|of|this|that|last|next|early|late|sometime|some time in)\s+",
+    re.IGNORECASE,
+)
+_RECOGNIZERS: dict[str, object] = {}
+_TITLED = re.compile(
+    r"^(?:Mr|Mrs|Ms|Dr|Officer|Deputy|Sergeant|Sgt|Lieutenant|Lt|Captain|Capt|Detective|Det|"
+    r"Chaplain|Warden|Counselor|Agent|Judge|Reverend|Rev|Pastor|Father|Sister|Brother|Nurse|"
+    r"Correctional Officer)\.? [A-Z][\w'-]+(?: [A-Z][\w'-]+)?$"
+)
+
+
+def _refine(text: str, d: Detection) -> list[Detection]:
+    """DATE/TIME spans: the exact expressions the hearing recognizers find inside them
+    (``Friday, September 18, 2020`` → ``Friday`` + ``September 18, 2020``; ``about
+    12:30 p.m. Good`` → ``12:30 p.m.``); the span itself when they find none."""
+    if not _RECOGNIZERS:
+        from engine.detectors.patterns import HearingDateRecognizer, HearingTimeRecognizer
+
+        _RECOGNIZERS["DATE"] = HearingDateRecognizer()
+        _RECOGNIZERS["TIME"] = HearingTimeRecognizer()
+    inner = []
+    segment = text[d.start : d.end]
+    for label in ("DATE", "TIME"):
+        for f in _RECOGNIZERS[label].find_all(segment):
+            inner.append(d.moved(d.start + f.start, d.start + f.end, label))
+    if not inner:
+        return [d]
+    return inner
+
+
+_FULL_NAME = re.compile(r"^([A-Z][a-z]+) [A-Z][a-z]+(?:-[A-Z][a-z]+)?$")
+_NOT_SURNAME = frozenset(
+    "Street Avenue Road Lane Drive Court Way Place Boulevard County City Park Beach Valley "
+    "Hills Heights Springs Lake River Center Hospital School College University Prison Jail "
+    "Department Church Bank Company Group Program Programs Club Foundation".split()
+)
+
+
+def _looks_like_full_name(value: str, d: Detection) -> bool:
+    """``Amber Martinez`` tagged ORG/LOC by a statistical model: a known first name and a
+    second capitalised word that is no place or body head, and not a known place."""
+    if not (_statistical(d) or d.detector == "transformer"):
+        return False
+    if value.isupper():  # "MATTHEW MORALES" in a page footer
+        value = value.title()
+    match = _FULL_NAME.match(value)
+    if not match or value.split(" ")[1] in _NOT_SURNAME:
+        return False
+    if not is_given_name(match.group(1)):
+        return False
+    from engine.detectors.patterns import is_known_place
+
+    return not is_known_place(value)
+
+
+# Words that only look like names at a sentence start: "Last name Williams", "Good luck";
+# the labels of a certification page ("Signed:", "Dated:").
+_NOT_NAME_HERE = re.compile(
+    r"(?:Last|First|Middle|Maiden|Full)(?= names?\b)|Good(?= (?:luck|morning|afternoon|evening|"
+    r"night|job|day)\b)|(?:Thank|Thanks)(?= you\b)|(?:Signed|Dated|Certified|Subscribed)(?=:)"
+)
+# A named place, body or group needs a word that is not a function word ("I'm a").
+_CONTRACTION = frozenset({"'m", "'s", "'re", "'ve", "'ll", "'d", "n't", "’m", "’s", "’re"})
+_STOP_WORDS: set[str] = set()
+# NER labels never run across a line break (one utterance, or one cover-page field, a line)
+_ONE_LINE = frozenset({"PERSON", "LOCATION", "ORGANIZATION", "NRP", "DATE", "TIME", "AGE"})
+
+
+def _only_function_words(value: str, allowed: Iterable[str] = ()) -> bool:
+    """Whether ``value`` holds nothing but function words (and ``allowed`` words)."""
+    if not _STOP_WORDS:
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        _STOP_WORDS.update(STOP_WORDS)
+    words = re.findall(r"\w+|['’]\w+", value.lower())
+    return bool(words) and all(w in _STOP_WORDS or w in _CONTRACTION or w in allowed for w in words)
+
+
+_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z][a-z]+(?![\w'’-])")
+_LOWER_WORDS: list[tuple[str, frozenset[str]]] = []
+
+
+def lower_words(text: str) -> frozenset[str]:
+    """The words ``text`` uses in lower case: ordinary words there, not names.
+
+    Cached for the last text (kept referenced, so identity cannot be reused by another)."""
+    if not _LOWER_WORDS or _LOWER_WORDS[0][0] is not text:
+        _LOWER_WORDS[:] = [(text, frozenset(_LOWER_WORD.findall(text)))]
+    return _LOWER_WORDS[0][1]
+
+
+def _statistical(d: Detection) -> bool:
+    """A statistical NER model's guess (spaCy, directly or through Presidio)."""
+    return d.detector == "spacy" or (
+        d.detector == "presidio" and d.explanation == "SpacyRecognizer"
+    )
+
+
+def _line_pieces(text: str, d: Detection) -> list[Detection]:
+    pieces = []
+    for m in re.finditer(r"[^\n]+", text[d.start : d.end]):
+        pieces.append(d.moved(d.start + m.start(), d.start + m.end()))
+    return pieces
+
+
+_TRAILING_NUMBERS = re.compile(r"(?:\s+\S*\d\S*)+$")
+
+
+def _cuts_word(text: str, start: int, end: int) -> bool:
+    return (start > 0 and text[start - 1].isalnum() and text[start].isalnum()) or (
+        end < len(text) and text[end].isalnum() and text[end - 1].isalnum()
+    )
+
+
+def clean(
+    text: str, detections: Iterable[Detection], allow: AllowList | None = None
+) -> list[Detection]:
+    """Apply the cleaning rules; returns new detections (PERSON ones as name parts)."""
+    allow = allow or AllowList()
+    out: list[Detection] = []
+    # (detection, already refined): a DATE/TIME span is cut into its expressions once
+    pending = [(d, False) for d in detections]
+    while pending:
+        raw, refined_already = pending.pop()
+        d = trim(text, raw)
+        if d is None or _cuts_word(text, d.start, d.end):
+            continue  # word pieces of a token classifier ("godfat")
+        value = text[d.start : d.end]
+        if d.label in _ONE_LINE and "\n" in value:
+            # "PLEASANT VALLEY STATE PRISON\nCOALINGA"
+            pending.extend((piece, refined_already) for piece in _line_pieces(text, d))
+            continue
+        if d.label in {"DATE", "TIME"} and not refined_already:
+            refined = _refine(text, d)
+            if refined != [d]:
+                pending.extend((r, True) for r in refined)
+                continue
+        if d.label in {"ORGANIZATION", "LOCATION"}:
+            # "MATTHEW MORALES P85939" in a page footer: the name, then a number
+            name = _TRAILING_NUMBERS.sub("", value)
+            if _TITLED.match(name) or _looks_like_full_name(name, d):
+                # "Officer Cantu", "Chaplain Myers", "Amber Martinez": a person, not a body
+                d = d.moved(d.start, d.start + len(name), "PERSON")
+        if d.label == "PERSON":
+            for s, e in person_name_parts(text, d.start, d.end):
+                part = text[s:e]
+                if (len(part) < 2 and not part.isupper()) or part == "I" or part.islower():
+                    continue  # names are capitalised ("godfather" is not one)
+                if allow.allows(text, s, e) or part.lower() in TITLES or _STUTTER.match(part):
+                    continue
+                if _NOT_NAME_HERE.match(text, s):
+                    continue
+                out.append(d.moved(s, e, "PERSON"))
+            continue
+        if allow.allows(text, d.start, d.end):
+            continue
+        if d.label == "DATE":
+            if not _DATE_OK.search(value) or _DATE_AGE.search(value) or _DURATION.match(value):
+                continue
+            numbers = re.findall(r"\d+", value)
+            if (
+                numbers
+                and all(len(n) >= 3 and not re.fullmatch(r"1[89]\d\d|20\d\d", n) for n in numbers)
+                and not re.search(
+                    rf"\b(?:{MONTH_RE})\b|day\b|\b(?:year|month|week|decade|centur)",
+                    value,
+                    re.IGNORECASE,
+                )
+            ):
+                continue  # a house number, a count or a form ("Form 1073"), not a year
+        elif d.label == "TIME":
+            if not _TIME_OK.search(value):
+                continue
+        elif d.label in {"ORGANIZATION", "LOCATION", "NRP"}:
+            if _STUTTER.match(value) or value.islower() and len(value) < 4:
+                continue
+            if _only_function_words(value):
+                continue  # "I'm a" as ORGANIZATION
+            if _statistical(d) and _only_function_words(value, allowed=allow.terms):
+                continue  # "UNLESS THE BOARD" in boilerplate: function words and a domain term
+            if d.label != "NRP" and not any(c.isupper() for c in value):
+                continue  # "robbery", "adolescence": named places and bodies are capitalised
+            if allow.overlaps_term(text, d.start, d.end):
+                continue  # "Denial Management, Celebrate Recovery and ..." lists of programmes
+            if (
+                d.label == "ORGANIZATION"
+                and _statistical(d)
+                and re.fullmatch(r"[A-Z][a-z]+", value)
+                and value.lower() in lower_words(text)
+            ):
+                # "Chess is thinking two moves ahead", "Anger is a secondary emotion": a
+                # capitalised word the same transcript also uses in lower case is an
+                # ordinary word, not a body's name (NER's guess at a sentence start)
+                continue
+        out.append(d)
+    out.sort(key=lambda x: (x.start, x.end, x.label, x.detector))
+    return out

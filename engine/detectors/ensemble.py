@@ -1,0 +1,115 @@
+"""The ensemble: run the detectors, clean, merge, propagate, merge again. Django-free.
+
+    ensemble = Ensemble([PresidioDetector(), SpacyDetector(), ...], allow_list=terms)
+    result = ensemble.run(Document(text, metadata))
+    result.spans      # merged, non-overlapping MergedSpan (PERSON as name parts)
+    result.errors     # {detector name: error in words} — the others' spans are kept
+    result.by_detector  # {detector name: its cleaned detections} (per-detector figures)
+
+One failing detector does not stop the others; its error is reported. Detectors
+that declare ``needs_detections`` (propagation) run after the others, with the merged
+spans in ``document.artifacts["detections"]``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from engine.detectors.base import Detection, Detector, Document
+from engine.detectors.clean import AllowList, clean
+from engine.detectors.merge import MergedSpan, merge
+from engine.progress import Progress, ProgressFn
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class EnsembleResult:
+    spans: list[MergedSpan]
+    errors: dict[str, str] = field(default_factory=dict)
+    by_detector: dict[str, list[Detection]] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+class EnsembleError(RuntimeError):
+    """Every detector failed: nothing to propose."""
+
+
+class Ensemble:
+    def __init__(
+        self, detectors: Iterable[Detector], allow_list: AllowList | Iterable[str] = ()
+    ) -> None:
+        self.detectors = list(detectors)
+        names = [d.name for d in self.detectors]
+        if len(set(names)) != len(names):
+            raise ValueError(f"detector names must be unique: {names}")
+        self.allow = allow_list if isinstance(allow_list, AllowList) else AllowList(allow_list)
+
+    def load(self) -> None:
+        for detector in self.detectors:
+            detector.ensure_loaded()
+
+    def load_safely(self) -> dict[str, str]:
+        """Load every detector; a failing one is reported by ``run`` later, not here."""
+        failed = {}
+        for detector in self.detectors:
+            try:
+                detector.ensure_loaded()
+            except Exception as exc:
+                failed[detector.name] = exc.__class__.__name__
+        return failed
+
+    def run(
+        self,
+        document: Document,
+        progress: ProgressFn | None = None,
+        only: Iterable[str] | None = None,
+    ) -> EnsembleResult:
+        """Run every detector (or those named in ``only``) on ``document``."""
+        wanted = set(only) if only is not None else None
+        detectors = [d for d in self.detectors if wanted is None or d.name in wanted]
+        first = [d for d in detectors if not getattr(d, "needs_detections", False)]
+        later = [d for d in detectors if getattr(d, "needs_detections", False)]
+        result = EnsembleResult(spans=[])
+        total = len(detectors) + 1
+        document.artifacts.setdefault("allow_list", self.allow)
+        for n, detector in enumerate(first):
+            self._run_one(detector, document, result)
+            if progress:
+                progress(Progress(n + 1, total, f"{detector.name} done"))
+        pooled = [d for name in sorted(result.by_detector) for d in result.by_detector[name]]
+        spans = merge(pooled, document.text)
+        if later:
+            document.artifacts["detections"] = [s.as_detection() for s in spans]
+            for n, detector in enumerate(later, len(first)):
+                self._run_one(detector, document, result)
+                if progress:
+                    progress(Progress(n + 1, total, f"{detector.name} done"))
+            pooled = [d for name in sorted(result.by_detector) for d in result.by_detector[name]]
+            spans = merge(pooled, document.text)
+        if detectors and len(result.errors) == len(detectors):
+            raise EnsembleError(
+                "every detector failed: "
+                + "; ".join(f"{k}: {v}" for k, v in sorted(result.errors.items()))
+            )
+        result.spans = spans
+        return result
+
+    def _run_one(self, detector: Detector, document: Document, result: EnsembleResult) -> None:
+        started = time.perf_counter()
+        try:
+            detector.ensure_loaded()
+            raw = detector.detect(document)
+            result.by_detector[detector.name] = clean(document.text, raw, self.allow)
+        except Exception as exc:  # one detector's failure must not lose the others
+            logger.warning("detector %s failed: %s", detector.name, exc.__class__.__name__)
+            result.errors[detector.name] = f"{exc.__class__.__name__}: {str(exc)[:200]}"
+        finally:
+            result.seconds[detector.name] = round(time.perf_counter() - started, 3)

@@ -1,0 +1,104 @@
+"""Name parts of PERSON mentions. Django-free.
+
+Spans stored in the database for PERSON are *name parts*: the paper's tags give each
+part its own reference (``John Doe`` → ``[PERSON_1] [PERSON_2]``; ``Doe`` alone →
+``[PERSON_2]``), so one stored span = one part = one reference group. Detectors may
+propose whole names; ``person_name_parts`` splits them before they are persisted.
+"""
+
+import re
+
+TITLES = frozenset(
+    {
+        "mr",
+        "mrs",
+        "ms",
+        "miss",
+        "mx",
+        "dr",
+        "doctor",
+        "prof",
+        "professor",
+        "sir",
+        "madam",
+        "judge",
+        "justice",
+        "officer",
+        "deputy",
+        "sergeant",
+        "sgt",
+        "lieutenant",
+        "lt",
+        "captain",
+        "capt",
+        "detective",
+        "det",
+        "agent",
+        "commissioner",
+        "presiding",
+        "deputy commissioner",
+        "attorney",
+        "counsel",
+        "inmate",
+        "chaplain",
+        "warden",
+        "rev",
+        "reverend",
+        "father",
+        "sister",
+        "brother",
+        "jr",
+        "sr",
+        "ii",
+        "iii",
+        "iv",
+        "esq",
+    }
+)
+
+_PART = re.compile(r"[^\W\d_](?:[^\W_]|['’`-](?=[^\W\d_]))*", re.UNICODE)
+_POSSESSIVE = re.compile(r"['’]s?$", re.IGNORECASE)
+
+
+def person_name_parts(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Split ``text[start:end]`` into name parts (character offsets into ``text``).
+
+    Titles and honorifics (``Mr.``, ``Commissioner``, ``Jr.``) and a trailing possessive
+    (``'s``) are left out; initials (``J.``) are kept as parts without their period.
+    Hyphenated surnames stay one part (``Smith-Jones``).
+    """
+    parts = []
+    for match in _PART.finditer(text, start, end):
+        s, e = match.start(), match.end()
+        word = text[s:e]
+        possessive = _POSSESSIVE.search(word)
+        if possessive and e - s > 2:
+            e -= len(possessive.group(0))
+            word = text[s:e]
+        if not word or word.lower().rstrip(".") in TITLES:
+            continue
+        parts.append((s, e))
+    return parts
+
+
+def stored_pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int]]:
+    """How a span is stored (the one rule, applied at persistence): a PERSON mention as
+    its name parts (none when it holds only titles), any other label whole."""
+    if label == "PERSON":
+        return person_name_parts(text, start, end)
+    return [(start, end)]
+
+
+_GENDER: list = []
+
+
+def is_given_name(word: str) -> bool:
+    """Whether ``word`` is a known given name (gender_guesser's list: ``Amber``, ``Logan``,
+    ``Franklin``); ``Eureka``, ``Kaiser`` are not. Case-insensitive."""
+    if not word or not word[:1].isalpha():
+        return False
+    if not _GENDER:
+        import gender_guesser.detector
+
+        _GENDER.append(gender_guesser.detector.Detector(case_sensitive=False))
+    return _GENDER[0].get_gender(word) in {"male", "female", "mostly_male", "mostly_female"}

@@ -1,0 +1,108 @@
+"""spaCy models, loaded once per process, and the one parse per transcript they share.
+
+``spacy_doc(document, model)`` parses ``document.text`` once and keeps the result in
+``document.artifacts`` so the spaCy NER detector and Presidio (through its
+``nlp_artifacts``) read the same parse. Long transcripts are parsed line batch by line
+batch with ``nlp.pipe`` and joined with ``Doc.from_docs``; the joined Doc's text is the
+transcript's text, so character offsets need no mapping back.
+
+Only the components NER needs are run (for ``en_core_web_*`` the ``ner`` component
+has its own token-to-vector layer; tagger, parser and lemmatizer are skipped), which is
+what makes the shared parse cheaper than a full ``nlp(text)`` pass. Django-free.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+from engine.detectors.base import Document
+
+# Nothing in the detection core may reach for the network.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+_MODELS: dict[str, Any] = {}
+_LOCK = threading.Lock()
+NER_ONLY_KEEP = ("ner", "entity_ruler", "transformer", "curated_transformer")
+BATCH_CHARS = 4000
+
+
+def load_spacy(model: str) -> Any:
+    """Load spaCy ``model`` (an installed package name or a directory) once per process.
+
+    Raises ``OSError`` when the model is not installed (nothing is downloaded).
+    """
+    nlp = _MODELS.get(model)
+    if nlp is not None:
+        return nlp
+    with _LOCK:
+        nlp = _MODELS.get(model)
+        if nlp is None:
+            import spacy
+
+            nlp = spacy.load(model)
+            _MODELS[model] = nlp
+    return nlp
+
+
+def ner_components_disabled(nlp: Any) -> list[str]:
+    """The pipeline components NER does not need (listeners' sources are kept)."""
+    keep = set(NER_ONLY_KEEP)
+    for name in list(keep):
+        if name in nlp.pipe_names:
+            component = nlp.get_pipe(name)
+            model = getattr(component, "model", None)
+            if model is None:
+                continue
+            # A component listening to a shared tok2vec/transformer needs it.
+            for node in model.walk():
+                upstream = getattr(node, "upstream_name", None) or (
+                    node.attrs.get("upstream_name") if hasattr(node, "attrs") else None
+                )
+                if upstream and upstream != "*":
+                    keep.add(upstream)
+                elif upstream == "*":
+                    keep.update({"tok2vec", "transformer"})
+    return [name for name in nlp.pipe_names if name not in keep]
+
+
+def line_batches(text: str, max_chars: int = BATCH_CHARS) -> list[str]:
+    """Split ``text`` into consecutive pieces ending at line breaks (joined = ``text``)."""
+    pieces: list[str] = []
+    start = 0
+    n = len(text)
+    while start < n:
+        end = min(n, start + max_chars)
+        if end < n:
+            cut = text.rfind("\n", start, end)
+            end = cut + 1 if cut >= start else end
+        pieces.append(text[start:end])
+        start = end
+    return pieces
+
+
+def parse(nlp: Any, text: str, *, max_chars: int = BATCH_CHARS) -> Any:
+    """Parse ``text`` with the NER components of ``nlp``, batched by lines; one Doc back."""
+    from spacy.tokens import Doc
+
+    disabled = ner_components_disabled(nlp)
+    pieces = line_batches(text, max_chars)
+    if not pieces:
+        return nlp.make_doc("")
+    docs = list(nlp.pipe(pieces, disable=disabled, batch_size=16))
+    doc = docs[0] if len(docs) == 1 else Doc.from_docs(docs, ensure_whitespace=False)
+    if doc.text != text:  # pragma: no cover - spaCy guarantees this; keep offsets honest
+        raise RuntimeError("spaCy changed the text while parsing; offsets would be wrong")
+    return doc
+
+
+def spacy_doc(document: Document, model: str) -> Any:
+    """The shared parse of ``document`` by ``model`` (computed once, kept in artifacts)."""
+    key = f"spacy:{model}"
+    doc = document.artifacts.get(key)
+    if doc is None:
+        doc = parse(load_spacy(model), document.text)
+        document.artifacts[key] = doc
+    return doc

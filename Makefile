@@ -7,7 +7,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 WORKERS ?= 1
 
-.PHONY: install install-dev chromium tesseract migrate demo run worker serve test lint format bench clean
+.PHONY: install install-dev chromium tesseract migrate demo run worker serve test lint format bench bench-corpus clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,7 @@ tesseract:
 
 migrate: install
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py prepare_models
 
 # Three hearings to review, plus one approved by a scripted reviewer (for the dashboard).
 demo: migrate
@@ -52,7 +53,9 @@ demo: migrate
 run: demo tesseract
 	@echo "Starting $(WORKERS) worker(s) and the server on http://$(HOST):$(PORT)/"
 	@trap 'kill 0' INT TERM EXIT; \
-	for i in $$(seq 1 $(WORKERS)); do $(PY) manage.py db_worker --worker-id "local-$$i" & done; \
+	for i in $$(seq 1 $(WORKERS)); do \
+	  ANONREVIEW_WORKERS=$(WORKERS) ANONREVIEW_PRELOAD_DETECTORS=1 \
+	  $(PY) manage.py db_worker --no-reload --worker-id "local-$$i" & done; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 worker: install tesseract
@@ -73,6 +76,10 @@ format: install-dev
 
 bench: install
 	$(PY) manage.py bench_annotate --words 15000
+
+# Six generated hearings through upload, import and annotation on 1 and 2 workers.
+bench-corpus: migrate
+	$(PY) manage.py bench_corpus --n 6 --words 15000 --workers 1,2
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

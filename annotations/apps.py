@@ -1,3 +1,5 @@
+import os
+
 from django.apps import AppConfig
 
 
@@ -11,3 +13,9 @@ class AnnotationsConfig(AppConfig):
         from transcripts import hooks
 
         hooks.register(annotation_start=annotation_enqueue, suggestions_copy=suggestions_copy)
+        # A worker started with ANONREVIEW_PRELOAD_DETECTORS=1 (`make run`, bench_corpus)
+        # loads the models before taking its first job (docs/speed.md).
+        if os.environ.get("ANONREVIEW_PRELOAD_DETECTORS") == "1":
+            from annotations.services.annotation import detectors_preload
+
+            detectors_preload(ready_file=os.environ.get("ANONREVIEW_READY_FILE", ""))

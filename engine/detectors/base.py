@@ -59,6 +59,10 @@ class Detector(ABC):
 
     name: ClassVar[str] = ""
     labels: ClassVar[frozenset[str]] = frozenset()
+    # True for a detector that spends its time in native code releasing the GIL (an ONNX
+    # model) and reads nothing the others write: the ensemble may run it in a thread of
+    # its own beside the others (``Ensemble(parallel=True)``).
+    runs_apart: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         self.options = options

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from engine.detectors.base import Detection, Detector, Document
@@ -44,9 +45,14 @@ class EnsembleError(RuntimeError):
 
 class Ensemble:
     def __init__(
-        self, detectors: Iterable[Detector], allow_list: AllowList | Iterable[str] = ()
+        self,
+        detectors: Iterable[Detector],
+        allow_list: AllowList | Iterable[str] = (),
+        *,
+        parallel: bool = False,
     ) -> None:
         self.detectors = list(detectors)
+        self.parallel = parallel
         names = [d.name for d in self.detectors]
         if len(set(names)) != len(names):
             raise ValueError(f"detector names must be unique: {names}")
@@ -80,10 +86,25 @@ class Ensemble:
         result = EnsembleResult(spans=[])
         total = len(detectors) + 1
         document.artifacts.setdefault("allow_list", self.allow)
-        for n, detector in enumerate(first):
+        apart = [d for d in first if self.parallel and d.runs_apart] if len(first) > 1 else []
+        pending = []
+        if apart:
+            # ONNX releases the GIL: the transformer runs on a core of its own while spaCy
+            # and Presidio run here (docs/speed.md). Progress is reported from this thread.
+            pool = ThreadPoolExecutor(max_workers=len(apart), thread_name_prefix="detector")
+            pending = [(d, pool.submit(self._run_one, d, document, result)) for d in apart]
+            pool.shutdown(wait=False)
+        n = 0
+        for detector in [d for d in first if d not in apart]:
             self._run_one(detector, document, result)
+            n += 1
             if progress:
-                progress(Progress(n + 1, total, f"{detector.name} done"))
+                progress(Progress(n, total, f"{detector.name} done"))
+        for detector, future in pending:
+            future.result()
+            n += 1
+            if progress:
+                progress(Progress(n, total, f"{detector.name} done"))
         pooled = [d for name in sorted(result.by_detector) for d in result.by_detector[name]]
         spans = merge(pooled, document.text)
         if later:

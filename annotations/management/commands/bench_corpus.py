@@ -1,0 +1,297 @@
+"""``python manage.py bench_corpus [--n 6] [--words 15000] [--workers 1,2] [--json]``.
+
+The corpus benchmark (DESIGN.md, docs/speed.md). Generates ``--n`` synthetic hearing
+PDFs of about ``--words`` words and, for each worker count K of ``--workers``, pushes
+them through the real path on the configured database: one batch upload (the import
+job), whose imports queue one annotation job per transcript, worked by K ``db_worker``
+processes that this command starts (models loaded before the clock starts) and stops.
+Stage times come from the task rows. In the same run it times one full spaCy pass over
+one hearing's text. Afterwards the benchmark's transcripts, jobs and originals are
+deleted (also when a run fails).
+
+JSON: ``{"n", "words_per_transcript", "spacy_sm_s", "runs": [{"workers", "wall_s",
+"per_transcript_s", "import_s", "annotate_s", ...}], "speedup", "projected_334_min",
+"peak_rss_mb_per_worker"}``. ``import_s`` is the upload job's run time, ``annotate_s``
+the annotation jobs' run times added up (both busy seconds, not wall);
+``per_transcript_s`` = ``wall_s`` / n; ``speedup`` = throughput with the most workers /
+throughput with the fewest; ``projected_334_min`` = 334 × ``per_transcript_s`` of the
+run with the most workers, in minutes. Other ``db_worker`` processes on the same
+database would take jobs too: run it where none is running.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management.base import BaseCommand, CommandError
+
+from annotations.management.database import require_migrated_database
+
+CORPUS = 334  # hearings in the paper's corpus
+WORKER_START_TIMEOUT = 600
+RUN_TIMEOUT = 3600
+
+
+def _workers_arg(value: str) -> list[int]:
+    try:
+        counts = [int(v) for v in value.split(",") if v.strip()]
+    except ValueError as exc:
+        raise CommandError("--workers takes worker counts separated by commas, e.g. 1,2") from exc
+    if not counts or any(c < 1 or c > 64 for c in counts):
+        raise CommandError("--workers: each count must be between 1 and 64")
+    return counts
+
+
+def _require_no_pending_migrations() -> None:
+    """The workers write every table: a half-migrated database fails mid-run."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        raise CommandError(
+            "The database has migrations not yet applied: run `python manage.py migrate` first."
+        )
+
+
+def _terminate(signum, frame):
+    raise SystemExit(128 + signum)
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - macOS
+        return os.cpu_count() or 1
+
+
+def _peak_rss_mb(pid: int) -> float | None:
+    """The process's peak resident memory (Linux's VmHWM), in MB."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
+
+
+class Command(BaseCommand):
+    help = "Time a generated corpus through upload, import and annotation jobs on K workers."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--n", type=int, default=6, help="hearings (default 6)")
+        parser.add_argument("--words", type=int, default=15000, help="words per hearing")
+        parser.add_argument("--workers", default="1,2", help="worker counts (default 1,2)")
+        parser.add_argument(
+            "--seed", type=int, default=880000, help="first generator seed (default 880000)"
+        )
+        parser.add_argument("--json", action="store_true", dest="as_json")
+
+    def handle(self, *args, n, words, workers, seed, as_json, **options):
+        counts = _workers_arg(workers)
+        # Stopped with SIGTERM, still stop the workers and remove the benchmark's rows.
+        signal.signal(signal.SIGTERM, _terminate)
+        if n < 1:
+            raise CommandError("--n must be at least 1")
+        if words < 500:
+            raise CommandError("--words must be at least 500")
+        require_migrated_database()
+        _require_no_pending_migrations()
+        from annotations.services.benchmark import benchmark_duplicates
+        from engine.synthetic import generate_hearing
+        from engine.synthetic.pdf import render_pdf_bytes
+        from transcripts.services.importing import sha256_of
+
+        say = (lambda msg: self.stderr.write(msg)) if as_json else self.stdout.write
+        say(f"Generating {n} hearing PDF(s) of about {words} words...")
+        hearings = [generate_hearing(seed + i, words=words) for i in range(n)]
+        files = [(f"bench-{h.id}.pdf", render_pdf_bytes(h)) for h in hearings]
+        taken = benchmark_duplicates(sha256s=[sha256_of(data) for _name, data in files])
+        if taken:
+            raise CommandError(
+                f"{len(taken)} of the benchmark's hearings are already imported (transcript "
+                f"{', '.join(f'#{t}' for t in taken[:5])}), perhaps by an interrupted "
+                "benchmark: delete them or choose another --seed."
+            )
+        self._prepare_models()
+        spacy_s = self._spacy_pass(hearings[0].text)
+        runs = []
+        peaks: list[float] = []
+        for k in counts:
+            say(f"{k} worker(s): starting...")
+            run, worker_peaks = self._run(k, files)
+            peaks.extend(p for p in worker_peaks if p is not None)
+            runs.append(run)
+            say(
+                f"{k} worker(s): {run['wall_s']} s for {n} ({run['per_transcript_s']} s each; "
+                f"{run['annotated']} annotated)"
+            )
+        first, last = min(runs, key=lambda r: r["workers"]), max(runs, key=lambda r: r["workers"])
+        report = {
+            "n": n,
+            "words_per_transcript": round(sum(h.word_count for h in hearings) / n),
+            "spacy_sm_s": round(spacy_s, 3),
+            "runs": runs,
+            "speedup": round(first["wall_s"] / last["wall_s"], 2) if last["wall_s"] else None,
+            "projected_334_min": round(CORPUS * last["per_transcript_s"] / 60, 1),
+            "peak_rss_mb_per_worker": max(peaks) if peaks else None,
+            "per_transcript_vs_spacy": round(last["per_transcript_s"] / spacy_s, 3)
+            if spacy_s
+            else None,
+            "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
+            "cores": _cores(),
+        }
+        if as_json:
+            self.stdout.write(json.dumps(report))
+        else:
+            for key, value in report.items():
+                self.stdout.write(f"{key}: {value}")
+
+    # -- steps ------------------------------------------------------------------------
+
+    def _prepare_models(self) -> None:
+        """Build the derived model files once here, not in K workers at the same time."""
+        from engine.detectors.quantize import int8_model
+        from engine.detectors.transformer import _model_file, rampart_model_dir
+
+        try:
+            int8_model(_model_file(rampart_model_dir()), settings.MODEL_CACHE_DIR)
+        except (OSError, ModuleNotFoundError):
+            pass  # the workers fall back to the model as shipped
+
+    def _spacy_pass(self, text: str) -> float:
+        from engine.detectors.nlp import load_spacy
+
+        nlp = load_spacy(settings.SPACY_MODEL)
+        nlp("Warm-up sentence for Dr. Ann Lee in Fresno on May 1, 2020.")
+        started = time.perf_counter()
+        nlp(text)
+        return time.perf_counter() - started
+
+    def _run(self, k: int, files: list[tuple[str, bytes]]) -> tuple[dict, list[float | None]]:
+        from annotations.services.benchmark import (
+            benchmark_stages,
+            benchmark_transcript_ids,
+            benchmark_transcripts_delete,
+        )
+        from transcripts.services.importing import import_job_enqueue
+
+        job = None
+        with tempfile.TemporaryDirectory(prefix="bench-corpus-") as tmp:
+            procs = self._start_workers(k, Path(tmp))
+            try:
+                uploads = [SimpleUploadedFile(name, data) for name, data in files]
+                job = import_job_enqueue(uploads=uploads, user=None)
+                deadline = time.monotonic() + RUN_TIMEOUT
+                while True:
+                    stages = benchmark_stages(import_job_id=job.pk)
+                    if stages.done:
+                        break
+                    self._check_alive(procs)
+                    if time.monotonic() > deadline:
+                        raise CommandError(f"the run with {k} worker(s) did not finish in time")
+                    time.sleep(0.25)
+                peaks = [_peak_rss_mb(p.pid) for p in procs]
+            finally:
+                self._stop_workers(procs)
+                if job is not None:
+                    benchmark_transcripts_delete(
+                        import_job_ids=[job.pk],
+                        transcript_ids=benchmark_transcript_ids(import_job_id=job.pk),
+                    )
+        n = len(files)
+        if stages.annotated != n:
+            raise CommandError(
+                f"with {k} worker(s) only {stages.annotated} of {n} hearings were imported and "
+                "annotated; see the jobs' errors with a plain `db_worker`."
+            )
+        run = {
+            "workers": k,
+            "wall_s": round(stages.wall_s, 3),
+            "per_transcript_s": round(stages.wall_s / n, 3),
+            "import_s": round(stages.import_s, 3),
+            "annotate_s": round(stages.annotate_s, 3),
+            "annotated": stages.annotated,
+            "suggestions": stages.suggestions,
+            "threads_per_worker": max(1, _cores() // k),
+            "peak_rss_mb": max((p for p in peaks if p is not None), default=None),
+            "load_avg": [round(x, 2) for x in os.getloadavg()]
+            if hasattr(os, "getloadavg")
+            else None,
+        }
+        return run, peaks
+
+    def _start_workers(self, k: int, tmp: Path) -> list[subprocess.Popen]:
+        manage = Path(settings.BASE_DIR) / "manage.py"
+        procs = []
+        for i in range(k):
+            env = dict(os.environ)
+            env.update(
+                ANONREVIEW_WORKERS=str(k),
+                ANONREVIEW_PRELOAD_DETECTORS="1",
+                ANONREVIEW_READY_FILE=str(tmp / f"ready-{i}"),
+            )
+            # The thread variables are set per process from ANONREVIEW_WORKERS.
+            for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+                env.pop(var, None)
+            if "ANONREVIEW_THREADS" in os.environ:
+                env["ANONREVIEW_THREADS"] = str(max(1, int(os.environ["ANONREVIEW_THREADS"]) // k))
+            log = (tmp / f"worker-{i}.log").open("wb")
+            procs.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        str(manage),
+                        "db_worker",
+                        "--worker-id",
+                        f"bench-{os.getpid()}-{k}-{i}",
+                        "--interval",
+                        "0.2",
+                        "--no-startup-delay",
+                        "--no-reload",
+                    ],
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    cwd=str(settings.BASE_DIR),
+                )
+            )
+            procs[-1].log_path = tmp / f"worker-{i}.log"
+        deadline = time.monotonic() + WORKER_START_TIMEOUT
+        try:
+            while not all((tmp / f"ready-{i}").exists() for i in range(k)):
+                self._check_alive(procs)
+                if time.monotonic() > deadline:
+                    raise CommandError("the workers did not load their models in time")
+                time.sleep(0.2)
+        except BaseException:
+            self._stop_workers(procs)
+            raise
+        return procs
+
+    def _check_alive(self, procs: list[subprocess.Popen]) -> None:
+        for proc in procs:
+            if proc.poll() is not None:
+                tail = proc.log_path.read_text(errors="replace")[-1500:]
+                raise CommandError(f"a worker stopped (exit {proc.returncode}):\n{tail}")
+
+    def _stop_workers(self, procs: list[subprocess.Popen]) -> None:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()

@@ -1,0 +1,84 @@
+"""The transformer detector's reading plan (which text it reads) and its session options.
+
+Model-free: ``_regions`` needs no loaded model; the int8 model itself is tested in
+tests/test_detectors_quantize.py.
+"""
+
+import pytest
+
+from engine.detectors.transformer import (
+    TransformerDetector,
+    may_hold_entity,
+    session_options,
+)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Cameron was there.",  # a name that starts the sentence
+        "We went to see Dr. Ortega.",
+        "I called 555-0100.",
+        "It is spelled S-M-I-T-H.",
+        "Write to jo@example.org.",
+        "She lived in Delano then.",
+    ],
+)
+def test_sentences_with_a_possible_entity_are_read(sentence):
+    assert may_hold_entity(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Yes, sir.", "I ran.", "Thank you.", "ATTORNEY LOPEZ: No, that's correct.", "all right."],
+)
+def test_sentences_without_one_are_skipped(sentence):
+    assert not may_hold_entity(sentence)
+
+
+def read(detector, text):
+    return [text[a:b] for a, b in detector._regions(text)]
+
+
+def test_skipped_sentences_keep_their_speaker_label():
+    text = "CHRISTOPHER BERRY: Yes, sir. I told Cameron about it.\nMS. LEE: Thank you.\n"
+    parts = read(TransformerDetector(), text)
+    assert "CHRISTOPHER BERRY: " in parts
+    assert "I told Cameron about it.\n" in parts
+    assert "MS. LEE: " in parts
+    assert not any("Thank you" in p or "Yes, sir" in p for p in parts)
+
+
+def test_every_line_is_read_when_skipping_is_off_or_the_text_is_all_capitals():
+    text = "MS. LEE: Thank you.\nYes, sir.\n"
+    assert "".join(read(TransformerDetector(skip=False), text)) == text
+    shouting = "MS. LEE: THANK YOU.\nYES, SIR.\n"
+    assert "".join(read(TransformerDetector(), shouting)) == shouting
+
+
+def test_pieces_keep_offsets_in_the_whole_text():
+    detector = TransformerDetector()
+    detector.max_tokens = 8
+
+    class Tok:  # one "word piece" per character, offsets relative to the region
+        def encode_batch(self, texts, add_special_tokens=False):
+            class Enc:
+                def __init__(self, t):
+                    self.ids = list(range(len(t)))
+                    self.offsets = [(i, i + 1) for i in range(len(t))]
+
+            return [Enc(t) for t in texts]
+
+    detector.model = type("M", (), {"tokenizer": Tok()})()
+    text = "A: Yes.\nB: Ann Lee was here.\n"
+    pieces = detector._pieces(text)
+    assert all(len(ids) <= 8 for _o, ids, _offs in pieces)
+    covered = "".join(text[s:e] for _o, _ids, offs in pieces for s, e in offs)
+    assert covered == "A: " + "B: Ann Lee was here.\n"
+
+
+def test_sessions_run_on_the_given_threads_without_spinning():
+    options = session_options(1)
+    assert options.intra_op_num_threads == 1
+    assert options.inter_op_num_threads == 1
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"

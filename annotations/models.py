@@ -88,6 +88,10 @@ class Span(models.Model):
         Proposal, null=True, blank=True, on_delete=models.SET_NULL, related_name="spans"
     )
     version = models.PositiveIntegerField(default=1, help_text="Optimistic locking.")
+    flagged = models.BooleanField(
+        default=False, help_text="Marked for the lead (a question or a doubt)."
+    )
+    lead_note = models.TextField(blank=True, default="", help_text="A comment for the lead.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -6,6 +6,7 @@ progress counter and the navigation queue are computed in Python, so no query ru
 span. Offsets are characters into ``Transcript.text``, end exclusive.
 """
 
+from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -60,7 +61,7 @@ class ReviewFilters:
         return urlencode({k: v for k, v in params.items() if v})
 
 
-@dataclass
+@dataclass(slots=True)
 class SpanRow:
     """One span as the page needs it (no model instance, no per-span query)."""
 
@@ -76,6 +77,7 @@ class SpanRow:
     ref: str
     text: str
     page: int = 0
+    flagged: bool = False
 
     @property
     def detectors(self) -> list[str]:
@@ -122,8 +124,10 @@ class Window:
 
     @property
     def estimated_height(self) -> int:
-        """Pixels the placeholder reserves before the window loads (≈ 95 chars a line)."""
-        return max(120, int((self.chars / 95 + self.utterances * 0.6) * 22))
+        """Pixels the placeholder reserves before the window loads (fitted on the
+        15,000-word benchmark in a 1440-px window: real/estimate 1.07–1.26 at 25.5 px,
+        so 29.3 px a line; the page then rescales the rest from the windows it loaded)."""
+        return max(120, int((self.chars / 62 + self.utterances * 0.5) * 29.3))
 
 
 @dataclass
@@ -138,7 +142,6 @@ class EntityRow:
     spelled: int = 0
     first_span_id: int | None = None
     first_page: int = 0
-    html: str = ""  # the rendered entry (set by the view)
 
     @property
     def decided(self) -> int:
@@ -157,6 +160,7 @@ class LabelGroup:
     entities: list[EntityRow] = field(default_factory=list)
     undecided: int = 0
     mentions: int = 0
+    count: int = 0  # groups (entities) of the label
 
 
 @dataclass
@@ -189,6 +193,7 @@ def review_span_rows(*, transcript: Transcript, provenance: bool = False) -> lis
         "version",
         "entity_id",
         "entity__ref",
+        "flagged",
     ]
     if provenance:
         fields.append("provenance")
@@ -204,7 +209,8 @@ def review_span_rows(*, transcript: Transcript, provenance: bool = False) -> lis
             entity_id=r[7],
             ref=r[8] or "",
             text=text[r[1] : r[2]],
-            provenance=r[9] if provenance else None,
+            flagged=r[9],
+            provenance=r[10] if provenance else None,
         )  # fmt: skip
         for r in Span.objects.filter(transcript=transcript)
         .order_by("start", "-end", "id")
@@ -238,12 +244,106 @@ def review_progress(*, rows: list[SpanRow]) -> Progress:
     return Progress(decided=sum(1 for r in rows if r.decided), total=len(rows))
 
 
+def review_queue_entry(row: SpanRow) -> list:
+    """``[span_id, page, decided, start, score]``: one entry of the ``j``/``k`` queue (the
+    page keeps it in order by start, or by score with ``order=score``)."""
+    return [row.id, row.page, int(row.decided), row.start, round(row.score, 3)]
+
+
 def review_queue(*, rows: list[SpanRow], filters: ReviewFilters) -> list[list]:
-    """The order of ``j``/``k``: ``[span_id, page, decided]`` of the spans the filters keep."""
+    """The order of ``j``/``k``: one ``review_queue_entry`` per span the filters keep."""
     kept = [r for r in rows if r.matches(filters)]
     if filters.order == "score":
         kept.sort(key=lambda r: (r.score, r.start))
-    return [[r.id, r.page, int(r.decided)] for r in kept]
+    return [review_queue_entry(r) for r in kept]
+
+
+@dataclass
+class MinimapCell:
+    page: int
+    undecided: int
+    total: int
+
+
+def review_minimap(*, rows: list[SpanRow], pages: int) -> list[MinimapCell]:
+    """Per page: spans still undecided and all spans (the overview beside the panes)."""
+    last = max([pages, *(r.page for r in rows)], default=0)
+    cells = {p: MinimapCell(page=p, undecided=0, total=0) for p in range(1, last + 1)}
+    for row in rows:
+        cell = cells.setdefault(row.page, MinimapCell(page=row.page, undecided=0, total=0))
+        cell.total += 1
+        cell.undecided += 0 if row.decided else 1
+    return [cells[p] for p in sorted(cells)]
+
+
+def review_free_occurrences(*, text: str, row: SpanRow, rows: list[SpanRow]) -> list:
+    """Whole-word occurrences of ``row``'s text that no (non-rejected) span covers yet:
+    what "Suggest at all occurrences" would add."""
+    from annotations.services.review import occurrences
+
+    taken = sorted((r.start, r.end) for r in rows if r.status != Span.Status.REJECTED)
+    starts = [s for s, _e in taken]
+    free = []
+    for start, end in occurrences(text, row.text):
+        i = bisect_right(starts, end)  # spans starting before the occurrence's end
+        if not any(e > start for _s, e in taken[max(0, i - 8) : i]):
+            free.append((start, end))
+    return free
+
+
+@dataclass
+class MergeCandidate:
+    entity: "EntityRow"
+    form: str  # the other group's form that looks like one of ours
+    score: float
+
+
+def review_merge_candidates(
+    *, entity: "EntityRow", others: list["EntityRow"], limit: int = 5
+) -> list[MergeCandidate]:
+    """Groups of the same label whose surface forms look like a misspelling of this
+    group's (Walker/Walkor, Green/Greene): Jaro-Winkler ≥ 0.88 between case-folded forms
+    of at least four letters, or the same form. Best first."""
+    import jellyfish
+
+    ours = {f.casefold() for f, _n in entity.forms if len(f) >= 4}
+    found = []
+    for other in others:
+        if other.label != entity.label or other.id == entity.id:
+            continue
+        best = None
+        for form, _n in other.forms:
+            folded = form.casefold()
+            if len(folded) < 4:
+                continue
+            for mine in ours:
+                score = 1.0 if folded == mine else jellyfish.jaro_winkler_similarity(mine, folded)
+                if score >= 0.88 and (best is None or score > best.score):
+                    best = MergeCandidate(entity=other, form=form, score=score)
+        if best:
+            found.append(best)
+    found.sort(key=lambda c: (-c.score, _ref_key(c.entity.ref)))
+    return found[:limit]
+
+
+@dataclass
+class SpellingVariant:
+    form: str
+    span_ids: list[int]
+
+
+def review_spelling_variants(group: list[SpanRow]) -> list[SpellingVariant]:
+    """A group's surface forms (case-folded) when it has more than one: each can be split
+    out into its own group at once. The most frequent form is the group's own and is not
+    offered."""
+    by_form: dict[str, list[SpanRow]] = defaultdict(list)
+    for row in group:
+        if row.status != Span.Status.REJECTED:
+            by_form[row.text.casefold()].append(row)
+    if len(by_form) < 2:
+        return []
+    ordered = sorted(by_form.values(), key=lambda rs: (-len(rs), rs[0].start))
+    return [SpellingVariant(form=rs[0].text, span_ids=[r.id for r in rs]) for rs in ordered[1:]]
 
 
 def review_detectors(*, transcript: Transcript) -> list[str]:
@@ -257,9 +357,13 @@ def review_detectors(*, transcript: Transcript) -> list[str]:
 
 
 def review_entities(
-    *, rows: list[SpanRow], filters: ReviewFilters | None = None
+    *, rows: list[SpanRow], filters: ReviewFilters | None = None, only: set[int] | None = None
 ) -> list[LabelGroup]:
-    """Reference groups by label: surface forms with counts, spelled-out mentions, status."""
+    """Reference groups by label: surface forms with counts, spelled-out mentions, status.
+
+    With ``only``, the groups' counts still cover every entity but entries are built for
+    the entities in ``only`` alone (an action's answer sends just those).
+    """
     by_entity: dict[int, list[SpanRow]] = defaultdict(list)
     for row in rows:
         if row.entity_id is not None:
@@ -273,6 +377,14 @@ def review_entities(
     groups: dict[str, LabelGroup] = {}
     for entity_id, spans in by_entity.items():
         first = spans[0]
+        if only is not None and entity_id not in only:
+            if filters is not None and not any(s.matches(filters) for s in spans):
+                continue
+            group = groups.setdefault(first.label, LabelGroup(label=first.label))
+            group.count += 1
+            group.undecided += sum(1 for s in spans if not s.decided)
+            group.mentions += len(spans)
+            continue
         kept = [s for s in spans if s.status != Span.Status.REJECTED] or spans
         forms = Counter(s.text for s in kept).most_common()
         entity = EntityRow(
@@ -292,6 +404,7 @@ def review_entities(
             continue
         group = groups.setdefault(first.label, LabelGroup(label=first.label))
         group.entities.append(entity)
+        group.count += 1
         group.undecided += entity.undecided
         group.mentions += entity.mentions
     ordered = [groups[label] for label in LABELS if label in groups]

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from annotations.views import allowlist, dashboard, export, learning, review, workflow
+from annotations.views import (
+    allowlist,
+    dashboard,
+    export,
+    learning,
+    review,
+    review_reading,
+    workflow,
+)
 
 app_name = "annotations"
 
@@ -46,6 +54,16 @@ urlpatterns: list = [
         "transcripts/<int:transcript_id>/review/inspector/",
         review.review_inspector,
         name="review-inspector",
+    ),
+    path(
+        "transcripts/<int:transcript_id>/review/read/",
+        review_reading.review_reading,
+        name="review-reading",
+    ),
+    path(
+        "transcripts/<int:transcript_id>/review/merge-preview/",
+        review.review_merge_preview,
+        name="review-merge-preview",
     ),
     path(
         "transcripts/<int:transcript_id>/review/<str:action>/",

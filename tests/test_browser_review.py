@@ -28,8 +28,12 @@ def open_review(page, live_server, transcript):
 
 
 def settle(page):
-    """Wait until htmx has no request in flight."""
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    """Wait until every request of the page has been answered and swapped in (a/x show
+    their decision before the server has it)."""
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request')"
+        " && !(window.__reviewBusy && window.__reviewBusy())"
+    )
 
 
 def person_marks_of_two_groups(page):
@@ -134,26 +138,40 @@ def test_add_a_span_by_selecting_text(login_page, live_server, annotator, hearin
     assert page.locator(f"#pseudonymized [data-span-id='{span_id}']").count() == 1
 
 
-def test_merge_two_groups_updates_the_pseudonymized_pane_and_undo(
+def test_merge_asks_first_showing_both_groups_then_merges_and_undo_separates(
     login_page, live_server, annotator, hearing, artifacts_dir
 ):
     page = open_review(login_page(annotator), live_server, hearing)
     a, b = person_marks_of_two_groups(page)
     page.locator(f"#s-{a['id']}").click()
     page.locator(f"#s-{b['id']}").click()
-    page.wait_for_selector(f'#inspector[data-focus="{b["id"]}"]')
     assert a["ref"] in page.locator("#merge-hint").inner_text()
     before = page.locator(f"#p-{b['id']}").inner_text()
     page.keyboard.press("m")
+    dialog = page.locator("#merge-dialog[open]")
+    dialog.wait_for()
+    # Both groups with their surface forms; nothing merged yet.
+    text = dialog.inner_text()
+    for mark in (a, b):
+        assert mark["ref"] in text
+        assert page.locator(f"#s-{mark['id']}").inner_text() in text
+    assert Span.objects.get(pk=b["id"]).entity.ref == b["ref"]
+    page.screenshot(path=str(artifacts_dir / "review-merge-confirm.png"))
+    page.keyboard.press("Escape")  # cancel: still two groups
+    page.wait_for_function("() => !document.querySelector('#merge-dialog').open")
+    assert Span.objects.get(pk=b["id"]).entity.ref == b["ref"]
+    page.keyboard.press("m")
+    page.locator("#merge-dialog[open]").wait_for()
+    page.keyboard.press("Enter")
     page.wait_for_selector(f'#p-{b["id"]}[data-ref="{a["ref"]}"]')
     assert page.locator(f"#p-{b['id']}").inner_text() == f"[{a['ref']}]" != before
     assert page.locator(f'#entities li[data-ref="{b["ref"]}"]').count() == 0
     assert Span.objects.get(pk=b["id"]).entity.ref == a["ref"]
-    page.screenshot(path=str(artifacts_dir / "review-merged.png"))
     page.keyboard.press("u")
     page.wait_for_selector(f'#p-{b["id"]}[data-ref="{b["ref"]}"]')
     assert page.locator(f"#p-{b['id']}").inner_text() == before
     assert Span.objects.get(pk=b["id"]).entity.ref == b["ref"]
+    assert page.locator(f'#entities li[data-ref="{b["ref"]}"]').count() == 1
 
 
 def test_conflict_between_two_reviewers(
@@ -168,13 +186,16 @@ def test_conflict_between_two_reviewers(
     assert page2.locator("#original mark.current").get_attribute("data-span-id") == span_id
     page2.keyboard.press("a")
     page2.wait_for_selector(f'#s-{span_id}[data-status="accepted"]')
+    settle(page2)  # the server has it (the page shows a decision at once)
     page1.keyboard.press("x")  # stale version: refused, and the fragment is refreshed
     page1.wait_for_selector("#toast.toast-error.show")
     assert "changed by ann2" in page1.locator("#toast").inner_text()
     page1.wait_for_selector(f'#s-{span_id}[data-status="accepted"]')
     page1.screenshot(path=str(artifacts_dir / "review-conflict.png"))
     assert Span.objects.get(pk=span_id).status == "accepted"
-    # Now that page1 has the current version, its decision goes through.
+    # Now that page1 has the current version, its decision goes through (x moved on to
+    # the next span: auto-advance; click the span again).
+    page1.locator(f"#s-{span_id}").click()
     page1.keyboard.press("x")
     page1.wait_for_selector(f'#s-{span_id}[data-status="rejected"]')
 

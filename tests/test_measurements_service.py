@@ -225,3 +225,29 @@ def test_agreement_on_a_double_annotated_transcript(annotator, other_annotator, 
         wf.transcript_submit(transcript=tr, actor=who)
     assert selectors.double_pairs() == [(t, copy)]
     assert m.dashboard_compute(rerun=False)["agreement"]["kappa"] == pytest.approx(result["kappa"])
+
+
+def test_each_approval_queues_a_dashboard_recompute_whose_figures_need_no_click(
+    annotator, lead, settings, django_capture_on_commit_callbacks
+):
+    """A fresh install (load_demo approves its scripted hearing) shows figures without a
+    click: the approval queues the recompute job, and running it fills the dashboard."""
+    from transcripts.models import Job
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    t = make_transcript(T1 + "\n", assignees=[annotator], metadata=META)
+    spans = [machine(t, "ALDEN", "PERSON", "cover"), machine(t, "Quill", "PERSON", "cover")]
+    fresno = machine(t, "Fresno", "PERSON", "spacy")
+    wf.transcript_start_review(transcript=t, actor=annotator)
+    for span in spans:
+        review.span_accept(span=span, actor=annotator)
+    review.span_relabel(span=fresno, actor=annotator, label="LOCATION")
+    wf.transcript_submit(transcript=t, actor=annotator)
+    assert m.dashboard_latest() is None
+    with django_capture_on_commit_callbacks(execute=True):
+        wf.transcript_approve(transcript=t, actor=lead)
+    job = Job.objects.get(result__kind=m.DASHBOARD_MARK)
+    assert job.status == Job.Status.QUEUED
+    m.dashboard_recompute_job(job_id=job.pk, rerun=False)
+    snapshot = m.dashboard_latest().result
+    assert [x["id"] for x in snapshot["transcripts"]] == [t.pk]

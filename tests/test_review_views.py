@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from annotations.models import Span
 from anonreview.core.models import AuditEvent
-from tests.factories import make_user
+from tests.factories import make_transcript, make_user
 from tests.test_review_services import at, make_review_transcript, span_at
 from transcripts.models import Transcript
 
@@ -50,7 +50,7 @@ def test_page_has_the_three_regions_and_dom_hooks(client, annotator, rt):
         rf'<span class="rep[^"]*" id="p-{quill.pk}" data-span-id="{quill.pk}" data-ref="{ref}"',
         body,
     )
-    assert f'<li class="ent st-undecided" id="e-{ref}" data-ref="{ref}"' in body
+    assert f'<li class="ent st-undecided" id="e-{quill.entity_id}" data-ref="{ref}"' in body
     assert "0</strong> / 10 decided" in body
 
 
@@ -62,7 +62,10 @@ def test_pseudonymized_pane_replaces_with_tags_and_keeps_rejected_text(client, a
     body = client.get(page_url(rt)).content.decode()
     pseudo = body[body.index('id="pseudonymized"') : body.index('class="rv-side"')]
     assert "[PERSON_" in pseudo and "Calvin" not in pseudo
-    assert "Commissioner Alden" in pseudo  # rejected: not replaced
+    alden = span_at(rt, "Alden")
+    # Rejected: not replaced, but visibly a decision (not like text nobody detected).
+    assert f'Commissioner <span class="kept" id="k-{alden.pk}"' in pseudo
+    assert f'id="p-{alden.pk}"' not in pseudo
     assert "[MONTH] [DAY], [YEAR]" in pseudo
 
 
@@ -99,7 +102,11 @@ def test_htmx_accept_returns_only_oob_fragments(client, annotator, rt):
     assert f'id="up-{line.index}"' in body
     assert re.search(rf'<mark id="s-{span.pk}"[^>]*data-status="accepted"', body)
     assert '<div id="progress"' in body and "1</strong> / 10 decided" in body
-    assert '<nav id="entities"' in body and 'id="review-queue"' in body
+    # Only what changed: the group's entity row and its label's header, not the list.
+    assert '<nav id="entities"' not in body and 'id="review-queue"' not in body
+    assert f'id="e-{span.entity_id}" data-ref="{span.entity.ref}"' in body
+    assert body.count('<li class="ent') == 1 and 'id="eh-PERSON"' in body
+    assert 'id="queue-patch"' in body and 'id="inspector"' not in body
     assert 'id="toast"' in body and "Accepted" in body
     # Lines that did not change are not sent.
     assert body.count('class="utt"') == 2
@@ -260,7 +267,7 @@ def test_long_transcript_page_renders_one_window_and_placeholders(client, lead):
     client.force_login(lead)
     body = client.get(page_url(transcript)).content.decode()
     assert body.count('class="win loaded"') == 2  # window 0 in both panes
-    assert 'hx-trigger="intersect once, loadnow once"' in body
+    assert body.count('data-url="/transcripts/') >= 1  # the rest load as they near the view
     assert body.count("<mark ") < Span.objects.filter(transcript=transcript).count()
 
 
@@ -275,3 +282,174 @@ def test_submit_button_appears_when_every_span_is_decided(client, annotator, rt)
     body = client.get(page_url(rt)).content.decode()
     assert 'id="submit-button"' in body
     assert f'action="{reverse("annotations:submit", args=[rt.pk])}"' in body
+
+
+# --- issue 13: an action's label is no filter; counts; merge preview; styles ------------
+
+
+@pytest.mark.parametrize(
+    "action, data",
+    [
+        ("relabel", {"label": "ORGANIZATION"}),
+        ("add", {"label": "TIME"}),
+        ("accept_all", {"label": "DATE", "confirm": "yes"}),
+    ],
+)
+def test_an_actions_label_is_not_read_as_the_label_filter(client, annotator, rt, action, data):
+    client.force_login(annotator)
+    span = span_at(rt, "Calvin")
+    if action == "add":
+        start, end = at(rt.text, "morning")
+        data = {**data, "start": start, "end": end}
+    else:
+        data = {**data, "span": span.pk, "version": span.version}
+    response = client.post(action_url(rt, action), {**data, "loaded": "0"}, **HX)
+    assert response.status_code == 200, response.content.decode()[-300:]
+    body = response.content.decode()
+    assert " dim" not in body  # no mark of another label is dimmed as filtered out
+    # Only groups left without mentions are removed, not other labels' groups.
+    for gone in re.findall(r'id="e-(\d+)" hx-swap-oob="delete"', body):
+        assert not Span.objects.filter(entity_id=int(gone)).exists()
+    assert '<section id="eg-' not in body
+    # A filter in the query string still applies (and only there).
+    response = client.post(
+        action_url(rt, "accept") + "?label=LOCATION",
+        {"span": span_at(rt, "Quill").pk, "version": 1, "loaded": "0"},
+        **HX,
+    )
+    assert "dim" in response.content.decode()
+
+
+def test_suggest_at_all_occurrences_counts_only_occurrences_without_a_span(client, annotator):
+    text = "INMATE QUILL: Tulare. I grew up in Tulare.\nATTORNEY VANCE: Tulare County, Tulare."
+    transcript = make_transcript(text, assignees=[annotator])
+    from annotations.services import review as rs
+
+    first = rs.span_add(transcript=transcript, actor=annotator, label="LOCATION",
+                        start=text.index("Tulare"), end=text.index("Tulare") + 6)[0]  # fmt: skip
+    second = text.index("Tulare", text.index("Tulare") + 1)
+    rs.span_add(transcript=transcript, actor=annotator, label="LOCATION",
+                start=second, end=second + 6)  # fmt: skip
+    client.force_login(annotator)
+    inspector = reverse("annotations:review-inspector", args=[transcript.pk])
+    body = client.get(inspector, {"span": first.pk}, **HX).content.decode()
+    assert "Suggest at all occurrences (2)" in body  # 4 occurrences, 2 already spans
+    first.refresh_from_db()
+    client.post(
+        action_url(transcript, "apply_all"), {"span": first.pk, "version": first.version}, **HX
+    )
+    body = client.get(inspector, {"span": first.pk}, **HX).content.decode()
+    assert re.search(r'id="apply-all" disabled[^>]*>Suggest at all occurrences \(0\)', body)
+
+
+def test_merge_preview_shows_both_groups_surface_forms(client, annotator, rt):
+    client.force_login(annotator)
+    dana, quill = span_at(rt, "Dana").entity, span_at(rt, "Quill").entity
+    response = client.get(
+        reverse("annotations:review-merge-preview", args=[rt.pk]),
+        {"source": dana.ref, "target": quill.ref},
+        **HX,
+    )
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert dana.ref in body and quill.ref in body
+    assert "“Dana” ×1" in body and "“Quill” ×4" in body
+    assert span_at(rt, "Dana").entity_id == dana.pk  # asking merges nothing
+
+
+def test_inspector_names_merge_targets_and_offers_to_split_a_spelling_variant(client, annotator):
+    text = (
+        "PRESIDING COMMISSIONER ALDEN: Mr. Walker, good morning. Mr. Walkor, yes.\n"
+        "INMATE WALKER: Yes. Walker is my name, and Walkor is how they spelled it."
+    )
+    transcript = make_transcript(text, assignees=[annotator])
+    from annotations.services import review as rs
+
+    for needle, nth in (("Walker", 0), ("Walkor", 0), ("Walker", 1), ("Walkor", 1)):
+        start, end = at(text, needle, nth)
+        Span.objects.create(transcript=transcript, start=start, end=end, label="PERSON")
+    start, end = at(text, "ALDEN")
+    Span.objects.create(transcript=transcript, start=start, end=end, label="PERSON")
+    rs.review_assign_entities(transcript=transcript)
+    walker, walkor = span_at(transcript, "Walker"), span_at(transcript, "Walkor")
+    client.force_login(annotator)
+    inspector = reverse("annotations:review-inspector", args=[transcript.pk])
+    body = client.get(inspector, {"span": walker.pk}, **HX).content.decode()
+    if walker.entity_id != walkor.entity_id:
+        # Two groups: the other is proposed as the same person, and targets show names.
+        assert f'data-merge-target="{walkor.entity.ref}"' in body
+        assert f"{walkor.entity.ref} — Walkor" in body
+        rs.entity_merge(transcript=transcript, source=walkor.entity.ref,
+                        target=walker.entity.ref, actor=annotator)  # fmt: skip
+        body = client.get(inspector, {"span": walker.pk}, **HX).content.decode()
+    # One group with two spellings: the variant can be split out at once.
+    assert 'data-split-form="Walkor"' in body
+    walker.refresh_from_db()
+    response = client.post(
+        action_url(transcript, "split"),
+        {"span": walker.pk, "version": walker.version, "form": "Walkor", "loaded": "0"},
+        **HX,
+    )
+    assert response.status_code == 200
+    walkors = Span.objects.filter(
+        transcript=transcript, start__in=[at(text, "Walkor", n)[0] for n in (0, 1)]
+    )
+    assert len({s.entity_id for s in walkors}) == 1
+    assert walkors[0].entity_id != span_at(transcript, "Walker").entity_id
+
+
+def test_lone_safety_net_finds_are_marked_as_possible_misses(client, annotator, rt):
+    span = span_at(rt, "Alden")
+    span.provenance = [{"detector": "safety_net", "score": 0.3}]
+    span.save(update_fields=["provenance"])
+    client.force_login(annotator)
+    body = client.get(page_url(rt)).content.decode()
+    assert re.search(rf'<mark id="s-{span.pk}" class="[^"]*\bmiss\b', body)
+    calvin = span_at(rt, "Calvin")
+    assert not re.search(rf'<mark id="s-{calvin.pk}" class="[^"]*\bmiss\b', body)
+    body = client.get(page_url(rt), {"detector": "safety_net"}).content.decode()
+    assert "Possible misses (safety_net)" in body
+
+
+def test_a_span_can_be_flagged_for_the_lead_with_a_comment(client, annotator, rt):
+    client.force_login(annotator)
+    span = span_at(rt, "Calvin")
+    response = client.post(
+        action_url(rt, "flag"),
+        {
+            "span": span.pk,
+            "version": span.version,
+            "flagged": "1",
+            "note": "Same man?",
+            "loaded": "0",
+        },
+        **HX,
+    )
+    assert response.status_code == 200
+    span.refresh_from_db()
+    assert span.flagged and span.lead_note == "Same man?" and span.version == 1
+    assert re.search(rf'<mark id="s-{span.pk}" class="[^"]*\bflagged\b', response.content.decode())
+    assert AuditEvent.objects.filter(event_type="review_note.flag", span=span).count() == 1
+    body = client.get(
+        reverse("annotations:review-inspector", args=[rt.pk]), {"span": span.pk}, **HX
+    )
+    assert 'value="Same man?"' in body.content.decode()
+    # A flag is not a decision: undo leaves it alone (nothing to undo here).
+    response = client.post(action_url(rt, "undo"), {"loaded": "0"}, **HX)
+    assert "Nothing to undo" in response.content.decode()
+    assert Span.objects.get(pk=span.pk).flagged
+
+
+def test_reading_mode_shows_the_release_text_and_highlights_what_still_reads_as_a_name(
+    client, annotator, rt
+):
+    from annotations.services import review as rs
+
+    quill = span_at(rt, "Quill")
+    rs.span_accept(span=quill, actor=annotator)  # "Quill" replaced; its other mentions leak
+    client.force_login(annotator)
+    body = client.get(reverse("annotations:review-reading", args=[rt.pk])).content.decode()
+    text = body[body.index('id="reading-text"') :]
+    assert f'data-span-id="{quill.pk}"' in text and "[PERSON_" in text
+    assert '<mark class="leak' in text and ">Quill</mark>" in text
+    assert 'id="original"' not in body  # the pseudonymized text alone

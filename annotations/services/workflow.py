@@ -7,6 +7,8 @@ check and the release build; the state table and ``transcript_transition`` stay 
 commands use one module for the whole cycle.
 """
 
+import logging
+
 from django.db import transaction
 
 from annotations.services.export import release_build
@@ -107,6 +109,7 @@ def transcript_approve(*, transcript: Transcript, actor) -> Transcript:
             if leaks:
                 raise LeakCheckFailed(leaks)
             locked = transcript_transition(transcript=locked, target=S.APPROVED, actor=actor)
+            transaction.on_commit(lambda: _dashboard_after_approval(actor))
     except LeakCheckFailed as exc:
         with transaction.atomic():
             audit_record(
@@ -152,3 +155,17 @@ def transcript_release(*, transcripts, actor, strategy: str = "tags") -> bytes:
             )
             _sync(original, t)
     return data
+
+
+def _dashboard_after_approval(actor) -> None:
+    """After each approval the lead's dashboard is recomputed as a job (stored suggestions
+    scored; detectors not re-run), so its figures need no click — a new installation's
+    Measurements page shows the approved demo hearing (``load_demo --reviewed``)."""
+    from annotations.services import measurements
+
+    try:
+        measurements.dashboard_enqueue(user=actor, rerun=False)
+    except Exception as exc:  # the approval stands; the lead can still press Recompute
+        logging.getLogger(__name__).warning(
+            "dashboard recompute not queued: %s", exc.__class__.__name__
+        )

@@ -1,60 +1,113 @@
-/* Review workspace: linking, synchronised scrolling, keyboard, selection → add.
- *
- * The server renders everything; this file only moves focus, sends htmx requests
- * (htmx.ajax) and keeps the two panes in step. Every action is also reachable without
- * JavaScript through the inspector's plain forms.
- */
+/* Review workspace: focus, keys, the request queue and actions (panes: review_panes.js).
+ * Fast typing stays right: focus moves only on a key or a click (never when an answer or
+ * a window arrives); each action carries the span focused when its key was pressed and
+ * reads its version when it leaves; a/x show their decision at once and mark the span
+ * pending, so j/k and auto-advance skip it. Without JavaScript the forms still work. */
 (function () {
   "use strict";
   const root = document.getElementById("review");
-  if (!root || !window.htmx) return;
+  if (!root || !window.htmx || !window.ReviewPanes) return;
   htmx.config.defaultSettleDelay = 0;
 
   const orig = document.getElementById("original");
   const pseudo = document.getElementById("pseudonymized");
   const canEdit = root.dataset.canEdit === "1";
   const keyLabels = (root.dataset.keyLabels || "").split(",");
+  const byScore = root.dataset.order === "score";
   const windows = JSON.parse(root.dataset.windows || "[]"); // [[index, [pages]]]
-  const actionUrl = (a) => root.dataset.actionUrl.replace("ACTION", a);
+
+  // Filters are the page's query string (never an action's body).
+  const FILTER_KEYS = ["undecided", "label", "detector", "order", "q"];
+  function filterQuery() {
+    const here = new URLSearchParams(location.search);
+    const params = new URLSearchParams();
+    FILTER_KEYS.forEach((k) => here.get(k) && params.set(k, here.get(k)));
+    return params.toString();
+  }
+  const actionUrl = (a) => root.dataset.actionUrl.replace("ACTION", a) + "?" + filterQuery();
 
   let current = null; // focused span id (string)
   let currentRef = null;
   let currentLabel = null;
   let prevRef = null; // the group focused before, for "m"
-  let linkedRef = null;
+  let navSeq = 0; // counts focus moves made by the user
+  const pending = new Map(); // span id → status an action in flight will give it
+
+  // One request at a time (a server with one worker, or SQLite, never sees two of this
+  // page's requests at once). Actions and windows go first, in order; the inspector,
+  // which only informs, waits until they are done.
+  const waiting = [];
+  let running = false;
+  function pump() {
+    if (running || !waiting.length) return;
+    let pick = waiting.findIndex((w) => w.urgent);
+    if (pick < 0) pick = 0;
+    const job = waiting.splice(pick, 1)[0];
+    running = true;
+    Promise.resolve()
+      .then(job.fn)
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        running = false;
+        pump();
+      });
+  }
+  function serial(fn, urgent) {
+    return new Promise((resolve, reject) => {
+      waiting.push({ fn: fn, resolve: resolve, reject: reject, urgent: urgent !== false });
+      pump();
+    });
+  }
 
   const markOf = (id) => (id ? document.getElementById("s-" + id) : null);
-  const byRef = (ref) => document.querySelectorAll('[data-ref="' + CSS.escape(ref) + '"]');
+  const repOf = (id) => (id ? document.getElementById("p-" + id) : null);
+  const panes = window.ReviewPanes;
+  const { link, setScroll, calibrate, popoverOpen, hidePopover, addSelection } = panes;
 
-  // --- linking: hover/focus on any [data-ref] lights up every element with that ref ----
-  function link(ref) {
-    if (ref === linkedRef) return;
-    unlink();
-    if (!ref) return;
-    linkedRef = ref;
-    byRef(ref).forEach((el) => el.classList.add("linked"));
+  // --- the j/k queue: [id, page, decided, start, score], kept in order here -------------
+  let queue = [];
+  let queueIndex = new Map();
+  try {
+    queue = JSON.parse(document.getElementById("review-queue").dataset.queue || "[]");
+  } catch (err) {
+    queue = [];
   }
-  function unlink() {
-    if (!linkedRef) return;
-    document.querySelectorAll(".linked").forEach((el) => el.classList.remove("linked"));
-    linkedRef = null;
+  const orderKey = (e) => (byScore ? [e[4], e[3]] : [e[3], 0]);
+  function before(a, b) {
+    const ka = orderKey(a);
+    const kb = orderKey(b);
+    return ka[0] < kb[0] || (ka[0] === kb[0] && ka[1] < kb[1]);
   }
-  function refOf(el) {
-    const t = el && el.closest ? el.closest("[data-ref]") : null;
-    return t && t.dataset.ref ? t.dataset.ref : null;
+  function reindex() {
+    queueIndex = new Map(queue.map((e, i) => [String(e[0]), i]));
   }
-  document.addEventListener("mouseover", (e) => {
-    const ref = refOf(e.target);
-    if (ref) link(ref);
-  });
-  document.addEventListener("mouseout", (e) => {
-    const from = refOf(e.target);
-    const to = refOf(e.relatedTarget);
-    if (from && from !== to) link(refOf(document.activeElement) || to);
-  });
-  document.addEventListener("focusin", (e) => link(refOf(e.target)));
+  reindex();
+  function patchQueue(patch) {
+    if (!patch) return;
+    const drop = new Set((patch.remove || []).map(String));
+    (patch.upsert || []).forEach((e) => drop.add(String(e[0])));
+    queue = queue.filter((e) => !drop.has(String(e[0])));
+    (patch.upsert || []).forEach((e) => {
+      let lo = 0;
+      let hi = queue.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (before(queue[mid], e)) lo = mid + 1;
+        else hi = mid;
+      }
+      queue.splice(lo, 0, e);
+    });
+    reindex();
+  }
+  const entryOf = (id) => (queueIndex.has(String(id)) ? queue[queueIndex.get(String(id))] : null);
+  function isDecided(e) {
+    const id = String(e[0]);
+    if (pending.has(id)) return pending.get(id) !== "suggested";
+    const m = markOf(id);
+    return m ? m.dataset.status !== "suggested" : e[2] === 1;
+  }
 
-  // --- selecting a span --------------------------------------------------------------
+  // --- messages ------------------------------------------------------------------------
   const toastEl = () => document.getElementById("toast");
   let toastTimer = null;
   function toast(message, level) {
@@ -69,50 +122,79 @@
     toastTimer = setTimeout(() => toastEl() && toastEl().classList.remove("show"), 4500);
   }
 
+  // --- the inspector (a plain fetch: a stale answer is dropped) ------------------------
   let inspectorTimer = null;
-  function loadInspector(id) {
+  function loadInspector(id, delay) {
     clearTimeout(inspectorTimer);
     inspectorTimer = setTimeout(() => {
-      // A plain fetch (not htmx's per-element queue): a stale answer is dropped, and the
-      // element swapped is the one in the page when the answer arrives.
+      inspectorTimer = null;
       const url = root.dataset.inspectorUrl + "?span=" + encodeURIComponent(id) + "&" + filterQuery();
-      fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
-        .then((r) => (r.ok ? r.text() : null))
+      serial(() => (current === String(id) ? fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }) : null), false)
+        .then((r) => (r && r.ok ? r.text() : null))
         .then((html) => {
           const old = document.getElementById("inspector");
           if (!html || !old || current !== String(id)) return;
           const tpl = document.createElement("template");
           tpl.innerHTML = html.trim();
           const fresh = tpl.content.firstElementChild;
-          if (!fresh) return;
-          old.replaceWith(fresh);
-          htmx.process(fresh);
+          if (fresh) old.replaceWith(fresh);
         });
-    }, 60);
+    }, delay === undefined ? 60 : delay);
   }
 
-  function select(id, opts) {
-    opts = opts || {};
-    id = String(id);
+  // --- focus ---------------------------------------------------------------------------
+  function reveal(el, pane) {
+    if (!el || !pane) return;
+    const box = pane.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    const margin = Math.min(80, box.height / 5);
+    if (r.top >= box.top + margin && r.bottom <= box.bottom - margin) return;
+    setScroll(pane, pane.scrollTop + r.top - box.top - box.height / 3);
+  }
+  function twinLine(m) {
+    const line = m.closest(".utt");
+    return line ? document.getElementById("up-" + line.dataset.utt) : null;
+  }
+  function paint(id) {
+    document.querySelectorAll(".current").forEach((el) => {
+      if (el.id !== "s-" + id && el.id !== "p-" + id) el.classList.remove("current");
+    });
+    const m = markOf(id);
+    if (m) m.classList.add("current");
+    const rep = repOf(id);
+    if (rep) rep.classList.add("current");
+  }
+  function show(id, opts) {
     const m = markOf(id);
     if (!m) return false;
-    document.querySelectorAll(".current").forEach((el) => el.classList.remove("current"));
-    m.classList.add("current");
-    const rep = document.getElementById("p-" + id);
-    if (rep) rep.classList.add("current");
+    paint(id);
     const ref = m.dataset.ref || null;
     if (ref && currentRef && ref !== currentRef) prevRef = m.dataset.label === currentLabel ? currentRef : null;
     currentRef = ref;
     currentLabel = m.dataset.label;
     if (prevRef === currentRef) prevRef = null;
-    const changed = current !== id;
-    current = id;
     m.focus({ preventScroll: true });
-    if (opts.scroll !== false) m.scrollIntoView({ block: "center" });
-    if (changed && opts.inspector !== false) loadInspector(id);
+    if (!opts || opts.scroll !== false) {
+      reveal(m, orig);
+      reveal(repOf(id) || twinLine(m), pseudo);
+    }
     mergeHint();
     link(ref);
     return true;
+  }
+  // The user moves focus to ``id`` (a key or a click). A span in a window not loaded yet
+  // becomes the focus at once; it is shown when its window arrives, if still focused.
+  function focusSpan(id, page, opts) {
+    id = String(id);
+    navSeq += 1;
+    const changed = current !== id;
+    current = id;
+    if (changed) loadInspector(id);
+    if (show(id, opts)) return Promise.resolve(true);
+    paint(id);
+    const e = entryOf(id);
+    const p = page || (e ? e[1] : 1);
+    return ensureWindow(windowOfPage(Number(p))).then(() => (current === id ? show(id, opts) : false));
   }
 
   function mergeHint() {
@@ -128,107 +210,210 @@
   function loadedWindows() {
     return Array.from(orig.querySelectorAll(".win.loaded")).map((el) => el.dataset.window);
   }
+  const loading = new Map();
   function ensureWindow(index) {
     const el = document.getElementById("wo-" + index);
     if (!el || el.classList.contains("loaded")) return Promise.resolve();
-    return new Promise((resolve) => {
-      const check = () => {
-        const w = document.getElementById("wo-" + index);
-        if (w && w.classList.contains("loaded")) finish();
-      };
-      const finish = () => {
-        document.body.removeEventListener("htmx:afterSettle", check);
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(finish, 8000);
-      document.body.addEventListener("htmx:afterSettle", check);
-      htmx.trigger(el, "loadnow");
-    });
+    if (loading.has(index)) return loading.get(index);
+    const p = serial(() => {
+      const w = document.getElementById("wo-" + index);
+      if (!w || w.classList.contains("loaded")) return null;
+      return htmx.ajax("GET", w.dataset.url, { target: w, swap: "outerHTML", source: w });
+    })
+      .catch(() => undefined)
+      .then(() => {
+        loading.delete(index);
+        afterSwap();
+        calibrate();
+      });
+    loading.set(index, p);
+    return p;
   }
-  function goTo(id, page) {
-    if (select(id)) return Promise.resolve(true);
-    return ensureWindow(windowOfPage(Number(page))).then(() => select(id));
-  }
-
-  // --- navigation queue (j/k) --------------------------------------------------------
-  function queue() {
-    const el = document.getElementById("review-queue");
-    try {
-      return JSON.parse(el.dataset.queue || "[]");
-    } catch (err) {
-      return [];
-    }
-  }
+  // Windows load as they come near the viewport (through the same one-at-a-time queue).
+  const seen = new IntersectionObserver(
+    (entries) => entries.forEach((e) => e.isIntersecting && ensureWindow(Number(e.target.dataset.window))),
+    { root: orig, rootMargin: "300px 0px" }
+  );
+  orig.querySelectorAll(".win:not(.loaded)").forEach((w) => seen.observe(w));
+  // --- navigation (j/k, pages) ---------------------------------------------------------
+  let lastStart = -1; // text position of the focus, for spans the queue does not hold
   function step(dir) {
-    const q = queue();
-    if (!q.length) return toast("No spans match the filters.", "info");
-    let i = q.findIndex((e) => String(e[0]) === current);
-    if (i < 0) {
+    if (!queue.length) return toast("No spans match the filters.", "info");
+    let i = queueIndex.has(String(current)) ? queueIndex.get(String(current)) : undefined;
+    if (i === undefined) {
       const m = markOf(current);
-      if (m) {
-        const pos = Number(m.dataset.start);
-        const starts = q.map((e) => {
-          const mm = markOf(e[0]);
-          return mm ? Number(mm.dataset.start) : null;
-        });
-        i = dir > 0 ? -1 : q.length;
-        starts.forEach((s, k) => {
-          if (s === null) return;
-          if (dir > 0 && s < pos) i = k;
-          if (dir < 0 && s > pos && i === q.length) i = k;
-        });
-      } else {
-        i = dir > 0 ? -1 : q.length;
+      const pos = m ? Number(m.dataset.start) : lastStart;
+      if (byScore || pos < 0) i = dir > 0 ? -1 : queue.length;
+      else {
+        let lo = 0;
+        let hi = queue.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (queue[mid][3] < pos) lo = mid + 1;
+          else hi = mid;
+        }
+        i = dir > 0 ? lo - 1 : lo;
       }
     }
-    for (i += dir; i >= 0 && i < q.length; i += dir) {
-      const [id, page, decided] = q[i];
-      const m = markOf(id);
-      const isDecided = m ? m.dataset.status !== "suggested" : decided === 1;
-      if (!isDecided) return goTo(String(id), page);
+    for (i += dir; i >= 0 && i < queue.length; i += dir) {
+      const e = queue[i];
+      if (!isDecided(e)) {
+        lastStart = e[3];
+        return focusSpan(e[0], e[1]);
+      }
     }
     toast("No undecided span " + (dir > 0 ? "after" : "before") + " this one.", "info");
   }
+  function goToPage(page) {
+    page = Number(page);
+    if (!page) return;
+    const first = queue.find((e) => e[1] === page && !isDecided(e));
+    if (first) return focusSpan(first[0], page);
+    return ensureWindow(windowOfPage(page)).then(() => {
+      const brk = orig.querySelector('.pagebreak[data-page="' + page + '"]') || orig.querySelector('.utt[data-page="' + page + '"]');
+      if (brk) {
+        orig.scrollTop += brk.getBoundingClientRect().top - orig.getBoundingClientRect().top;
+      }
+    });
+  }
 
   // --- actions -----------------------------------------------------------------------
-  function filterQuery() {
-    const form = document.getElementById("filters");
-    if (!form) return "";
-    const params = new URLSearchParams();
-    new FormData(form).forEach((v, k) => {
-      if (v) params.append(k, v);
-    });
-    return params.toString();
-  }
-  // Actions run one after another (fast typing never drops one); the span's version is
-  // read when the request leaves, after the previous answer has been swapped in.
+  // Actions run one after another (fast typing never drops one). Each carries the span
+  // focused when its key was pressed; its version is read when the request leaves, after
+  // the previous answer has been swapped in.
   let chain = Promise.resolve();
+  let busy = 0;
+  // For tests and the benchmark: anything still to be sent, answered or shown.
+  window.__reviewBusy = () => busy > 0 || loading.size > 0 || running || waiting.length > 0 || inspectorTimer !== null;
+  let tickets = 0;
+  const lastTicket = new Map(); // span id → the latest action sent for it
+  const laterOn = (id, ticket) => (lastTicket.get(id) || 0) > ticket;
+  const SPAN_ACTIONS = ["accept", "reject", "relabel", "resize", "delete", "apply_all"];
   function act(action, extra) {
     if (!canEdit) return toast("This transcript is read-only for you.", "error");
-    const needsSpan = ["accept", "reject", "relabel", "resize", "delete", "apply_all"].includes(action);
-    const id = current;
-    if (!markOf(id) && needsSpan) return toast("Select a span first (j or a click).", "info");
+    extra = Object.assign({}, extra || {});
+    const id = extra.span ? String(extra.span) : current;
+    if (!id && SPAN_ACTIONS.includes(action)) return toast("Select a span first (j or a click).", "info");
+    let counted = 0;
+    if (id && (action === "accept" || action === "reject")) {
+      const m = markOf(id);
+      pending.set(id, action === "accept" ? "accepted" : "rejected");
+      if (m) m.classList.add("pending");
+      counted = optimistic(id);
+      bumpCounter(counted);
+    }
+    const pressedAt = navSeq;
+    const ticket = ++tickets;
+    if (id) lastTicket.set(id, ticket);
+    busy += 1;
     chain = chain
       .then(() => {
-        const values = Object.assign({}, extra || {});
-        const m = markOf(id);
-        if (m) Object.assign(values, { span: id, version: m.dataset.version, focus: id }, extra || {});
-        return htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root });
+        const e = entryOf(id);
+        return id && !markOf(id) && e ? ensureWindow(windowOfPage(e[1])) : null;
       })
-      .catch(() => undefined);
+      .then(() => {
+        const values = Object.assign({}, extra);
+        const m = markOf(id);
+        if (id) values.span = id;
+        if (m) values.version = m.dataset.version; // the version now, not the form's
+        values.loaded = loadedWindows().join(",");
+        return serial(() => htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root }));
+      })
+      .then(() => (lastStatus >= 500 && id ? refreshWindowOf(id, counted) : null))
+      .finally(() => {
+        // This action is answered: its span shows the server's state from now on, unless
+        // a later key on the same span is still on its way.
+        const target = action === "accept" ? "accepted" : action === "reject" ? "rejected" : null;
+        if (id && target && pending.get(id) === target && !laterOn(id, ticket)) {
+          pending.delete(id);
+          const m = markOf(id);
+          if (m) m.classList.remove("pending");
+        }
+      })
+      .then(() => answered(action, id, pressedAt))
+      .catch(() => undefined)
+      .finally(() => {
+        busy -= 1;
+      });
     return chain;
   }
+  // a/x show their decision at once in both panes and the counter; the answer then
+  // replaces these elements with the server's (a refusal brings the truth back).
+  function optimistic(id) {
+    const status = pending.get(id);
+    const m = markOf(id);
+    const was = m && m.dataset.status;
+    if (!m || !status || was === status || was === "added" || was === "rejected") return 0;
+    m.dataset.status = status;
+    m.classList.replace("st-" + was, "st-" + status);
+    const rep = repOf(id);
+    if (rep && status === "rejected") {
+      const kept = document.createElement("span");
+      kept.className = "kept";
+      kept.id = "k-" + id;
+      kept.textContent = m.textContent;
+      rep.replaceWith(kept);
+    } else if (rep) rep.classList.replace("st-" + was, "st-" + status);
+    return was === "suggested" ? 1 : 0;
+  }
+  function bumpCounter(n) {
+    const p = document.getElementById("progress");
+    if (!n || !p) return;
+    const decided = Number(p.dataset.decided) + n;
+    p.dataset.decided = String(decided);
+    const strong = p.querySelector("strong");
+    if (strong) strong.textContent = String(decided);
+  }
+  function answered(action, id, pressedAt) {
+    afterSwap();
+    const patch = document.getElementById("queue-patch");
+    if (patch && patch.dataset.patch) {
+      try {
+        patchQueue(JSON.parse(patch.dataset.patch));
+      } catch (err) {
+        /* a malformed patch leaves the queue as it was */
+      }
+      patch.dataset.patch = "";
+    }
+    const result = document.getElementById("action-result");
+    const touched = new Set(((result && result.dataset.touched) || "").split(",").filter(Boolean));
+    const target = result && result.dataset.focus;
+    // Undo and add bring their span into view, unless the user moved on meanwhile.
+    if ((action === "undo" || action === "add") && target && navSeq === pressedAt && result.dataset.status === "ok") {
+      return focusSpan(target);
+    }
+    // accept/reject change only the inspector's status line (swapped with the answer)
+    const statusOnly = action === "accept" || action === "reject";
+    if (current && !statusOnly && (touched.has(current) || current === id)) loadInspector(current, 150);
+  }
 
-  document.body.addEventListener("htmx:configRequest", (e) => {
-    if (e.detail.verb !== "post") return;
-    const p = e.detail.parameters;
-    p["loaded"] = loadedWindows().join(",");
-    if (current && !p["focus"]) p["focus"] = current;
-    new URLSearchParams(filterQuery()).forEach((v, k) => {
-      if (!p[k]) p[k] = v;
+  // After any swap: keep the user's focus painted; a swap never moves it.
+  function afterSwap() {
+    if (current) {
+      paint(current);
+      const m = markOf(current);
+      if (m) {
+        if (pending.has(current)) m.classList.add("pending");
+        currentRef = m.dataset.ref || null;
+        if (m.dataset.label !== currentLabel) prevRef = null;
+        currentLabel = m.dataset.label;
+        if (prevRef === currentRef) prevRef = null;
+        const active = document.activeElement;
+        if (!active || active === document.body) m.focus({ preventScroll: true });
+      }
+    }
+    let n = 0;
+    pending.forEach((_s, id) => {
+      const m = markOf(id);
+      if (m) m.classList.add("pending");
+      n += optimistic(id);
     });
-  });
+    bumpCounter(n);
+    panes.relink();
+    mergeHint();
+    const t = toastEl();
+    if (t && t.classList.contains("show")) armToast();
+  }
   // Conflicts (409), refusals (403) and bad input (400) carry fragments and a message.
   document.body.addEventListener("htmx:beforeSwap", (e) => {
     const s = e.detail.xhr.status;
@@ -237,31 +422,86 @@
       e.detail.isError = false;
     }
   });
-  document.body.addEventListener("htmx:oobErrorNoTarget", (e) => e.preventDefault());
-  document.body.addEventListener("htmx:afterSettle", () => {
-    const insp = document.getElementById("inspector");
-    const focus = insp && insp.dataset.focus;
-    if (focus && focus !== current && markOf(focus)) select(focus, { scroll: false, inspector: false });
-    const m = markOf(current);
-    if (m) {
-      m.classList.add("current");
-      const rep = document.getElementById("p-" + current);
-      if (rep) rep.classList.add("current");
-      currentRef = m.dataset.ref || null;
-      if (m.dataset.label !== currentLabel) prevRef = null;
-      currentLabel = m.dataset.label;
-      if (prevRef === currentRef) prevRef = null;
-      if (document.activeElement === document.body || !document.activeElement) m.focus({ preventScroll: true });
-    }
-    if (linkedRef) byRef(linkedRef).forEach((el) => el.classList.add("linked"));
-    mergeHint();
-    const t = toastEl();
-    if (t && t.classList.contains("show")) armToast();
+  // A failed action (no answer to swap) may leave a decision shown that was not saved:
+  // the span's window is loaded again from the server.
+  let lastStatus = 0;
+  document.body.addEventListener("htmx:afterRequest", (e) => {
+    lastStatus = e.detail.xhr ? e.detail.xhr.status : 0;
   });
+  function refreshWindowOf(id, counted) {
+    const m = markOf(id);
+    const win = m && m.closest(".win");
+    pending.delete(id);
+    bumpCounter(-counted);
+    if (!win || !win.dataset.url) return null;
+    return serial(() => htmx.ajax("GET", win.dataset.url, { target: win, swap: "outerHTML", source: win })).then(afterSwap);
+  }
+  document.body.addEventListener("htmx:responseError", (e) => {
+    const s = e.detail.xhr.status;
+    if (s >= 500) toast("The server could not do this (error " + s + "); nothing was changed. Try again.", "error");
+  });
+  // --- merge: always asks first, showing both groups' surface forms ----------------------
+  const dialog = document.getElementById("merge-dialog");
+  function openMerge(source, target, span) {
+    if (!dialog) return;
+    const q = new URLSearchParams({ source: source, target: target, span: span || "" });
+    serial(() => fetch(root.dataset.mergeUrl + "?" + q.toString(), { headers: { "HX-Request": "true" }, credentials: "same-origin" }))
+      .then((r) => (r.ok ? r.text() : Promise.reject(r)))
+      .then((html) => {
+        document.getElementById("merge-body").innerHTML = html;
+        dialog.returnValue = "";
+        dialog.showModal();
+        const ok = document.getElementById("merge-confirm-button");
+        if (ok) ok.focus();
+      })
+      .catch(() => toast("That group no longer exists.", "error"));
+  }
+  if (dialog) {
+    dialog.addEventListener("close", () => {
+      const form = dialog.querySelector("form.merge-confirm");
+      if (dialog.returnValue === "merge" && form) {
+        act("merge", { source: form.dataset.source, target: form.dataset.target, span: form.dataset.span || current });
+      }
+    });
+  }
+
+  // --- forms of the inspector and the entity list go through the same queue ------------
+  document.addEventListener("submit", (e) => {
+    const form = e.target;
+    if (!form.matches || !form.matches("form[data-action]")) return;
+    e.preventDefault();
+    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
+    const values = {};
+    new FormData(form, e.submitter || null).forEach((v, k) => {
+      if (k !== "csrfmiddlewaretoken") values[k] = v;
+    });
+    if (form.dataset.action === "accept_all") values.confirm = "yes";
+    if (form.hasAttribute("data-merge-form")) return openMerge(values.source, values.target, values.span);
+    act(form.dataset.action, values);
+  });
+  const undoForm = document.getElementById("undo-button");
+  if (undoForm) undoForm.closest("form").addEventListener("submit", (e) => e.preventDefault() || act("undo"));
 
   // --- keyboard ----------------------------------------------------------------------
+  const autoAdvance = document.getElementById("auto-advance");
+  if (autoAdvance) {
+    autoAdvance.checked = localStorage.getItem("review.autoAdvance") !== "0";
+    autoAdvance.addEventListener("change", () => {
+      localStorage.setItem("review.autoAdvance", autoAdvance.checked ? "1" : "0");
+      autoAdvance.blur();
+    });
+  }
+  function decide(action) {
+    if (!current) return toast("Select a span first (j or a click).", "info");
+    act(action);
+    if (autoAdvance && autoAdvance.checked) step(1);
+  }
+  function toEdge(top) {
+    [orig, pseudo].forEach((pane) => setScroll(pane, top ? 0 : pane.scrollHeight - pane.clientHeight));
+  }
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (dialog && dialog.open) return; // the dialog's own keys: Enter, Esc
     const t = e.target;
     if (t && t.closest && t.closest("input, textarea, select, [contenteditable=''], [contenteditable='true']")) {
       if (e.key === "Escape") t.blur();
@@ -275,22 +515,34 @@
       }
       return;
     }
+    if (t && t.closest && t.closest("li.ent") && e.key === "Enter") {
+      const li = t.closest("li.ent");
+      focusSpan(li.dataset.firstSpan, li.dataset.page);
+      return e.preventDefault();
+    }
     let handled = true;
     switch (e.key) {
       case "j": step(1); break;
       case "k": step(-1); break;
-      case "a": act("accept"); break;
-      case "x": act("reject"); break;
+      case "a": decide("accept"); break;
+      case "x": decide("reject"); break;
       case "u": act("undo"); break;
       case "m":
         if (!currentRef || !prevRef) toast("Select a mention of one group, then one of another group with the same label, then press m.", "info");
-        else act("merge", { source: currentRef, target: prevRef });
+        else openMerge(currentRef, prevRef, current);
         break;
+      case "g": {
+        const g = document.getElementById("goto-input");
+        if (g) { g.focus(); g.select(); }
+        break;
+      }
       case "/": {
         const s = document.getElementById("search");
         if (s) { s.focus(); s.select(); }
         break;
       }
+      case "Home": toEdge(true); break;
+      case "End": toEdge(false); break;
       case "Escape": hidePopover(); break;
       default:
         if (/^[1-9]$/.test(e.key) && keyLabels[Number(e.key) - 1]) act("relabel", { label: keyLabels[Number(e.key) - 1] });
@@ -298,130 +550,47 @@
     }
     if (handled) e.preventDefault();
   });
+  const gotoForm = document.getElementById("goto-page");
+  if (gotoForm) {
+    gotoForm.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const input = document.getElementById("goto-input");
+      goToPage(input.value);
+      input.blur();
+    });
+  }
 
   // --- clicks ------------------------------------------------------------------------
   orig.addEventListener("click", (e) => {
     const m = e.target.closest("mark[data-span-id]");
-    if (m && window.getSelection().isCollapsed) select(m.dataset.spanId, { scroll: false });
+    if (m && window.getSelection().isCollapsed) focusSpan(m.dataset.spanId, null, { scroll: false });
   });
   pseudo.addEventListener("click", (e) => {
     const r = e.target.closest("[data-span-id]");
-    if (r) goTo(r.dataset.spanId, r.closest(".utt") ? r.closest(".utt").dataset.page : 1);
+    if (r) focusSpan(r.dataset.spanId, r.closest(".utt") ? r.closest(".utt").dataset.page : 1);
   });
   document.getElementById("entities").parentElement.addEventListener("click", (e) => {
     if (e.target.closest("form, button")) return;
     const li = e.target.closest("li.ent");
     if (!li) return;
     e.preventDefault();
-    goTo(li.dataset.firstSpan, li.dataset.page);
+    focusSpan(li.dataset.firstSpan, li.dataset.page);
   });
-  document.addEventListener("keydown", (e) => {
-    const li = e.target.closest && e.target.closest("li.ent");
-    if (li && e.key === "Enter") goTo(li.dataset.firstSpan, li.dataset.page);
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest && e.target.closest("[data-merge-target]");
+    if (b) return openMerge(b.dataset.mergeSource, b.dataset.mergeTarget, current);
+    const cell = e.target.closest && e.target.closest("#minimap a.mm");
+    if (cell) {
+      e.preventDefault();
+      goToPage(cell.dataset.page);
+    }
   });
 
-  // --- add a span by selecting text ----------------------------------------------------
-  const pop = document.getElementById("add-popover");
-  let pending = null;
-  const popoverOpen = () => pop && !pop.hidden;
-  function hidePopover() {
-    if (pop) pop.hidden = true;
-    pending = null;
-  }
-  function offsetIn(container, node, offset) {
-    const r = document.createRange();
-    r.selectNodeContents(container);
-    r.setEnd(node, offset);
-    return r.toString().length;
-  }
-  function utOf(node) {
-    const el = node.nodeType === 1 ? node : node.parentElement;
-    return el ? el.closest(".ut") : null;
-  }
-  function checkSelection() {
-    const sel = window.getSelection();
-    if (!canEdit || !sel || sel.isCollapsed || !sel.rangeCount) return;
-    const r = sel.getRangeAt(0);
-    const a = utOf(r.startContainer);
-    const b = utOf(r.endContainer);
-    if (!a || a !== b || !orig.contains(a)) return;
-    const base = Number(a.dataset.start);
-    const start = base + offsetIn(a, r.startContainer, r.startOffset);
-    const end = base + offsetIn(a, r.endContainer, r.endOffset);
-    if (end <= start || !sel.toString().trim()) return;
-    pending = { start: start, end: end };
-    pop.querySelector(".sel-text").textContent = sel.toString().trim().slice(0, 60);
-    const rect = r.getBoundingClientRect();
-    pop.hidden = false;
-    pop.style.left = Math.max(8, Math.min(rect.left, window.innerWidth - pop.offsetWidth - 8)) + "px";
-    pop.style.top = Math.min(rect.bottom + 8, window.innerHeight - pop.offsetHeight - 8) + "px";
-  }
-  function addSelection(label) {
-    if (!pending || !label) return;
-    const values = { start: pending.start, end: pending.end, label: label };
-    hidePopover();
-    window.getSelection().removeAllRanges();
-    htmx.ajax("POST", actionUrl("add"), { values: values, swap: "none", source: root });
-  }
-  orig.addEventListener("mouseup", () => setTimeout(checkSelection, 0));
-  if (pop) {
-    pop.addEventListener("click", (e) => {
-      const b = e.target.closest("[data-add-label]");
-      if (b) addSelection(b.dataset.addLabel);
-    });
-    pop.querySelector("[data-add-select]").addEventListener("change", (e) => addSelection(e.target.value));
-  }
-  document.addEventListener("mousedown", (e) => {
-    if (popoverOpen() && !pop.contains(e.target)) hidePopover();
-  });
-
-  // --- synchronised scrolling ----------------------------------------------------------
-  let ignore = null;
-  function twin(id) {
-    const map = { "uo-": "up-", "up-": "uo-", "wo-": "wp-", "wp-": "wo-" };
-    const prefix = id.slice(0, 3);
-    return map[prefix] ? map[prefix] + id.slice(3) : null;
-  }
-  function anchor(pane) {
-    const box = pane.getBoundingClientRect();
-    let el = document.elementFromPoint(box.left + box.width / 2, box.top + 6);
-    if (!el || !pane.contains(el)) return null;
-    if (el.classList.contains("pagebreak")) el = el.nextElementSibling;
-    return el ? el.closest(".utt, .win") : null;
-  }
-  function sync(from, to) {
-    if (ignore === from) {
-      ignore = null;
-      return;
-    }
-    const a = anchor(from);
-    const b = a && a.id ? document.getElementById(twin(a.id)) : null;
-    if (!b) return;
-    const ra = a.getBoundingClientRect();
-    const frac = (from.getBoundingClientRect().top - ra.top) / Math.max(ra.height, 1);
-    const rb = b.getBoundingClientRect();
-    const target = to.scrollTop + (rb.top - to.getBoundingClientRect().top) + frac * rb.height;
-    if (Math.abs(to.scrollTop - target) > 1) {
-      ignore = to;
-      to.scrollTop = target;
-    }
-  }
-  function onScroll(from, to) {
-    let queued = false;
-    return () => {
-      if (queued) return;
-      queued = true;
-      requestAnimationFrame(() => {
-        queued = false;
-        sync(from, to);
-      });
-    };
-  }
-  orig.addEventListener("scroll", onScroll(orig, pseudo), { passive: true });
-  pseudo.addEventListener("scroll", onScroll(pseudo, orig), { passive: true });
+  panes.init({ canEdit: canEdit, onAdd: (values) => act("add", values) });
 
   // --- start ---------------------------------------------------------------------------
+  calibrate();
   const initial = new URLSearchParams(location.search).get("span");
-  if (initial) select(initial, { inspector: false });
+  if (initial) focusSpan(initial);
   root.dataset.ready = "1";
 })();

@@ -109,6 +109,17 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=7)
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--keep", action="store_true", help="Keep the transcript and user.")
+        parser.add_argument(
+            "--browser",
+            action="store_true",
+            help="Time key → update in Chromium (Playwright) instead of server time.",
+        )
+        parser.add_argument("--chromium", default="/usr/bin/chromium")
+        parser.add_argument(
+            "--screenshots",
+            default="",
+            help="With --browser: save 1440×900 and 1280×720 shots here.",
+        )
 
     def handle(self, *args, **options):
         hosts = [*settings.ALLOWED_HOSTS, "testserver"]
@@ -116,6 +127,21 @@ class Command(BaseCommand):
             result = self._run(options)
         if options["json"]:
             self.stdout.write(json.dumps(result, indent=2))
+            return
+        if options["browser"]:
+            self.stdout.write(
+                f"{result['database']}, Chromium: page interactive {result['interactive_ms']} ms"
+            )
+            self.stdout.write(
+                f"{'key':<10}{'median ms':>10}{'p95 ms':>9}{'max ms':>9}{'answer B':>10}"
+                f"{'answered ms':>13}{'confirmed med/p95 ms':>22}"
+            )
+            for name, row in result["timings"].items():
+                self.stdout.write(
+                    f"{name:<10}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}"
+                    f"{row['max_ms']:>9.1f}{row['answer_bytes']:>10}{row['answered_ms']:>13.1f}"
+                    f"{row['confirmed_median_ms']:>14.1f} / {row['confirmed_p95_ms']:<6.1f}"
+                )
             return
         self.stdout.write(
             f"{result['database']}: {result['words']} words, {result['pages']} pages, "
@@ -138,6 +164,17 @@ class Command(BaseCommand):
             assignees=[user],
         )  # fmt: skip
         try:
+            if options["browser"]:
+                from pathlib import Path
+
+                from annotations.management.review_browser_bench import run_browser_bench
+
+                shots = Path(options["screenshots"]) if options["screenshots"] else None
+                result = run_browser_bench(
+                    transcript=transcript, user=user, repeat=options["repeat"],
+                    chromium=options["chromium"], screenshots=shots,
+                )  # fmt: skip
+                return {"database": connection.vendor, **result}
             return self._measure(transcript, user, options["repeat"])
         finally:
             if not options["keep"]:

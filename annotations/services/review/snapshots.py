@@ -1,0 +1,118 @@
+"""Snapshots of spans for the audit trail, optimistic locking and saving with a version."""
+
+from collections.abc import Iterable
+
+from django.db.models import F
+from django.utils import timezone
+
+from annotations.models import Entity, Span
+from annotations.services.review.permissions import SpanConflict
+from anonreview.core.audit import audit_record
+from anonreview.core.models import AuditEvent
+from transcripts.models import Transcript
+
+EVENT_PREFIX = "review."
+UNDO_EVENT = "review.undo"
+HUMAN = "human"
+
+_RESTORED_FIELDS = (
+    "start", "end", "label", "status", "entity_id", "provenance", "score", "reviewer_id",
+)  # fmt: skip
+
+
+def span_snapshot(span: Span) -> dict:
+    return {
+        "id": span.pk,
+        "start": span.start,
+        "end": span.end,
+        "label": span.label,
+        "status": span.status,
+        "entity_id": span.entity_id,
+        "provenance": span.provenance,
+        "score": span.score,
+        "reviewer_id": span.reviewer_id,
+        "version": span.version,
+        "proposal_id": span.proposal_id,
+    }
+
+
+def _record(
+    *,
+    actor,
+    action: str,
+    transcript: Transcript,
+    before: list[dict],
+    after: list[dict],
+    span: Span | None = None,
+    created_entities: Iterable[int] = (),
+    extra: dict | None = None,
+) -> AuditEvent:
+    return audit_record(
+        actor=actor,
+        event_type=EVENT_PREFIX + action,
+        transcript=transcript,
+        span=span,
+        before={"spans": before},
+        after={"spans": after, "created_entities": sorted(created_entities), **(extra or {})},
+    )
+
+
+def _lock_span(*, span: Span | int, version: int | None) -> Span:
+    span_id = span.pk if isinstance(span, Span) else span
+    try:
+        locked = Span.objects.select_for_update().select_related("transcript").get(pk=span_id)
+    except Span.DoesNotExist as exc:
+        raise SpanConflict("This span no longer exists: someone deleted it.") from exc
+    if version is not None and int(version) != locked.version:
+        who = (
+            AuditEvent.objects.filter(span_id=locked.pk)
+            .values_list("actor_username", flat=True)
+            .first()
+        )
+        by = f" by {who}" if who else ""
+        raise SpanConflict(
+            f"This span was changed{by} since you loaded it; the view shows its current state.",
+            spans=[locked],
+        )
+    return locked
+
+
+def _save(span: Span, actor, *fields: str) -> None:
+    span.version += 1
+    span.reviewer = actor if getattr(actor, "is_authenticated", False) else None
+    span.save(update_fields=[*fields, "version", "reviewer", "updated_at"])
+
+
+def spans_bulk_save(spans: list[Span], actor, **changes) -> None:
+    """Apply ``changes`` to many spans in one UPDATE (version + 1 each, reviewer = actor)."""
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    now = timezone.now()
+    Span.objects.filter(pk__in=[s.pk for s in spans]).update(
+        version=F("version") + 1, reviewer=user, updated_at=now, **changes
+    )
+    for span in spans:
+        for key, value in changes.items():
+            setattr(span, key, value)
+        span.version += 1
+        span.reviewer, span.updated_at = user, now
+
+
+def _entity_ids(transcript: Transcript) -> set[int]:
+    return set(Entity.objects.filter(transcript=transcript).values_list("pk", flat=True))
+
+
+def _create(*, transcript, actor, start, end, label, status, provenance=None, score=1.0) -> Span:
+    return Span.objects.create(
+        transcript=transcript,
+        start=start,
+        end=end,
+        label=label,
+        status=status,
+        provenance=provenance if provenance is not None else [{"detector": HUMAN, "score": 1.0}],
+        score=score,
+        reviewer=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+
+
+def _lock_spans(queryset) -> list[Span]:
+    return list(queryset.select_for_update().order_by("pk"))

@@ -1,0 +1,366 @@
+"""Actions on spans: accept, reject, relabel, resize, add, delete, apply to all, accept all."""
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from annotations.models import Entity, Span
+from annotations.services.review.geometry import (
+    _check_extent,
+    _is_word,
+    _overlapping,
+    occurrences,
+    snap_to_words,
+    word_step,
+)
+from annotations.services.review.groups import _entity, review_assign_entities
+from annotations.services.review.permissions import ReviewError, _check_edit
+from annotations.services.review.snapshots import (
+    _create,
+    _entity_ids,
+    _lock_span,
+    _lock_spans,
+    _record,
+    _save,
+    span_snapshot,
+)
+from engine.detectors.names import stored_pieces
+from engine.labels import LABELS
+from transcripts.models import Transcript
+
+OCCURRENCE = "review.occurrence"
+
+
+def _set_status(*, span: Span | int, actor, version: int | None, status: str, action: str) -> Span:
+    locked = _lock_span(span=span, version=version)
+    _check_edit(transcript=locked.transcript, actor=actor)
+    before = span_snapshot(locked)
+    locked.status = status
+    _save(locked, actor, "status")
+    _record(
+        actor=actor,
+        action=action,
+        transcript=locked.transcript,
+        span=locked,
+        before=[before],
+        after=[span_snapshot(locked)],
+    )
+    return locked
+
+
+@transaction.atomic
+def span_accept(*, span: Span | int, actor, version: int | None = None) -> Span:
+    """Accept a suggestion (a span the reviewer added stays ``added``)."""
+    current = span if isinstance(span, Span) else Span.objects.get(pk=span)
+    status = Span.Status.ADDED if current.status == Span.Status.ADDED else Span.Status.ACCEPTED
+    return _set_status(span=span, actor=actor, version=version, status=status, action="accept")
+
+
+@transaction.atomic
+def span_reject(*, span: Span | int, actor, version: int | None = None) -> Span:
+    """Reject a suggestion: not personal data; it is not replaced."""
+    return _set_status(
+        span=span, actor=actor, version=version, status=Span.Status.REJECTED, action="reject"
+    )
+
+
+@transaction.atomic
+def span_relabel(*, span: Span | int, actor, label: str, version: int | None = None) -> list[Span]:
+    """Give a span another label (it leaves its group; a new group is assigned).
+
+    Relabelling a multi-word mention to PERSON splits it into name parts. Returns the
+    resulting spans.
+    """
+    if label not in LABELS:
+        raise ReviewError(f"Unknown label {label!r}.")
+    locked = _lock_span(span=span, version=version)
+    transcript = locked.transcript
+    _check_edit(transcript=transcript, actor=actor)
+    entities_before = _entity_ids(transcript)
+    before = [span_snapshot(locked)]
+    status = Span.Status.ADDED if locked.status == Span.Status.ADDED else Span.Status.ACCEPTED
+    parts = stored_pieces(transcript.text, locked.start, locked.end, label) or [
+        (locked.start, locked.end)
+    ]
+    result = []
+    for index, (start, end) in enumerate(parts):
+        if index == 0:
+            locked.start, locked.end, locked.label, locked.status = start, end, label, status
+            locked.entity = None
+            _save(locked, actor, "start", "end", "label", "status", "entity")
+            result.append(locked)
+        else:
+            result.append(
+                _create(
+                    transcript=transcript,
+                    actor=actor,
+                    start=start,
+                    end=end,
+                    label=label,
+                    status=status,
+                    provenance=locked.provenance,
+                )
+            )
+    review_assign_entities(transcript=transcript, spans=result)
+    result = list(Span.objects.filter(pk__in=[s.pk for s in result]))
+    _record(
+        actor=actor,
+        action="relabel",
+        transcript=transcript,
+        span=locked,
+        before=before,
+        after=[span_snapshot(s) for s in result],
+        created_entities=_entity_ids(transcript) - entities_before,
+    )
+    return result
+
+
+@transaction.atomic
+def span_resize(
+    *,
+    span: Span | int,
+    actor,
+    version: int | None = None,
+    start: int | None = None,
+    end: int | None = None,
+    edge: str | None = None,
+    grow: bool = True,
+) -> Span:
+    """Move a span's boundaries, always to whole words.
+
+    Either give new ``start``/``end`` (snapped to word boundaries), or an ``edge``
+    (``"left"``/``"right"``) to extend (``grow=True``) or shrink by one word.
+    """
+    locked = _lock_span(span=span, version=version)
+    transcript = locked.transcript
+    _check_edit(transcript=transcript, actor=actor)
+    text = transcript.text
+    new_start, new_end = locked.start, locked.end
+    if edge == "left" and grow:
+        new_start = word_step(text, new_start, forward=False)
+    elif edge == "left":
+        new_start = word_step(text, new_start, forward=True)
+        while new_start < new_end and not _is_word(text[new_start]):
+            new_start += 1
+    elif edge == "right" and grow:
+        new_end = word_step(text, new_end, forward=True)
+    elif edge == "right":
+        new_end = word_step(text, new_end, forward=False)
+        while new_end > new_start and not _is_word(text[new_end - 1]):
+            new_end -= 1
+    elif edge is None:
+        new_start = locked.start if start is None else int(start)
+        new_end = locked.end if end is None else int(end)
+    else:
+        raise ReviewError("Resize the left or the right edge.")
+    new_start, new_end = snap_to_words(text, new_start, new_end)
+    if new_end <= new_start:
+        raise ReviewError("A span must keep at least one word; delete or reject it instead.")
+    _check_extent(text, new_start, new_end)
+    clash = _overlapping(transcript=transcript, start=new_start, end=new_end, exclude=[locked.pk])
+    if clash.exists():
+        raise ReviewError("The new extent overlaps another span; reject or shrink that one first.")
+    if (new_start, new_end) == (locked.start, locked.end):
+        raise ReviewError("The span already has this extent.")
+    before = span_snapshot(locked)
+    locked.start, locked.end = new_start, new_end
+    if locked.status == Span.Status.SUGGESTED:
+        locked.status = Span.Status.ACCEPTED
+    _save(locked, actor, "start", "end", "status")
+    _record(
+        actor=actor,
+        action="resize",
+        transcript=transcript,
+        span=locked,
+        before=[before],
+        after=[span_snapshot(locked)],
+    )
+    return locked
+
+
+@transaction.atomic
+def span_add(*, transcript: Transcript, actor, start: int, end: int, label: str) -> list[Span]:
+    """Add a span from a text selection (snapped to words; PERSON → one span per name part).
+
+    Name parts already covered by a span are skipped. Returns the new spans.
+    """
+    if label not in LABELS:
+        raise ReviewError(f"Unknown label {label!r}.")
+    transcript = Transcript.objects.select_for_update().get(pk=transcript.pk)
+    _check_edit(transcript=transcript, actor=actor)
+    text = transcript.text
+    start, end = snap_to_words(text, int(start), int(end))
+    _check_extent(text, start, end)
+    parts = stored_pieces(text, start, end, label)
+    if not parts:
+        raise ReviewError("The selection holds no name (titles such as Mr. are not names).")
+    entities_before = _entity_ids(transcript)
+    created = []
+    for part_start, part_end in parts:
+        if _overlapping(transcript=transcript, start=part_start, end=part_end).exists():
+            continue
+        created.append(
+            _create(
+                transcript=transcript,
+                actor=actor,
+                start=part_start,
+                end=part_end,
+                label=label,
+                status=Span.Status.ADDED,
+            )
+        )
+    if not created:
+        raise ReviewError("The selection is already annotated; relabel or resize that span.")
+    review_assign_entities(transcript=transcript, spans=created)
+    created = list(Span.objects.filter(pk__in=[s.pk for s in created]))
+    _record(
+        actor=actor,
+        action="add",
+        transcript=transcript,
+        span=created[0],
+        before=[],
+        after=[span_snapshot(s) for s in created],
+        created_entities=_entity_ids(transcript) - entities_before,
+    )
+    return created
+
+
+@transaction.atomic
+def span_delete(*, span: Span | int, actor, version: int | None = None) -> Span:
+    """Delete a span (for mistakes; suggestions are normally rejected, which keeps them)."""
+    locked = _lock_span(span=span, version=version)
+    _check_edit(transcript=locked.transcript, actor=actor)
+    before = span_snapshot(locked)
+    _record(actor=actor, action="delete", transcript=locked.transcript, before=[before], after=[])
+    locked.delete()
+    return locked
+
+
+@transaction.atomic
+def span_apply_to_all(*, span: Span | int, actor, version: int | None = None) -> list[Span]:
+    """Propose ``span``'s label at every other occurrence of its text.
+
+    Creates *suggested* spans (provenance ``review.occurrence``) that the reviewer then
+    accepts or rejects like any other suggestion — never a silent mass decision. Returns
+    the new suggestions (empty when every occurrence is already annotated).
+    """
+    locked = _lock_span(span=span, version=version)
+    transcript = locked.transcript
+    _check_edit(transcript=transcript, actor=actor)
+    if locked.status == Span.Status.REJECTED:
+        raise ReviewError(
+            "Apply a label, not a rejection: reject the other suggestions one by one."
+        )
+    text = transcript.text
+    needle = text[locked.start : locked.end]
+    taken = list(
+        Span.objects.filter(transcript=transcript)
+        .exclude(status=Span.Status.REJECTED)
+        .values_list("start", "end")
+    )
+    entities_before = _entity_ids(transcript)
+    created = []
+    for start, end in occurrences(text, needle):
+        if any(s < end and e > start for s, e in taken):
+            continue
+        created.append(
+            Span(
+                transcript=transcript,
+                start=start,
+                end=end,
+                label=locked.label,
+                status=Span.Status.SUGGESTED,
+                provenance=[{"detector": OCCURRENCE, "score": 1.0, "from_span": locked.pk}],
+                score=1.0,
+                entity_id=locked.entity_id,
+            )
+        )
+    if not created:
+        return []
+    created = Span.objects.bulk_create(created)
+    review_assign_entities(transcript=transcript, spans=created)
+    _record(
+        actor=actor,
+        action="apply_all",
+        transcript=transcript,
+        span=locked,
+        before=[],
+        after=[span_snapshot(s) for s in Span.objects.filter(pk__in=[s.pk for s in created])],
+        created_entities=_entity_ids(transcript) - entities_before,
+        extra={"from_span": locked.pk},
+    )
+    return created
+
+
+@transaction.atomic
+def spans_accept_all(
+    *,
+    transcript: Transcript,
+    actor,
+    label: str | None = None,
+    entity: Entity | int | str | None = None,
+) -> list[Span]:
+    """Accept every remaining suggestion of one label or one reference group (confirm first)."""
+    if (label is None) == (entity is None):
+        raise ReviewError("Accept all of one label or of one group.")
+    _check_edit(transcript=transcript, actor=actor)
+    queryset = Span.objects.filter(transcript=transcript, status=Span.Status.SUGGESTED)
+    if label is not None:
+        if label not in LABELS:
+            raise ReviewError(f"Unknown label {label!r}.")
+        queryset = queryset.filter(label=label)
+        scope = {"label": label}
+    else:
+        entity = _entity(transcript=transcript, entity=entity)
+        queryset = queryset.filter(entity=entity)
+        scope = {"entity": entity.ref}
+    spans = _lock_spans(queryset)
+    if not spans:
+        raise ReviewError("Nothing left to accept there.")
+    before = [span_snapshot(s) for s in spans]
+    ids = [s.pk for s in spans]
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    Span.objects.filter(pk__in=ids).update(
+        status=Span.Status.ACCEPTED,
+        version=F("version") + 1,
+        reviewer=user,
+        updated_at=timezone.now(),
+    )
+    spans = list(Span.objects.filter(pk__in=ids))
+    _record(
+        actor=actor,
+        action="accept_all",
+        transcript=transcript,
+        before=before,
+        after=[span_snapshot(s) for s in spans],
+        extra=scope,
+    )
+    return spans
+
+
+FLAG_EVENT = "review_note.flag"  # not a ``review.`` action: undo leaves notes alone
+
+
+@transaction.atomic
+def span_flag(
+    *, span: Span | int, actor, flagged: bool, note: str = "", version: int | None = None
+) -> Span:
+    """Flag a span for the lead, with an optional comment (or clear the flag). The span's
+    decision and version do not change; the audit event keeps the old and new note."""
+    locked = _lock_span(span=span, version=version)
+    _check_edit(transcript=locked.transcript, actor=actor)
+    note = (note or "").strip()[:2000]
+    before = {"flagged": locked.flagged, "note": locked.lead_note}
+    locked.flagged, locked.lead_note = bool(flagged), note if flagged else ""
+    Span.objects.filter(pk=locked.pk).update(flagged=locked.flagged, lead_note=locked.lead_note)
+    from anonreview.core.audit import audit_record
+
+    audit_record(
+        actor=actor,
+        event_type=FLAG_EVENT,
+        transcript=locked.transcript,
+        span=locked,
+        before={**before, "spans": [span_snapshot(locked)]},
+        after={"flagged": locked.flagged, "note": locked.lead_note},
+    )
+    return locked

@@ -1,0 +1,125 @@
+"""Undo: walk back an actor's own review actions, restoring spans and their versions."""
+
+from django.db import transaction
+from django.utils import timezone
+
+from annotations.models import Entity, Span
+from annotations.services.review.groups import review_assign_entities
+from annotations.services.review.permissions import ReviewError, SpanConflict, _check_edit
+from annotations.services.review.snapshots import (
+    _RESTORED_FIELDS,
+    EVENT_PREFIX,
+    UNDO_EVENT,
+    _lock_spans,
+    span_snapshot,
+)
+from anonreview.core.audit import audit_record
+from anonreview.core.models import AuditEvent
+from transcripts.models import Transcript
+
+
+def review_undoable(*, transcript: Transcript, actor, limit: int = 200) -> list[int]:
+    """Ids of the actor's review actions on ``transcript`` that can still be undone, newest
+    first (reads ids and the ``undoes`` key only, not the snapshots)."""
+    events = list(
+        AuditEvent.objects.filter(
+            transcript=transcript, actor=actor, event_type__startswith=EVENT_PREFIX
+        )
+        .order_by("-id")
+        .values_list("id", "event_type", "after__undoes")[:limit]
+    )
+    undone = {int(undoes) for _id, kind, undoes in events if kind == UNDO_EVENT and undoes}
+    return [i for i, kind, _u in events if kind != UNDO_EVENT and i not in undone]
+
+
+@transaction.atomic
+def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
+    """Revert ``actor``'s latest not-yet-undone review action on ``transcript``.
+
+    Every span goes back to its snapshot *including its version*, so the action before
+    finds its spans as it left them and undo walks back the actor's history as deep as it
+    goes; a client holding the restored version sees exactly the state it showed. Refuses
+    (``SpanConflict``, naming who) when someone else changed a span it touched since.
+    Returns the undo's own AuditEvent (``after.undoes`` = the reverted event's id).
+    """
+    transcript = Transcript.objects.select_for_update().get(pk=transcript.pk)
+    _check_edit(transcript=transcript, actor=actor)
+    undoable = review_undoable(transcript=transcript, actor=actor)
+    if not undoable:
+        raise ReviewError("Nothing to undo.")
+    event = AuditEvent.objects.get(pk=undoable[0])
+    before = {s["id"]: s for s in event.before.get("spans", [])}
+    after = {s["id"]: s for s in event.after.get("spans", [])}
+    current = {s.pk: s for s in _lock_spans(Span.objects.filter(pk__in=set(before) | set(after)))}
+    stale = [
+        current[i]
+        for i, snap in after.items()
+        if i in current and current[i].version != snap["version"]
+    ]
+    gone = [i for i in after if i not in current]
+    back = [i for i in before if i not in after and i in current]
+    if stale or gone or back:
+        who = _changed_by(transcript=transcript, actor=actor, since=event.pk, spans=set(after))
+        by = f"{who} changed" if who else "someone changed"
+        raise SpanConflict(
+            f"Cannot undo: {by} these spans since; the view shows their current state.",
+            spans=stale,
+        )
+    state_before = [span_snapshot(s) for s in current.values()]
+    restored, updated = [], []
+    for span_id, snap in before.items():
+        span = current.get(span_id)
+        fields = {k: snap[k] for k in _RESTORED_FIELDS}
+        fields["proposal_id"] = snap.get("proposal_id")  # older snapshots lack it
+        if span is None:
+            if snap["entity_id"] and not Entity.objects.filter(pk=snap["entity_id"]).exists():
+                fields["entity_id"] = None
+            span = Span.objects.create(
+                pk=span_id, transcript=transcript, version=snap["version"], **fields
+            )
+        else:
+            for key, value in fields.items():
+                setattr(span, key, value)
+            span.version = snap["version"]
+            span.updated_at = timezone.now()
+            updated.append(span)
+        restored.append(span)
+    Span.objects.bulk_update(
+        updated, [*_RESTORED_FIELDS, "proposal_id", "version", "updated_at"], batch_size=500
+    )
+    removed = [i for i in after if i not in before]
+    Span.objects.filter(pk__in=removed).delete()
+    created_entities = event.after.get("created_entities", [])
+    if created_entities:
+        Entity.objects.filter(pk__in=created_entities, spans__isnull=True).delete()
+    review_assign_entities(transcript=transcript, spans=restored)
+    return audit_record(
+        actor=actor,
+        event_type=UNDO_EVENT,
+        transcript=transcript,
+        before={"spans": state_before},
+        after={
+            "undoes": event.pk,
+            "action": event.event_type.removeprefix(EVENT_PREFIX),
+            "spans": [span_snapshot(s) for s in restored],
+            "removed": removed,
+        },
+    )
+
+
+def _changed_by(*, transcript: Transcript, actor, since: int, spans: set[int]) -> str | None:
+    """The username of another user whose review action after event ``since`` touched one
+    of ``spans`` (the newest), or ``None``."""
+    events = (
+        AuditEvent.objects.filter(
+            transcript=transcript, pk__gt=since, event_type__startswith=EVENT_PREFIX
+        )
+        .exclude(actor=actor)
+        .order_by("-id")
+        .values_list("actor_username", "before", "after")[:200]
+    )
+    for username, before, after in events:
+        for side in (before, after):
+            if any(s.get("id") in spans for s in (side or {}).get("spans", []) or []):
+                return username or None
+    return None

@@ -1,0 +1,190 @@
+"""What the review templates show: the page's context, the inspector's, and the small
+answer to an action (only what it changed).
+
+Filters always come from the query string (``request.GET``), never from an action's
+POST body: an action's own ``label`` (relabel, add, accept all) is not a filter.
+"""
+
+import json
+from dataclasses import dataclass, field
+
+from django.http import HttpRequest
+
+from annotations import selectors
+from annotations.models import Span
+from annotations.selectors import ReviewFilters, SpanRow
+from annotations.services import review as services
+from annotations.views.review_lines import build_lines
+from anonreview.core.models import AuditEvent
+from engine.labels import LABELS
+from transcripts.models import Transcript
+
+KEY_LABELS = LABELS[:9]  # keys 1–9
+
+
+def review_filters(request: HttpRequest) -> ReviewFilters:
+    """The view's filters: from the query string only (also on POST)."""
+    return ReviewFilters.from_params(request.GET)
+
+
+def int_or(value, default=None):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def inspector_context(transcript: Transcript, rows: list[SpanRow], span_id: int | None) -> dict:
+    """The focused span, its group, named merge targets, proposed merge candidates, the
+    group's spelling variants (each can be split out at once) and the occurrences of its
+    text that have no span yet."""
+    row = next((r for r in rows if r.id == span_id), None) if span_id else None
+    if row is None:
+        return {"focus": None}
+    selectors.review_fill_provenance([row])
+    entities = {e.id: e for g in selectors.review_entities(rows=rows) for e in g.entities}
+    targets = sorted(
+        (e for e in entities.values() if e.label == row.label and e.id != row.entity_id),
+        key=lambda e: selectors._ref_key(e.ref),
+    )
+    group = [r for r in rows if r.entity_id == row.entity_id] if row.entity_id else []
+    own = entities.get(row.entity_id)
+    candidates = selectors.review_merge_candidates(entity=own, others=targets) if own else []
+    variants = selectors.review_spelling_variants(group) if own else []
+    return {
+        "focus": row,
+        "note": Span.objects.filter(pk=row.id).values_list("lead_note", flat=True).first() or "",
+        "focus_entity": own,
+        "merge_targets": targets,
+        "merge_candidates": candidates,
+        "variants": variants,
+        "group_size": len(group),
+        "group_open": sum(1 for r in group if not r.decided),
+        "occurrences": len(
+            selectors.review_free_occurrences(text=transcript.text, row=row, rows=rows)
+        ),
+    }
+
+
+def page_context(request, transcript, *, rows, filters, focus=None, lists=True) -> dict:
+    """Context of the page and its fragments; ``lists=False`` skips the entity list, the
+    progress and the queue (the inspector alone needs none of them)."""
+    refusal = services.review_edit_refusal(transcript=transcript, user=request.user)
+    context = {
+        "transcript": transcript,
+        "filters": filters,
+        "filter_query": filters.as_query(),
+        "labels": LABELS,
+        "key_labels": KEY_LABELS,
+        "can_edit": refusal is None,
+        "refusal": refusal,
+        "can_resume": refusal is not None
+        and transcript.state == Transcript.State.RETURNED
+        and transcript.assignees.filter(pk=request.user.pk).exists(),
+        **inspector_context(transcript, rows, focus),
+    }
+    if lists:
+        context.update(
+            {
+                "progress": selectors.review_progress(rows=rows),
+                "groups": selectors.review_entities(
+                    rows=rows, filters=filters if filters.active else None
+                ),
+                "queue_json": json.dumps(selectors.review_queue(rows=rows, filters=filters)),
+                "minimap": selectors.review_minimap(rows=rows, pages=transcript.page_count),
+            }
+        )
+    return context
+
+
+# --- the answer to an action ---------------------------------------------------------
+
+
+@dataclass
+class Touched:
+    """What the actor's audit events since an id changed: spans, offsets, groups."""
+
+    spans: set[int] = field(default_factory=set)
+    offsets: set[int] = field(default_factory=set)
+    entities: set[int] = field(default_factory=set)
+    labels: set[str] = field(default_factory=set)
+
+
+def touched_since(transcript: Transcript, actor, since_id: int) -> Touched:
+    touched = Touched()
+    for before, after in AuditEvent.objects.filter(
+        transcript=transcript, actor=actor, pk__gt=since_id
+    ).values_list("before", "after"):
+        for side in (before or {}, after or {}):
+            for snap in side.get("spans", []) or []:
+                touched.spans.add(snap["id"])
+                touched.offsets.add(snap["start"])
+                touched.labels.add(snap["label"])
+                if snap.get("entity_id"):
+                    touched.entities.add(snap["entity_id"])
+            touched.entities.update(side.get("created_entities", []) or [])
+            touched.spans.update(side.get("removed", []) or [])
+    return touched
+
+
+def _loaded_pages(request, windows) -> list[int]:
+    loaded = {int_or(x) for x in request.POST.get("loaded", "").split(",") if x.strip()}
+    return [p for w in windows if w.index in loaded for p in w.pages]
+
+
+def answer_context(request, transcript, *, touched: Touched, filters, focus=None) -> dict:
+    """The out-of-band fragments of an action's answer: touched lines of the loaded
+    windows, touched entity rows (or their removal), the headers of touched labels, the
+    progress counter, a queue patch and the action's result (its span, for focus)."""
+    transcript.refresh_from_db(fields=["state"])
+    rows = selectors.review_span_rows(transcript=transcript, provenance=bool(filters.detector))
+    windows = selectors.review_windows(transcript=transcript)
+    pages = _loaded_pages(request, windows)
+    lines = []
+    if touched.offsets and pages:
+        utterances = [
+            u
+            for u in selectors.review_utterances(transcript=transcript, pages=pages)
+            if any(u.start <= o < max(u.end, u.start + 1) for o in touched.offsets)
+        ]
+        lines = build_lines(  # no focus: the page paints the user's own
+            transcript=transcript, utterances=utterances, rows=rows,
+            filters=filters, page_breaks=False,
+        )  # fmt: skip
+    groups = selectors.review_entities(
+        rows=rows, filters=filters if filters.active else None, only=touched.entities
+    )
+    by_id = {e.id: e for g in groups for e in g.entities}
+    labels = touched.labels | {by_id[i].label for i in touched.entities if i in by_id}
+    by_row = {r.id: r for r in rows}
+    upsert, remove = [], []
+    for span_id in sorted(touched.spans):
+        row = by_row.get(span_id)
+        if row is not None and row.matches(filters):
+            upsert.append(selectors.review_queue_entry(row))
+        else:
+            remove.append(span_id)
+    refusal = services.review_edit_refusal(transcript=transcript, user=request.user)
+    return {
+        "transcript": transcript,
+        "filters": filters,
+        "can_edit": refusal is None,
+        "lines": lines,
+        "progress": selectors.review_progress(rows=rows),
+        "entity_rows": [by_id[i] for i in sorted(touched.entities) if i in by_id],
+        "entity_gone": sorted(i for i in touched.entities if i not in by_id),
+        "label_groups": [g for g in groups if g.label in labels],
+        "labels_gone": sorted(
+            (label for label in labels if label not in {g.label for g in groups}),
+            key=LABELS.index,
+        ),
+        "queue_patch": json.dumps({"upsert": upsert, "remove": remove}),
+        "result_focus": focus,
+        "focus": by_row.get(focus) if focus else None,
+        "touched_spans": ",".join(str(i) for i in sorted(touched.spans)),
+        "minimap": [
+            cell
+            for cell in selectors.review_minimap(rows=rows, pages=transcript.page_count)
+            if cell.page in {by_row[i].page for i in touched.spans if i in by_row}
+        ],
+    }

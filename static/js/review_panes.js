@@ -1,0 +1,244 @@
+/* Review workspace, the panes and lists: linking (hover/focus on any [data-ref] lights up
+ * every element with that ref), synchronised scrolling, placeholder heights, new entity
+ * rows placed in ref order, filters applied on change, and the popover that adds a span
+ * from a text selection. review.js drives them through ReviewPanes. */
+(function () {
+  "use strict";
+  const orig = document.getElementById("original");
+  const pseudo = document.getElementById("pseudonymized");
+  if (!orig || !pseudo) return;
+  let linkedRef = null;
+  const byRef = (ref) => document.querySelectorAll('[data-ref="' + CSS.escape(ref) + '"]');
+
+  // --- linking: hover/focus on any [data-ref] lights up every element with that ref ----
+  function link(ref) {
+    if (ref === linkedRef) return;
+    unlink();
+    if (!ref) return;
+    linkedRef = ref;
+    byRef(ref).forEach((el) => el.classList.add("linked"));
+  }
+  function unlink() {
+    if (!linkedRef) return;
+    document.querySelectorAll(".linked").forEach((el) => el.classList.remove("linked"));
+    linkedRef = null;
+  }
+  function refOf(el) {
+    const t = el && el.closest ? el.closest("[data-ref]") : null;
+    return t && t.dataset.ref ? t.dataset.ref : null;
+  }
+  document.addEventListener("mouseover", (e) => {
+    const ref = refOf(e.target);
+    if (ref) link(ref);
+  });
+  document.addEventListener("mouseout", (e) => {
+    const from = refOf(e.target);
+    const to = refOf(e.relatedTarget);
+    if (from && from !== to) link(refOf(document.activeElement) || to);
+  });
+  document.addEventListener("focusin", (e) => link(refOf(e.target)));
+
+  // Placeholders: rescale the server's estimate by what the loaded windows measured.
+  function calibrate() {
+    let est = 0;
+    let real = 0;
+    orig.querySelectorAll(".win.loaded[data-estimate]").forEach((w) => {
+      est += Number(w.dataset.estimate);
+      real += w.getBoundingClientRect().height;
+    });
+    if (!est || !real) return;
+    const ratio = real / est;
+    document.querySelectorAll(".win:not(.loaded)[data-estimate]").forEach((w) => {
+      w.style.minHeight = Math.round(Number(w.dataset.estimate) * ratio) + "px";
+    });
+  }
+
+  // --- synchronised scrolling ----------------------------------------------------------
+  // A pane scrolled by this code does not drive the other one: its scroll event finds
+  // the position this code set (a user's scroll in the same frame does not).
+  const setBySync = new Map();
+  function setScroll(pane, top) {
+    top = Math.max(0, Math.min(top, pane.scrollHeight - pane.clientHeight));
+    if (Math.abs(pane.scrollTop - top) <= 1) return;
+    pane.scrollTop = top;
+    setBySync.set(pane, pane.scrollTop);
+  }
+  function twin(id) {
+    const map = { "uo-": "up-", "up-": "uo-", "wo-": "wp-", "wp-": "wo-" };
+    const prefix = id.slice(0, 3);
+    return map[prefix] ? map[prefix] + id.slice(3) : null;
+  }
+  function anchor(pane) {
+    const box = pane.getBoundingClientRect();
+    for (const dy of [6, 30, 60, 120]) {
+      let el = document.elementFromPoint(box.left + box.width / 2, box.top + dy);
+      if (!el || !pane.contains(el) || el === pane) continue;
+      if (el.classList.contains("pagebreak")) el = el.nextElementSibling;
+      const a = el ? el.closest(".utt, .win") : null;
+      if (a && a.id) return a;
+    }
+    return null;
+  }
+  function sync(from, to) {
+    const mine = setBySync.get(from);
+    setBySync.delete(from);
+    if (mine !== undefined && Math.abs(from.scrollTop - mine) <= 1) return;
+    let target = null;
+    if (from.scrollTop <= 1) target = 0; // the top is the top in both panes
+    else if (from.scrollTop + from.clientHeight >= from.scrollHeight - 1) target = to.scrollHeight;
+    else {
+      const a = anchor(from);
+      const b = a ? document.getElementById(twin(a.id)) : null;
+      if (!b) return;
+      const ra = a.getBoundingClientRect();
+      const frac = (from.getBoundingClientRect().top - ra.top) / Math.max(ra.height, 1);
+      const rb = b.getBoundingClientRect();
+      target = to.scrollTop + (rb.top - to.getBoundingClientRect().top) + frac * rb.height;
+    }
+    setScroll(to, target);
+  }
+  function onScroll(from, to) {
+    let queued = false;
+    return () => {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(() => {
+        queued = false;
+        sync(from, to);
+      });
+    };
+  }
+  orig.addEventListener("scroll", onScroll(orig, pseudo), { passive: true });
+  pseudo.addEventListener("scroll", onScroll(pseudo, orig), { passive: true });
+
+
+  const ALL_LABELS = ((document.getElementById("review") || {}).dataset || {}).labels
+    ? document.getElementById("review").dataset.labels.split(",")
+    : [];
+  // A new entity row (or label group) has no place yet: insert it in ref order.
+  function ensureGroup(label) {
+    let section = document.getElementById("eg-" + label);
+    if (section) return section;
+    const nav = document.getElementById("entities");
+    section = document.createElement("section");
+    section.className = "egroup";
+    section.id = "eg-" + label;
+    section.dataset.label = label;
+    section.innerHTML = '<header class="egroup-head" id="eh-' + label + '"></header><ul id="el-' + label + '"></ul>';
+    const rank = ALL_LABELS.indexOf(label);
+    const next = Array.from(nav.querySelectorAll("section.egroup")).find((s) => ALL_LABELS.indexOf(s.dataset.label) > rank);
+    nav.querySelectorAll(":scope > p.muted").forEach((p) => p.remove());
+    nav.insertBefore(section, next || null);
+    return section;
+  }
+  const refKey = (ref) => {
+    const m = /^(.*)_(\d+)$/.exec(ref || "");
+    return m ? [m[1], Number(m[2])] : [ref, 0];
+  };
+  document.body.addEventListener("htmx:oobErrorNoTarget", (e) => {
+    e.preventDefault();
+    const el = e.detail.content;
+    if (!el || !el.id) return;
+    const fresh = el.cloneNode(true);
+    fresh.removeAttribute("hx-swap-oob");
+    if (el.matches("li.ent")) {
+      const list = ensureGroup(el.dataset.label).querySelector("ul");
+      const k = refKey(el.dataset.ref);
+      const next = Array.from(list.children).find((li) => {
+        const o = refKey(li.dataset.ref);
+        return o[0] > k[0] || (o[0] === k[0] && o[1] > k[1]);
+      });
+      list.insertBefore(fresh, next || null);
+    } else if (el.matches("header.egroup-head")) {
+      const label = el.id.replace(/^eh-/, "");
+      const head = ensureGroup(label).querySelector("header");
+      head.replaceWith(fresh);
+    }
+  });
+
+  // Filters apply as soon as they change (the Filter button is for pages without JS).
+  const filterForm = document.getElementById("filters");
+  if (filterForm) {
+    document.getElementById("review").classList.add("js-on");
+    filterForm.addEventListener("change", (e) => {
+      if (e.target.name !== "q") filterForm.requestSubmit();
+    });
+  }
+
+  // The add popover: ``init`` wires it once review.js knows how to send an action.
+  let onAdd = () => undefined;
+  const opts = { canEdit: false };
+  // --- add a span by selecting text ----------------------------------------------------
+  const pop = document.getElementById("add-popover");
+  let pendingAdd = null;
+  const popoverOpen = () => pop && !pop.hidden;
+  function hidePopover() {
+    if (pop) pop.hidden = true;
+    pendingAdd = null;
+  }
+  function offsetIn(container, node, offset) {
+    const r = document.createRange();
+    r.selectNodeContents(container);
+    r.setEnd(node, offset);
+    return r.toString().length;
+  }
+  function utOf(node) {
+    const el = node.nodeType === 1 ? node : node.parentElement;
+    return el ? el.closest(".ut") : null;
+  }
+  function checkSelection() {
+    const sel = window.getSelection();
+    if (!opts.canEdit || !sel || sel.isCollapsed || !sel.rangeCount) return;
+    const r = sel.getRangeAt(0);
+    const a = utOf(r.startContainer);
+    const b = utOf(r.endContainer);
+    if (!a || a !== b || !orig.contains(a)) return;
+    const base = Number(a.dataset.start);
+    const start = base + offsetIn(a, r.startContainer, r.startOffset);
+    const end = base + offsetIn(a, r.endContainer, r.endOffset);
+    if (end <= start || !sel.toString().trim()) return;
+    pendingAdd = { start: start, end: end };
+    pop.querySelector(".sel-text").textContent = sel.toString().trim().slice(0, 60);
+    const rect = r.getBoundingClientRect();
+    pop.hidden = false;
+    const h = pop.offsetHeight;
+    pop.style.left = Math.max(8, Math.min(rect.left, window.innerWidth - pop.offsetWidth - 8)) + "px";
+    // Below the selection, or above it when it would not fit (never over the word).
+    const above = rect.bottom + 8 + h > window.innerHeight - 8;
+    pop.classList.toggle("above", above);
+    pop.style.top = Math.max(8, above ? rect.top - h - 8 : rect.bottom + 8) + "px";
+  }
+  function addSelection(label) {
+    if (!pendingAdd || !label) return;
+    const values = { start: pendingAdd.start, end: pendingAdd.end, label: label };
+    hidePopover();
+    window.getSelection().removeAllRanges();
+    onAdd(values);
+  }
+  orig.addEventListener("mouseup", () => setTimeout(checkSelection, 0));
+  if (pop) {
+    pop.addEventListener("click", (e) => {
+      const b = e.target.closest("[data-add-label]");
+      if (b) addSelection(b.dataset.addLabel);
+    });
+    pop.querySelector("[data-add-select]").addEventListener("change", (e) => addSelection(e.target.value));
+  }
+  document.addEventListener("mousedown", (e) => {
+    if (popoverOpen() && !pop.contains(e.target)) hidePopover();
+  });
+
+
+  window.ReviewPanes = {
+    link: link,
+    relink: () => linkedRef && byRef(linkedRef).forEach((el) => el.classList.add("linked")),
+    setScroll: setScroll,
+    calibrate: calibrate,
+    popoverOpen: popoverOpen,
+    hidePopover: hidePopover,
+    addSelection: addSelection,
+    init: (o) => {
+      opts.canEdit = o.canEdit;
+      onAdd = o.onAdd;
+    },
+  };
+})();

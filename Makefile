@@ -7,7 +7,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 WORKERS ?= 1
 
-.PHONY: install install-dev chromium migrate demo run worker serve test lint format bench bench-corpus clean
+.PHONY: install install-dev chromium tesseract migrate demo run worker serve test lint format bench bench-corpus clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,13 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
+# Debian's Tesseract for scanned PDFs (OCR during import, and its tests).
+tesseract:
+	@command -v tesseract >/dev/null 2>&1 || { \
+	  echo "Installing Debian's tesseract-ocr for scanned PDFs..."; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq tesseract-ocr >/dev/null; }
+
 migrate: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py prepare_models
@@ -43,7 +50,7 @@ demo: migrate
 	$(PY) manage.py load_demo --reviewed 1
 
 # Serve the app with one background worker (more: `make run WORKERS=2`).
-run: demo
+run: demo tesseract
 	@echo "Starting $(WORKERS) worker(s) and the server on http://$(HOST):$(PORT)/"
 	@trap 'kill 0' INT TERM EXIT; \
 	for i in $$(seq 1 $(WORKERS)); do \
@@ -51,10 +58,10 @@ run: demo
 	  $(PY) manage.py db_worker --no-reload --worker-id "local-$$i" & done; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-worker: install
+worker: install tesseract
 	$(PY) manage.py db_worker
 
-test: install-dev chromium
+test: install-dev chromium tesseract
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 

@@ -14,7 +14,7 @@ RUN_ENV := DEBUG=0 HTTPS=$${HTTPS:-0} SECRET_KEY_FILE=$(SECRET_KEY_FILE)
 # Request lines without query strings (names reach them: the review page's ?q=).
 ACCESS_LOG := '%(t)s %(h)s "%(m)s %(U)s" %(s)s %(b)s'
 
-.PHONY: install install-dev chromium secret migrate demo static run worker serve test lint format bench bench-corpus clean
+.PHONY: install install-dev chromium tesseract secret migrate demo static run worker serve test lint format bench bench-corpus clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,13 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
+# Debian's Tesseract for scanned PDFs (OCR during import, and its tests).
+tesseract:
+	@command -v tesseract >/dev/null 2>&1 || { \
+	  echo "Installing Debian's tesseract-ocr for scanned PDFs..."; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq tesseract-ocr >/dev/null; }
+
 # A random SECRET_KEY, written once and never replaced (sessions survive restarts).
 secret: $(SECRET_KEY_FILE)
 $(SECRET_KEY_FILE):
@@ -62,7 +69,7 @@ static: install secret
 	$(RUN_ENV) $(PY) manage.py collectstatic --noinput -v 0
 
 # Serve the app with gunicorn (DEBUG off) and one background worker (more: WORKERS=2).
-run: demo static
+run: demo static tesseract
 	@echo "Starting $(WORKERS) worker(s) and the server on http://$(HOST):$(PORT)/"
 	@trap 'kill 0' INT TERM EXIT; \
 	for i in $$(seq 1 $(WORKERS)); do \
@@ -71,10 +78,10 @@ run: demo static
 	$(RUN_ENV) $(VENV)/bin/gunicorn anonreview.wsgi:application --bind $(HOST):$(PORT) \
 	  --workers $(WEB_WORKERS) --access-logfile - --access-logformat $(ACCESS_LOG)
 
-worker: install secret
+worker: install secret tesseract
 	$(RUN_ENV) $(PY) manage.py db_worker
 
-test: install-dev chromium
+test: install-dev chromium tesseract
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 

@@ -227,6 +227,8 @@ DETECTORS = [
     {"NAME": "engine.detectors.transformer.TransformerDetector", "OPTIONS": {}},
     {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
     {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+    # Possible misses (low score, runs last): docs/detection.md, "Safety net".
+    {"NAME": "engine.detectors.safety_net.SafetyNetDetector", "OPTIONS": {}},
 ]
 # A transformer fine-tuned on reviewed gold (docs/learning.md) joins the ensemble when
 # TRAINED_DETECTOR_DIR names its directory (e.g. var/trained_models/current).

@@ -38,17 +38,24 @@ def transcript(db, annotator):
     return make_transcript(assignees=[annotator])
 
 
+def _realdata(scanned: bool) -> Path:
+    found = sorted(REALDATA_DIR.glob("*.pdf")) if REALDATA_DIR.is_dir() else []
+    found = [p for p in found if p.stem.endswith("-scanned") == scanned]
+    if not found:
+        pytest.skip("../shared/realdata is absent" + (" (no scanned copy)" if scanned else ""))
+    return found[0]
+
+
 @pytest.fixture
 def realdata_pdf() -> Path:
-    # The text-layer PDF (a scanned copy without one sits beside it, for OCR).
-    found = sorted(
-        p
-        for p in (REALDATA_DIR.glob("*.pdf") if REALDATA_DIR.is_dir() else [])
-        if "scanned" not in p.name
-    )
-    if not found:
-        pytest.skip("../shared/realdata is absent")
-    return found[0]
+    """The real transcript with its text layer (not its scanned copy)."""
+    return _realdata(scanned=False)
+
+
+@pytest.fixture
+def realdata_scanned_pdf() -> Path:
+    """The scanned copy of the real transcript (no text layer)."""
+    return _realdata(scanned=True)
 
 
 @pytest.fixture

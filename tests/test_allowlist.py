@@ -94,3 +94,28 @@ def test_the_engine_reads_the_allow_list_from_the_database(settings, lead):
     annotation.transcript_annotate(transcript=transcript)
     labels = set(Span.objects.filter(transcript=transcript).values_list("label", flat=True))
     assert labels == {"PERSON"}
+
+
+def test_allowlist_falls_back_to_the_default_terms_when_the_table_is_missing(monkeypatch):
+    from django.db import OperationalError
+
+    from annotations.models import AllowListTerm
+    from annotations.services.allowlist import allowlist_terms_or_default, default_allowlist_terms
+
+    class Missing:
+        def order_by(self, *args):
+            raise OperationalError("no such table")
+
+    monkeypatch.setattr(AllowListTerm, "objects", Missing())
+    terms, from_database = allowlist_terms_or_default()
+    assert not from_database
+    assert terms == default_allowlist_terms()
+    assert "Board of Parole Hearings" in terms
+
+
+def test_default_allowlist_is_what_a_migrated_database_starts_with(db):
+    from annotations.services.allowlist import allowlist_terms_or_default, default_allowlist_terms
+
+    terms, from_database = allowlist_terms_or_default()
+    assert from_database
+    assert set(default_allowlist_terms()) <= set(terms)

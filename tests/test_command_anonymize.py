@@ -83,3 +83,37 @@ def test_anonymize_rename_gives_outputs_pseudonymous_names(tmp_path, capsys):
     assert re.fullmatch(r"transcript-[0-9a-f]{12}\.txt", Path(files[0]["output"]).name)
     mapping = json.loads((out_dir / "names.key.json").read_text())
     assert list(mapping.values()) == [str(source)]
+
+
+def test_anonymize_runs_on_a_never_migrated_database_with_the_default_allow_list(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parent.parent
+    source = tmp_path / "hearing.txt"
+    source.write_text(SYNTHETIC)
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp_path / 'never-migrated.sqlite3'}")
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(repo / "manage.py"),
+            "anonymize",
+            str(source),
+            "--out",
+            str(tmp_path / "out"),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=repo,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "default allow-list" in proc.stderr
+    (summary,) = json.loads(proc.stdout)["files"]
+    assert summary["ok"] and summary["leaks"] == 0
+    assert "Quill" not in (tmp_path / "out" / "hearing.txt").read_text()

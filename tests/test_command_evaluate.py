@@ -95,7 +95,9 @@ def test_commands_say_in_words_when_the_database_is_not_migrated(tmp_path):
     }
     gold = tmp_path / "gold.jsonl"
     gold.write_text('{"id": "a", "text": "Hello.", "spans": []}\n')
-    for argv in (["evaluate", "--gold", str(gold)], ["anonymize", str(gold), "--out", "x"]):
+    # (anonymize runs without a database since issue 15: the default allow-list;
+    # tests/test_command_anonymize.py.)
+    for argv in (["evaluate", "--gold", str(gold)],):
         done = subprocess.run(
             [sys.executable, "manage.py", *argv],
             env=env,
@@ -106,3 +108,33 @@ def test_commands_say_in_words_when_the_database_is_not_migrated(tmp_path):
         assert done.returncode == 1
         assert "run `python manage.py migrate`" in done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_evaluate_leaves_safety_net_suggestions_out_of_the_main_figures(settings, tmp_path):
+    text = "ALDEN: Good morning, Mr. Quill. Zyranthe called on Monday.\n"
+    doc = GoldDoc(
+        id="net-1",
+        text=text,
+        spans=[
+            GoldSpan(text.index("Quill"), text.index("Quill") + 5, "PERSON"),
+            GoldSpan(text.index("Zyranthe"), text.index("Zyranthe") + 8, "PERSON"),
+            GoldSpan(text.index("Monday"), text.index("Monday") + 6, "DATE"),
+        ],
+        ignore=[(0, 5)],
+    )
+    path = tmp_path / "gold.jsonl"
+    write_jsonl([doc], path)
+    settings.DETECTORS = [
+        *LIGHT,
+        {"NAME": "engine.detectors.safety_net.SafetyNetDetector", "OPTIONS": {}},
+    ]
+    out = StringIO()
+    call_command("evaluate", "--gold", str(path), "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    # main figures: Zyranthe (a possible miss only) is missed and leaks
+    assert report["overall"]["exact"]["fn"] == 1 and report["leaked_tokens"] == 1
+    # with the safety net counted as spans, it is covered
+    assert report["with_safety_net"]["overall"]["exact"]["tp"] == 3
+    assert report["with_safety_net"]["leaked_tokens"] == 0
+    assert report["safety_net"]["spans"] == 1
+    assert "safety_net" in report["detectors"]

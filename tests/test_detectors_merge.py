@@ -301,19 +301,23 @@ def at(text, needle, label, detector="spacy", explanation="ORG"):
     return Detection(start, start + len(needle), label, 0.85, detector, explanation)
 
 
-def test_a_capitalised_ordinary_word_the_transcript_also_writes_in_lower_case_is_no_body():
-    text = "Chess is thinking ahead. I play chess. Kaiser hired me; kaiser rolls."
+def test_a_capitalised_ordinary_english_word_is_no_body_whatever_the_transcript_writes():
+    # "Chess" is an ordinary English word by frequency, even where the transcript never
+    # writes it in lower case; "Kaiser" is a name (gazetteer), even where the transcript
+    # also writes "kaiser rolls": one text's lower-case use no longer decides.
+    text = "Chess is thinking ahead. Anger is loud. Kaiser hired me; kaiser rolls."
     out = clean(
         text,
         [
             at(text, "Chess", "ORGANIZATION"),
+            at(text, "Anger", "ORGANIZATION"),
             at(text, "Kaiser", "ORGANIZATION", "presidio", "SpacyRecognizer"),
         ],
     )
-    assert out == []
+    assert [text[d.start : d.end] for d in out] == ["Kaiser"]
     # A pattern recognizer's organisation is not second-guessed this way.
-    kept = clean(text, [at(text, "Kaiser", "ORGANIZATION", "presidio", "EmployerRecognizer")])
-    assert [text[d.start : d.end] for d in kept] == ["Kaiser"]
+    kept = clean(text, [at(text, "Chess", "ORGANIZATION", "presidio", "EmployerRecognizer")])
+    assert [text[d.start : d.end] for d in kept] == ["Chess"]
 
 
 def test_boilerplate_of_function_words_and_domain_terms_is_no_organization():

@@ -101,3 +101,52 @@ def test_load_demo_imports_once_and_assigns_the_demo_annotator(db):
     t = Transcript.objects.get()
     assert list(t.assignees.all()) == [annotator] and t.utterances.exists()
     assert "already imported" in out.getvalue()
+
+
+def _manage(*args, database):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{database}")
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    return subprocess.run(
+        [sys.executable, str(repo / "manage.py"), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=repo,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_dry_run_needs_no_database_on_a_never_migrated_checkout(tmp_path):
+    # Before: an OperationalError traceback (the duplicate check read a missing table).
+    source = tmp_path / "plain.txt"
+    source.write_bytes(SPEECH)
+    empty = tmp_path / "never-migrated.sqlite3"
+    proc = _manage("import_transcripts", str(source), "--dry-run", "--json", database=empty)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)["files"][0]
+    assert result["ok"] and result["utterances"] == 2 and result["duplicate_of"] is None
+    assert "Traceback" not in proc.stderr
+
+
+def test_dry_run_text_output_shows_notices(tmp_path, db):
+    source = tmp_path / "note.txt"
+    source.write_bytes(b"Just a note without speakers.\n\nAnother paragraph.\n")
+    out, code = run(str(source), "--dry-run")
+    assert code == 0
+    assert "note: No speaker turns" in out
+
+
+def test_bench_import_times_import_and_bare_extraction_in_one_run():
+    out = StringIO()
+    call_command("bench_import", "--words", "1500", "--runs", "1", "--json", stdout=out)
+    result = json.loads(out.getvalue())
+    assert result["pages"] > 5 and result["words"] > 1000
+    assert result["bare_pypdfium2_s"] > 0 and result["import_s"] > 0
+    assert result["ratio"] == round(result["import_s"] / result["bare_pypdfium2_s"], 2)

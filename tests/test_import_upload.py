@@ -167,3 +167,34 @@ def test_job_bar_does_not_repeat_the_status_word(lead):
     job.refresh_from_db()
     html = render_to_string("transcripts/_job.html", {"job": job})
     assert f"{job.get_status_display()}: Imported 2 of 2 file(s)" in html
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    __import__("shutil").which("tesseract") is None, reason="tesseract-ocr is not installed"
+)
+def test_uploaded_scan_is_ocrd_in_the_background_job_and_its_doubtful_words_are_shown(
+    client, lead, light, django_capture_on_commit_callbacks
+):
+    from engine.synthetic.families import family_document
+    from engine.synthetic.family_render import render_pdf, render_scan
+
+    scan = render_scan(render_pdf(family_document(8, "federal", words=250)), seed=8)
+    client.force_login(lead)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("transcripts:upload"),
+            {"files": [SimpleUploadedFile("scan.pdf", scan, content_type="application/pdf")]},
+        )
+    assert response.status_code == 302
+    job = Job.objects.get(kind=Job.Kind.IMPORT)
+    assert job.status == Job.Status.DONE and job.progress == 100
+    (result,) = job.result["files"]
+    assert result["ok"] and any("read by OCR" in n for n in result["notices"])
+    results = client.get(response["Location"]).content.decode()
+    assert 'class="muted import-notice">This PDF is a scan' in results
+    transcript = Transcript.objects.get(pk=result["transcript_id"])
+    report = transcript.metadata["ocr"]
+    assert report["pages"] >= 3 and "THE COURT:" in transcript.text
+    page = client.get(reverse("annotations:detail", args=[transcript.pk])).content.decode()
+    assert 'id="ocr-summary"' in page and f"{report['pages']} scanned pages" in page

@@ -15,6 +15,7 @@ from engine.importing.errors import (
     EncryptedPdf,
     ImportRejected,
     NeedsOcr,
+    NoTranscript,
     NotSupported,
 )
 from transcripts.models import Transcript, Utterance
@@ -70,7 +71,7 @@ def bad_files() -> dict[str, bytes]:
         ("not-a-pdf.pdf", NotSupported, "not a PDF"),
         ("encrypted.pdf", EncryptedPdf, "encrypted"),
         ("corrupt.pdf", CorruptPdf, "damaged"),
-        ("scanned.pdf", NeedsOcr, "needs OCR"),
+        ("scanned.pdf", NoTranscript, "OCR found no text"),
         ("empty.pdf", EmptyFile, "empty"),
         ("empty.txt", EmptyFile, "empty"),
         ("picture.png", NotSupported, "Unsupported file type"),
@@ -81,6 +82,15 @@ def test_bad_file_is_refused_with_a_clear_message(name, error, words):
     with pytest.raises(error) as info:
         parse_file(name, bad_files()[name])
     assert words in info.value.message
+
+
+def test_scan_without_tesseract_says_ocr_is_needed(monkeypatch):
+    from engine.importing import ocr
+
+    monkeypatch.setattr(ocr, "ocr_available", lambda: False)
+    with pytest.raises(NeedsOcr) as info:
+        parse_file("scanned.pdf", bad_files()["scanned.pdf"])
+    assert "needs OCR" in info.value.message
 
 
 def test_bad_files_create_nothing_and_do_not_stop_the_batch(db):

@@ -93,3 +93,24 @@ def test_real_spelled_names_split_by_line_numbers_are_whole(realdata_pdf):
     surname = parsed.metadata["incarcerated_person"].split()[-1].upper()
     assert "-".join(surname) in SPELLED.findall(parsed.text)
     assert not re.search(r"\b[A-Z]-\s+[A-Z]-[A-Z]", parsed.text)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    __import__("shutil").which("tesseract") is None, reason="tesseract-ocr is not installed"
+)
+def test_real_scan_gives_the_same_cover_metadata_and_95_percent_of_the_words(
+    realdata_pdf, realdata_scanned_pdf
+):
+    from collections import Counter
+
+    text_layer = _parsed(realdata_pdf)
+    scanned = _parsed(realdata_scanned_pdf)
+    for key, value in text_layer.metadata.items():
+        assert scanned.metadata[key] == value, key
+    want = Counter(re.findall(r"\w+", text_layer.text.lower()))
+    got = Counter(re.findall(r"\w+", scanned.text.lower()))
+    recall = sum((want & got).values()) / sum(want.values())
+    assert recall >= 0.95, recall
+    assert len(scanned.utterances) == len(text_layer.utterances)
+    assert scanned.metadata["ocr"]["pages"] == text_layer.page_count

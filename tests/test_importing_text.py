@@ -6,7 +6,15 @@ import pytest
 
 from engine.importing.errors import NotSupported
 from engine.importing.parse import parse_text
-from engine.importing.text import MAX_LINE_CHARS, decode_text
+from engine.importing.sources import decode_text as _decode
+from engine.importing.text import MAX_LINE_CHARS, clean_text
+
+
+def decode_text(data: bytes) -> str:
+    """What the parser reads of a text file: decoded (sources), then cleaned (text)."""
+    text, _encoding = _decode(data)
+    return clean_text(text)
+
 
 HEARING = (
     "PRESIDING COMMISSIONER ALDEN: Good morning. We are on the record.\n"
@@ -37,7 +45,7 @@ def test_control_characters_anywhere_are_removed():
 
 
 def test_tabs_form_feeds_and_line_ends_are_kept():
-    assert decode_text(b"A: one\ttwo\r\n\fB: three\n") == "A: one\ttwo\r\n\fB: three\n"
+    assert clean_text("A: one\ttwo\r\n\fB: three\n") == "A: one\ttwo\r\n\fB: three\n"
 
 
 def test_binary_data_is_refused_with_a_sentence():

@@ -75,7 +75,9 @@ def test_each_span_text_is_what_its_label_claims(seed):
     checks = {
         "SPELLED_NAME": r"[A-Z](?:-[A-Z])+",
         "SPELLED_OUT_ITEM": rf"[A-Z] as in (?:{phonetic_words})(?:, [A-Z] as in (?:{phonetic_words}))*",
-        "CDCR_ID": rf"[A-Z]{{1,2}}\d{{4,5}}|(?:{phonetic_words})(?: (?:{phonetic_words}))? \d{{4,5}}",
+        # plain, phonetic, and (hard_cases.py) spelled "B-K-4-4-1-7", "A-32262", "B, as in boy, 65921"
+        "CDCR_ID": rf"[A-Z]{{1,2}}\d{{4,5}}|(?:{phonetic_words})(?: (?:{phonetic_words}))? \d{{4,5}}"
+        r"|[A-Z]-[A-Z](?:-\d){4}|[A-Z]-\d{5}|[A-Z], as in [a-z]+, \d{5}",
         "PHONE_NUMBER": r"\(\d{3}\) \d{3}-\d{4}|\d{3}[-.]\d{3}[-.]\d{4}",
         "EMAIL_ADDRESS": r"[a-z0-9.]+@[a-z0-9.-]+\.[a-z]+",
         "URL": r"www\.[a-z0-9-]+\.(?:org|com|net)",
@@ -83,7 +85,8 @@ def test_each_span_text_is_what_its_label_claims(seed):
         "AGE": r"\d{1,2}|[a-z]+(?:-[a-z]+)?",
         "HEIGHT": r"(?:five|six)(?: foot| feet|-)(?: ?[a-z]+)?|\d'\d{1,2}\"",
         "DATE": r".*(?:\d|day|January|February|March|April|May|June|July|August|September|October|November|December|JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER).*",
-        "PERSON": r"[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)?",
+        # a transcriber's lower-case slip (hard_cases.py): "pellegrino"
+        "PERSON": r"[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)?|[a-z]+",
     }
     for label, pattern in checks.items():
         mentions = spans_of(h, label)

@@ -163,3 +163,25 @@ def _jobs_visible_to(user) -> QuerySet[Job]:
         return Job.objects.all()
     visible = Transcript.objects.visible_to(user).values("pk")
     return Job.objects.filter(Q(created_by=user) | Q(transcript__in=visible))
+
+
+def transcript_ocr_summary(*, transcript: Transcript, limit: int = 40) -> dict | None:
+    """For a transcript read by OCR: pages, seconds per page, mean confidence and the
+    words read with low confidence (text and character range, first ``limit``)."""
+    report = (transcript.metadata or {}).get("ocr")
+    if not isinstance(report, dict):
+        return None
+    ranges = [
+        r
+        for r in report.get("low_confidence") or []
+        if isinstance(r, list | tuple) and len(r) == 2 and 0 <= r[0] < r[1] <= len(transcript.text)
+    ]
+    return {
+        "pages": report.get("pages"),
+        "seconds_per_page": report.get("seconds_per_page"),
+        "mean_confidence": report.get("mean_confidence"),
+        "low_confidence_count": len(ranges),
+        "low_confidence": [
+            {"start": s, "end": e, "text": transcript.text[s:e]} for s, e in ranges[:limit]
+        ],
+    }

@@ -14,6 +14,32 @@ def allowlist_terms() -> list[str]:
     return list(AllowListTerm.objects.order_by("term").values_list("term", flat=True))
 
 
+# The migrations that seed the allow-list; their TERMS are the default allow-list.
+_SEED_MIGRATIONS = ("0003_allowlist_seed", "0004_allowlist_hearing_terms")
+
+
+def default_allowlist_terms() -> list[str]:
+    """The allow-list a fresh database starts with (the seed migrations' terms)."""
+    import importlib
+
+    terms: set[str] = set()
+    for name in _SEED_MIGRATIONS:
+        module = importlib.import_module(f"annotations.migrations.{name}")
+        terms.update(term for term, _note in module.TERMS)
+    return sorted(terms)
+
+
+def allowlist_terms_or_default() -> tuple[list[str], bool]:
+    """(terms, from_database): the database's allow-list, or the default one when the
+    database was never migrated (headless runs such as ``anonymize``)."""
+    from django.db import DatabaseError
+
+    try:
+        return allowlist_terms(), True
+    except DatabaseError:
+        return default_allowlist_terms(), False
+
+
 def _require_lead(user) -> None:
     if not roles.is_lead(user):
         raise PermissionDenied("Only leads may change the allow-list.")

@@ -62,6 +62,7 @@ def _context(request, transcript: Transcript, **extra) -> dict:
         "events": selectors.audit_list(user=user, transcript=transcript)[:8],
         "review_url": review_url(transcript),
         "strategies": STRATEGIES,
+        "ocr": selectors.transcript_ocr_summary(transcript=transcript),
         **extra,
     }
 

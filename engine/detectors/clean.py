@@ -17,6 +17,8 @@ from collections.abc import Iterable
 
 from engine.detectors.base import Detection
 from engine.detectors.names import TITLES, is_given_name, person_name_parts
+from engine.detectors.ordinary import is_ordinary
+from engine.detectors.public import is_title_or_role, public_terms
 
 _TRAIL = re.compile(r"[\s,;:!?\"'“”‘’()\[\]{}…—–-]+$")
 _LEAD = re.compile(r"^[\s,;:!?\"'“”‘’()\[\]{}…—–-]+")
@@ -38,6 +40,14 @@ _DURATION = re.compile(
 )
 _TIME_OK = re.compile(
     r"\d|o'clock|o’clock|\bnoon\b|\bmidnight\b|\b[ap]\.?m\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b.*\b(?:morning|afternoon|evening|night)\b",
+    re.IGNORECASE,
+)
+# A time needs a clock, an hour with a.m./p.m., o'clock, noon, midnight, "1530 hours" or an
+# hour word with a time of day: a case number ("No. 11-393") or "section 3" is no time.
+_TIME_STRICT = re.compile(
+    r"\d:\d\d|\d\s*[ap]\.?\s?m\b|o'clock|o’clock|\bnoon\b|\bmidnight\b|\b\d{4} hours\b|"
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\b.*"
+    r"\b(?:morning|afternoon|evening|night|[ap]\.m\.)",
     re.IGNORECASE,
 )
 _STUTTER = re.compile(r"^(\w{1,3})-(?:\1-)*\1\w*$", re.IGNORECASE)
@@ -182,6 +192,20 @@ def _looks_like_full_name(value: str, d: Detection) -> bool:
     return not is_known_place(value)
 
 
+def _lone_given_name(value: str, d: Detection) -> bool:
+    """One word a statistical model calls a body or a place that is a given name and no
+    English word or known place ("Debbie stayed to fight the fire"): a person."""
+    if not (_statistical(d) or d.detector == "transformer"):
+        return False
+    if not re.fullmatch(r"[A-Z][a-z]+", value) or is_ordinary(value):
+        return False
+    if not is_given_name(value):
+        return False
+    from engine.detectors.patterns import is_known_place
+
+    return not is_known_place(value)
+
+
 # Words that only look like names at a sentence start: "Last name Williams", "Good luck";
 # the labels of a certification page ("Signed:", "Dated:").
 _NOT_NAME_HERE = re.compile(
@@ -205,17 +229,23 @@ def _only_function_words(value: str, allowed: Iterable[str] = ()) -> bool:
     return bool(words) and all(w in _STOP_WORDS or w in _CONTRACTION or w in allowed for w in words)
 
 
-_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z][a-z]+(?![\w'’-])")
-_LOWER_WORDS: list[tuple[str, frozenset[str]]] = []
+# Labels dropped inside a public term (public.py); a CDCR number or a phone never is one.
+_PUBLIC_CHECKED = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "NRP", "DATE", "TIME", "AGE"})
 
 
-def lower_words(text: str) -> frozenset[str]:
-    """The words ``text`` uses in lower case: ordinary words there, not names.
+def _known_place(value: str) -> bool:
+    from engine.detectors.patterns import is_known_place
 
-    Cached for the last text (kept referenced, so identity cannot be reused by another)."""
-    if not _LOWER_WORDS or _LOWER_WORDS[0][0] is not text:
-        _LOWER_WORDS[:] = [(text, frozenset(_LOWER_WORD.findall(text)))]
-    return _LOWER_WORDS[0][1]
+    return is_known_place(value)
+
+
+def _LOWER_OK(d: Detection) -> bool:  # noqa: N802 - reads as a rule
+    """Detectors that may propose a name in lower case: copies of a known name
+    (propagation, the safety net) and a word after an honorific (``Mr. pellegrino``)."""
+    return d.detector in {"propagation", "safety_net"} or d.explanation in {
+        "honorific",
+        "SpeakerTagRecognizer",
+    }
 
 
 def _statistical(d: Detection) -> bool:
@@ -235,9 +265,15 @@ def _line_pieces(text: str, d: Detection) -> list[Detection]:
 _TRAILING_NUMBERS = re.compile(r"(?:\s+\S*\d\S*)+$")
 
 
+def _same_kind(a: str, b: str) -> bool:
+    """Two characters of one word: both letters or both digits. A word glued to a number
+    ("Breyer16:17" in a PDF's word index) is two words."""
+    return (a.isalpha() and b.isalpha()) or (a.isdigit() and b.isdigit())
+
+
 def _cuts_word(text: str, start: int, end: int) -> bool:
-    return (start > 0 and text[start - 1].isalnum() and text[start].isalnum()) or (
-        end < len(text) and text[end].isalnum() and text[end - 1].isalnum()
+    return (start > 0 and _same_kind(text[start - 1], text[start])) or (
+        end < len(text) and _same_kind(text[end - 1], text[end])
     )
 
 
@@ -246,6 +282,7 @@ def clean(
 ) -> list[Detection]:
     """Apply the cleaning rules; returns new detections (PERSON ones as name parts)."""
     allow = allow or AllowList()
+    public = public_terms(text)
     out: list[Detection] = []
     # (detection, already refined): a DATE/TIME span is cut into its expressions once
     pending = [(d, False) for d in detections]
@@ -267,15 +304,31 @@ def clean(
         if d.label in {"ORGANIZATION", "LOCATION"}:
             # "MATTHEW MORALES P85939" in a page footer: the name, then a number
             name = _TRAILING_NUMBERS.sub("", value)
-            if _TITLED.match(name) or _looks_like_full_name(name, d):
+            if _TITLED.match(name) or _looks_like_full_name(name, d) or _lone_given_name(name, d):
                 # "Officer Cantu", "Chaplain Myers", "Amber Martinez": a person, not a body
                 d = d.moved(d.start, d.start + len(name), "PERSON")
+        if d.label in _PUBLIC_CHECKED and public.inside(d.start, d.end):
+            continue  # "Supreme Court", "Internal Revenue Code", "Penal Code section 3041"
+        if d.label in {"PERSON", "ORGANIZATION", "LOCATION", "NRP"} and is_title_or_role(value):
+            continue  # "Chief Justice", "ESQ.", "MR." as a place: titles and roles
+        if (
+            d.label in _ONE_LINE
+            and (_statistical(d) or d.detector == "transformer")
+            and public.in_caps_boilerplate(d.start, d.end)
+            and all(is_ordinary(w) for w in re.findall(r"[A-Za-z][\w'’]*", value))
+        ):
+            continue  # "MODIFY" in the decision's boilerplate in capitals
         if d.label == "PERSON":
             for s, e in person_name_parts(text, d.start, d.end):
                 part = text[s:e]
-                if (len(part) < 2 and not part.isupper()) or part == "I" or part.islower():
-                    continue  # names are capitalised ("godfather" is not one)
+                if (len(part) < 2 and not part.isupper()) or part == "I":
+                    continue
+                if part.islower() and not (_LOWER_OK(d) and not is_ordinary(part)):
+                    continue  # names are capitalised ("godfather" is not one), except a
+                    # known name's lower-case slip ("Mr. pellegrino") that is no English word
                 if allow.allows(text, s, e) or part.lower() in TITLES or _STUTTER.match(part):
+                    continue
+                if is_title_or_role(part) or public.inside(s, e):
                     continue
                 if _NOT_NAME_HERE.match(text, s):
                     continue
@@ -298,7 +351,7 @@ def clean(
             ):
                 continue  # a house number, a count or a form ("Form 1073"), not a year
         elif d.label == "TIME":
-            if not _TIME_OK.search(value):
+            if not _TIME_OK.search(value) or not _TIME_STRICT.search(value):
                 continue
         elif d.label in {"ORGANIZATION", "LOCATION", "NRP"}:
             if _STUTTER.match(value) or value.islower() and len(value) < 4:
@@ -312,14 +365,15 @@ def clean(
             if allow.overlaps_term(text, d.start, d.end):
                 continue  # "Denial Management, Celebrate Recovery and ..." lists of programmes
             if (
-                d.label == "ORGANIZATION"
+                d.label in {"ORGANIZATION", "LOCATION"}
                 and _statistical(d)
                 and re.fullmatch(r"[A-Z][a-z]+", value)
-                and value.lower() in lower_words(text)
+                and is_ordinary(value)
+                and not (d.label == "LOCATION" and _known_place(value))
             ):
                 # "Chess is thinking two moves ahead", "Anger is a secondary emotion": a
-                # capitalised word the same transcript also uses in lower case is an
-                # ordinary word, not a body's name (NER's guess at a sentence start)
+                # capitalised ordinary English word (by frequency, not a name) is no
+                # body's name (NER's guess at a sentence start)
                 continue
         out.append(d)
     out.sort(key=lambda x: (x.start, x.end, x.label, x.detector))

@@ -6,9 +6,10 @@
     result.errors     # {detector name: error in words} — the others' spans are kept
     result.by_detector  # {detector name: its cleaned detections} (per-detector figures)
 
-One failing detector does not stop the others; its error is reported. Detectors
-that declare ``needs_detections`` (propagation) run after the others, with the merged
-spans in ``document.artifacts["detections"]``.
+One failing detector does not stop the others; its error is reported. Detectors run in
+stages (``stage_of``): those that declare ``needs_detections`` (propagation) run after
+the others, and the safety net (``stage = 2``) after them, each stage with the merged
+spans of the earlier ones in ``document.artifacts["detections"]`` (and ``"merged"``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,12 @@ class EnsembleResult:
 
 class EnsembleError(RuntimeError):
     """Every detector failed: nothing to propose."""
+
+
+def stage_of(detector: Detector) -> int:
+    """When a detector runs: 0 = first (models, patterns, cover page); 1 = on their merged
+    spans (propagation: ``needs_detections``); 2 = last (the safety net, ``stage = 2``)."""
+    return int(getattr(detector, "stage", 1 if getattr(detector, "needs_detections", False) else 0))
 
 
 class Ensemble:
@@ -81,8 +88,8 @@ class Ensemble:
         """Run every detector (or those named in ``only``) on ``document``."""
         wanted = set(only) if only is not None else None
         detectors = [d for d in self.detectors if wanted is None or d.name in wanted]
-        first = [d for d in detectors if not getattr(d, "needs_detections", False)]
-        later = [d for d in detectors if getattr(d, "needs_detections", False)]
+        first = [d for d in detectors if stage_of(d) == 0]
+        later = [d for d in detectors if stage_of(d) > 0]
         result = EnsembleResult(spans=[])
         total = len(detectors) + 1
         document.artifacts.setdefault("allow_list", self.allow)
@@ -107,12 +114,16 @@ class Ensemble:
                 progress(Progress(n, total, f"{detector.name} done"))
         pooled = [d for name in sorted(result.by_detector) for d in result.by_detector[name]]
         spans = merge(pooled, document.text)
-        if later:
+        # later stages (propagation, then the safety net) read what the earlier ones
+        # found, merged: each stage is merged before the next
+        for stage in sorted({stage_of(d) for d in later}):
             document.artifacts["detections"] = [s.as_detection() for s in spans]
-            for n, detector in enumerate(later, len(first)):
+            document.artifacts["merged"] = spans  # with their votes (who found what)
+            for detector in [d for d in later if stage_of(d) == stage]:
                 self._run_one(detector, document, result)
+                n += 1
                 if progress:
-                    progress(Progress(n + 1, total, f"{detector.name} done"))
+                    progress(Progress(n, total, f"{detector.name} done"))
             pooled = [d for name in sorted(result.by_detector) for d in result.by_detector[name]]
             spans = merge(pooled, document.text)
         if detectors and len(result.errors) == len(detectors):

@@ -11,22 +11,27 @@
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.importing.cover import empty_metadata, parse_cover
-from engine.importing.errors import EmptyFile, NoTranscript, NotSupported
+from engine.importing.errors import EmptyFile, NeedsOcr, NoTranscript, NotSupported
 from engine.importing.layout import (
     SPEAKER_RE,
     Page,
+    RawLine,
     clean_pages,
     collapse,
+    is_caption_line,
     is_cert_heading,
     is_speaker_line,
 )
 from engine.importing.pdf import looks_like_pdf, pdf_pages
+from engine.importing.sources import decode_text
+from engine.importing.textpages import split_text_pages
 
 BODY = "body"
 CERTIFICATION = "certification"
+SKIPPED = ("cover", "index", "word_index")
 
 HEADINGS = {
     "PROCEEDINGS",
@@ -42,14 +47,35 @@ HEADINGS = {
     "DELIBERATIONS",
     "CONFIDENTIAL",
     "CONFIDENTIAL PORTION",
+    "PROCEEDING",
+    "DIRECT EXAMINATION",
+    "CROSS-EXAMINATION",
+    "REDIRECT EXAMINATION",
+    "INDEX",
+    "CONTENTS",
 }
 _STAGE = re.compile(r"^\([A-Z][^()]*\)\.?$")
 # The footer printed on line 25 of decision pages: "<NAME> <CDCR> <date> DECISION PAGE <n>".
-_DECISION_FOOTER = re.compile(r"^[^a-z]*\bDECISION PAGE \d+$")
+_DECISION_FOOTER = re.compile(r"^[^a-z]*\bDECISION PAGE \d+(?:\s+\d{1,2}/\d{1,2}/\d{2,4})?$")
 # Text input only (no layout): certification lines such as "Signed: ..." stand alone.
 _LABEL = re.compile(r"^[A-Z][A-Za-z ]{0,20}:\s")
 _SOFT_BREAK = re.compile(r"[\ufffe\u00ad](?=\d{1,2}\s)")
 _SPLIT_HYPHEN = re.compile(r"[A-Za-z0-9]-$")
+# The same footer glued to the end of the last sentence (text exports).
+_GLUED_FOOTER = re.compile(
+    r"(?<=[.?!\"'’”-])\s+([^a-z]*\bDECISION PAGE \d+(?:\s+\d{1,2}/\d{1,2}/\d{2,4})?)$"
+)
+# Examination: "BY MR. SURNAME:" names who asks the "Q." lines that follow.
+_BY = re.compile(
+    r"^BY\s+((?:MR|MS|MRS|MISS|DR)\.?\s+[A-Z][A-Z'’\-]+(?:\s+[A-Z][A-Z'’\-]+){0,3})\s*:?$"
+)
+_EXAM_HEADING = re.compile(r"^(?:RE)?(?:DIRECT|CROSS)[- ]?EXAMINATION\b|^VOIR DIRE\b")
+_QA = re.compile(r"^([QA])[.:]\s+(.*)$")
+_SWORN = re.compile(
+    r"^([A-Z][A-Z.'’\- ]+?),\s+(?:[A-Z'’ ]+WITNESS,\s+)?"
+    r"(?:(?:having been|being|after being|previously)\b.*)?\bsworn\b",
+    re.I,
+)
 
 # Speaker-tag titles and the role they imply when the cover does not list the speaker.
 ROLE_PREFIXES = (
@@ -95,6 +121,10 @@ class ParsedTranscript:
     page_count: int
     source_format: str  # "pdf" | "txt"
     index_entries: list[str] = field(default_factory=list)
+    # What the layout analysis found (``_layout_report``) and notices for people
+    # (e.g. "no structure recognised", "read by OCR", "word index left out").
+    layout: dict = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
 
 
 def _family(role: str) -> str:
@@ -136,7 +166,11 @@ def _is_heading(line: str, headings: set[str]) -> bool:
     if any(c.islower() for c in line):
         return False
     bare = line.strip(" .:")
-    return bare in headings or is_cert_heading(line)
+    if bare in headings or is_cert_heading(line):
+        return True
+    # Letter-spaced headings ("P ROCEEDINGS", "C O N T E N T S").
+    squeezed = bare.replace(" ", "")
+    return len(bare) <= 40 and any(squeezed == h.replace(" ", "") for h in headings)
 
 
 def _cert_line_alone(line: str) -> bool:
@@ -147,6 +181,45 @@ def _cert_line_alone(line: str) -> bool:
     )
 
 
+def split_glued_turns(pages: list[Page]) -> int:
+    """Two turns printed on one line ("... Yes, sir. DEPUTY COMMISSIONER X: Thank you.")
+    become two lines, when the second tag is one the document uses at line starts; a
+    decision-page footer glued to the last sentence becomes its own line."""
+    tags = {
+        m.group(1)
+        for page in pages
+        for row in page.rows
+        if is_speaker_line(row.text) and (m := SPEAKER_RE.match(row.text))
+    }
+    tags = {t for t in tags if len(t) >= 4 and not t.startswith("BY ")}
+    if not tags:
+        return 0
+    pattern = re.compile(
+        r"(?<=[.?!,\"'’”-])\s+(?=(?:"
+        + "|".join(re.escape(t) for t in sorted(tags, key=len, reverse=True))
+        + r"):\s)"
+    )
+    count = 0
+    for page in pages:
+        rows: list[RawLine] = []
+        for row in page.rows:
+            parts = pattern.split(row.text)
+            footer = _GLUED_FOOTER.search(parts[-1])
+            if footer:
+                parts[-1:] = [parts[-1][: footer.start()], footer.group(1)]
+            if len(parts) == 1:
+                rows.append(row)
+                continue
+            count += len(parts) - 1
+            for i, part in enumerate(parts):
+                piece = replace(row, text=part.strip())
+                if i:
+                    piece.indented, piece.centered = False, False
+                rows.append(piece)
+        page.rows = rows
+    return count
+
+
 def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtterance]]:
     """Join the body and certification lines into canonical lines (utterances)."""
     headings = set(HEADINGS)
@@ -155,16 +228,30 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
     paras: list[dict] = []
     section = BODY
     started = False
-    for page in pages:
-        if page.kind in ("cover", "index"):
-            continue
+    examiner = witness = ""
+    body = [p for p in pages if p.kind not in SKIPPED]
+    split_glued_turns(body)
+    for page in body:
         for row in page.rows:
             line = row.text
             if started and section == BODY and is_cert_heading(line):
                 section = CERTIFICATION
             started = True
-            m = SPEAKER_RE.match(line) if is_speaker_line(line) else None
-            if m:
+            by = _BY.match(line)
+            qa = _QA.match(line)
+            sworn = _SWORN.match(line)
+            if sworn:
+                witness = sworn.group(1).strip()
+            m = SPEAKER_RE.match(line) if not by and is_speaker_line(line) else None
+            if by:
+                examiner = by.group(1)
+                kind, speaker, text = "closed", "", line
+            elif (sworn or _EXAM_HEADING.match(line)) and not any(c.islower() for c in line):
+                kind, speaker, text = "closed", "", line
+            elif qa:
+                speaker = (examiner or "Q") if qa.group(1) == "Q" else (witness or "THE WITNESS")
+                kind, text = "open", qa.group(2)
+            elif m:
                 kind, speaker, text = "open", m.group(1), m.group(2) or ""
             elif (
                 row.centered
@@ -172,6 +259,7 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
                 or _STAGE.match(line)
                 or _DECISION_FOOTER.match(line)
                 or _is_heading(line, headings)
+                or (section == BODY and is_caption_line(line))
                 or (row.x0 is None and section == CERTIFICATION and _cert_line_alone(line))
             ):
                 kind, speaker, text = "closed", "", line
@@ -203,7 +291,8 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
     utterances: list[ParsedUtterance] = []
     offset = 0
     for para in paras:
-        body = collapse(para["text"])
+        # A soft hyphen is invisible: "-\u00ad" prints as a dash ("as -- as"); others go.
+        body = collapse(para["text"].replace("-\u00ad", "--").replace("\u00ad", ""))
         line = f"{para['speaker']}: {body}" if para["speaker"] else body
         line = line.strip()
         if not line:
@@ -226,13 +315,80 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
     return "\n".join(out), utterances
 
 
-def parse_pages(raw_pages: list[list[str]], *, source_format: str) -> ParsedTranscript:
-    pages = clean_pages(raw_pages)
+UNSTRUCTURED = (
+    "No speaker turns or transcript layout were recognised in this file; each paragraph "
+    "was imported as one utterance. Check the text before review."
+)
+
+
+def _paragraph_utterances(text: str) -> tuple[str, list[ParsedUtterance]]:
+    """Text with no recognised structure: one utterance per paragraph (blank-line
+    separated; one per line when the file has no blank lines)."""
+    paras = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
+    if len(paras) <= 1:
+        paras = [line for line in text.split("\n") if line.strip()]
+    out: list[str] = []
+    utterances: list[ParsedUtterance] = []
+    offset = 0
+    for para in paras:
+        line = collapse(para)
+        utterances.append(
+            ParsedUtterance(
+                index=len(utterances),
+                speaker="",
+                role="",
+                page=1,
+                section=BODY,
+                start=offset,
+                end=offset + len(line),
+            )
+        )
+        out.append(line)
+        offset += len(line) + 1
+    return "\n".join(out), utterances
+
+
+def _layout_report(pages: list[Page], stats: dict, extra: dict | None = None) -> dict:
+    """What the layout analysis found (stored as ``metadata["layout"]``)."""
+    report = {
+        "pages": len({p.number for p in pages}),
+        "cover_pages": sorted({p.number for p in pages if p.kind == "cover"}),
+        "index_pages": sorted({p.number for p in pages if p.kind == "index"}),
+        "word_index_pages": sorted({p.number for p in pages if p.kind == "word_index"}),
+        "numbered_pages": stats.get("numbered_pages", 0),
+        "clock_times_removed": stats.get("clock_times", 0),
+        "running_lines_removed": stats.get("running_lines", 0),
+        "index_lines_removed": stats.get("index_lines", 0),
+    }
+    report.update(extra or {})
+    return report
+
+
+def parse_pages(
+    raw_pages: list[list[str]],
+    *,
+    source_format: str,
+    layout_extra: dict | None = None,
+    raw_text: str | None = None,
+) -> ParsedTranscript:
+    stats: dict = {}
+    pages = clean_pages(raw_pages, stats)
     cover_lines = [line for page in pages if page.kind == "cover" for line in page.lines]
     metadata = parse_cover(cover_lines) if cover_lines else empty_metadata()
     text, utterances = segment(pages, metadata)
+    notices: list[str] = []
+    dropped = [p.number for p in pages if p.kind == "word_index"]
+    if dropped:
+        notices.append(
+            f"{len(dropped)} word-index page(s) were left out (pages {dropped[0]}-{dropped[-1]})."
+        )
+    if raw_text is not None and not any(u.speaker for u in utterances):
+        text, utterances = _paragraph_utterances(raw_text)
+        notices.append(UNSTRUCTURED)
     if not text.strip():
         raise NoTranscript("No hearing text was found in the file (only a cover or index page?).")
+    layout = _layout_report(pages, stats, layout_extra)
+    layout["certification"] = any(u.section == CERTIFICATION for u in utterances)
     index_entries = [e for page in pages for e in page.index_entries]
     return ParsedTranscript(
         text=text,
@@ -241,36 +397,50 @@ def parse_pages(raw_pages: list[list[str]], *, source_format: str) -> ParsedTran
         page_count=len(raw_pages),
         source_format=source_format,
         index_entries=index_entries,
+        layout=layout,
+        notices=notices,
     )
 
 
 def parse_pdf(
     data: bytes, *, on_page: Callable[[int, int], None] | None = None
 ) -> ParsedTranscript:
-    """Parse a hearing transcript PDF (bytes)."""
-    return parse_pages(pdf_pages(data, on_page=on_page), source_format="pdf")
+    """Parse a hearing transcript PDF (bytes); a scan without a text layer is OCR'd."""
+    try:
+        return parse_pages(pdf_pages(data, on_page=on_page), source_format="pdf")
+    except NeedsOcr:
+        from engine.importing.ocr import ocr_available, parse_scanned_pdf
+
+        if not ocr_available():
+            raise
+        return parse_scanned_pdf(data, on_page=on_page)
 
 
-def decode_text(data: bytes) -> str:
-    """Clean text of a text file (``engine.importing.text``: BOMs, control
-    characters, megabyte lines)."""
-    from engine.importing.text import decode_text as clean
-
-    return clean(data)
+from engine.importing.text import clean_text  # noqa: E402
 
 
 def parse_text(data: bytes | str) -> ParsedTranscript:
     """Parse a plain-text transcript: ``SPEAKER: text`` lines; pages split by form feeds
-    (text extracted from a PDF keeps its cover, index, headers and line numbers:
-    they are handled as in a PDF)."""
-    text = decode_text(data) if isinstance(data, bytes) else data
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    or found from their marks (``textpages``); text extracted from a PDF keeps its
+    cover, index, headers and line numbers: they are handled as in a PDF."""
+    if isinstance(data, bytes):
+        text, encoding = decode_text(data)
+    else:
+        text, encoding = data.replace("\r\n", "\n").replace("\r", "\n"), "str"
+    # Control characters anywhere removed; a megabyte line split at its speaker tags or
+    # refused with a sentence (engine.importing.text, issue 11).
+    text = clean_text(text)
     # Some extractors (pdfium) turn a hyphen at a line end into a soft-hyphen
     # marker and glue the next line (with its margin number) on: "Q-U\ufffe9 I-L-L".
     text = _SOFT_BREAK.sub("-\n", text).replace("\ufffe", "-")
-    raw_pages = [page.split("\n") for page in text.split("\f")]
-    raw_pages = [p for p in raw_pages if any(line.strip() for line in p)] or [[]]
-    return parse_pages(raw_pages, source_format="txt")
+    found = split_text_pages(text)
+    extra = {
+        "encoding": encoding,
+        "filing_stamps_removed": found.filing_stamps,
+        "number_blocks_removed": found.number_blocks,
+        "page_numbers_removed": found.page_numbers,
+    }
+    return parse_pages(found.pages, source_format="txt", layout_extra=extra, raw_text=text)
 
 
 def parse_file(

@@ -188,3 +188,71 @@ def _read(path: Path, display: str, limits: dict) -> Iterator[SourceFile]:
         yield SourceFile(display, error=too_large(size, limits["max_total"]))
         return
     yield from iter_bytes(display, path.read_bytes(), **limits)
+
+
+# --- Text encodings -------------------------------------------------------------
+
+_BOMS = (
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """UTF-16 without a byte-order mark: ASCII text has a zero in every other byte."""
+    sample = data[:4096]
+    if len(sample) < 4:
+        return None
+    even = sample[0::2].count(0) / max(1, len(sample[0::2]))
+    odd = sample[1::2].count(0) / max(1, len(sample[1::2]))
+    if odd > 0.4 and even < 0.05:
+        encoding = "utf-16-le"
+    elif even > 0.4 and odd < 0.05:
+        encoding = "utf-16-be"
+    else:
+        return None
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        return None
+
+
+def decode_text(data: bytes) -> tuple[str, str]:
+    """Bytes of a text file → (text with ``\\n`` line endings, the encoding used).
+
+    UTF-8 (with or without a BOM), UTF-16/32 with a BOM, UTF-16 without one, else
+    Windows-1252/Latin-1 (every byte decodes, so nothing is lost). CR, LF and CRLF
+    line endings all become LF. Raises ``EmptyFile`` or ``NotSupported`` (binary data).
+    """
+    if not data or not data.strip(b" \t\r\n\f\x00\xef\xbb\xbf\xff\xfe"):
+        raise EmptyFile("The file is empty.")
+    text = None
+    encoding = ""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            try:
+                text, encoding = data[len(bom) :].decode(name), f"{name} (BOM)"
+            except UnicodeDecodeError:
+                text = None
+            break
+    if text is None and b"\x00" in data[:4096]:
+        text = _utf16_without_bom(data)
+        encoding = "utf-16" if text is not None else ""
+        if text is None:
+            raise NotSupported("This is neither a PDF nor a text file (it contains binary data).")
+    if text is None:
+        try:
+            text, encoding = data.decode("utf-8"), "utf-8"
+        except UnicodeDecodeError:
+            try:
+                text, encoding = data.decode("cp1252"), "windows-1252"
+            except UnicodeDecodeError:
+                text, encoding = data.decode("latin-1"), "latin-1"
+    controls = sum(1 for c in text[:4096] if ord(c) < 32 and c not in "\n\r\t\f")
+    if controls > 8:
+        raise NotSupported("This is neither a PDF nor a text file (it contains binary data).")
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    return text, encoding

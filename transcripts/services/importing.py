@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 
 from django.conf import settings
 from django.core.files.base import ContentFile
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 
 from anonreview.core.audit import audit_record
 from engine.importing import ParsedTranscript, parse_file
@@ -57,6 +57,8 @@ class ImportOutcome:
     duplicate_of: int | None = None
     annotation_job_id: int | None = None
     annotation_error: str = ""
+    notices: list[str] = field(default_factory=list)
+    layout: dict = field(default_factory=dict)
     text: str | None = None
 
     def to_json(self, *, with_text: bool = False) -> dict:
@@ -159,6 +161,7 @@ def transcript_import(
                     "pages": parsed.page_count,
                     "utterances": len(parsed.utterances),
                     "characters": len(parsed.text),
+                    "layout": parsed.layout,
                     "assignees": [a.get_username() for a in assignees],
                 },
             )
@@ -172,6 +175,7 @@ def transcript_import(
         raise
     transcript.annotation_job = None
     transcript.annotation_error = ""
+    transcript.import_notices = list(parsed.notices)
     if annotate:
         transcript.annotation_job, transcript.annotation_error = _enqueue_annotation(
             transcript=transcript, user=user
@@ -290,7 +294,12 @@ def _import_one(
         if len(data) > limit:
             raise too_large(len(data), limit)
         parsed = parse_file(source.name, data, on_page=on_page)
-        dup = _duplicate(sha256_of(data))
+        try:
+            dup = _duplicate(sha256_of(data))
+        except DatabaseError:
+            # A dry run needs no database: on a checkout that was never migrated the
+            # check for an earlier import of the same file is skipped.
+            dup = None
         return ImportOutcome(
             path=source.path,
             ok=True,
@@ -299,6 +308,8 @@ def _import_one(
             pages=parsed.page_count,
             duplicate_of=getattr(dup, "transcript_id", None),
             error=dup.message if dup else "",
+            notices=list(parsed.notices),
+            layout=dict(parsed.layout),
             text=parsed.text,
         )
     transcript = transcript_import(
@@ -318,6 +329,7 @@ def _import_one(
         transcript_id=transcript.pk,
         annotation_job_id=transcript.annotation_job.pk if transcript.annotation_job else None,
         annotation_error=transcript.annotation_error,
+        notices=list(getattr(transcript, "import_notices", [])),
     )
 
 

@@ -19,7 +19,6 @@ from pathlib import Path, PurePosixPath
 
 from django.core.management.base import BaseCommand
 
-from annotations.management.database import require_migrated_database
 from engine.pseudonymize import STRATEGIES, SpanInput, key_from_replacements, pseudonymize
 from engine.pseudonymize.keys import closest_name, person_key
 from engine.pseudonymize.leaks import (
@@ -70,6 +69,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
+        from annotations.services.allowlist import allowlist_terms_or_default
         from annotations.services.annotation import ensemble_build
         from annotations.services.pseudonymization import (
             configured_classifier,
@@ -83,8 +83,13 @@ class Command(BaseCommand):
         sources = list(iter_paths(options["inputs"], **import_limits()))
         out_dir = Path(options["out"])
         out_dir.mkdir(parents=True, exist_ok=True)
-        require_migrated_database()
-        ensemble = ensemble_build()  # the configured DETECTORS and the allow-list
+        terms, from_database = allowlist_terms_or_default()
+        if not from_database:
+            self.stderr.write(
+                "The database is not set up; using the default allow-list "
+                "(run `python manage.py migrate` to use and edit your own)."
+            )
+        ensemble = ensemble_build(allow_list=terms)  # the configured DETECTORS
         ensemble.load()
         classifier = configured_classifier()
         summary = []

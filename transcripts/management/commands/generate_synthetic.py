@@ -1,7 +1,10 @@
 """Write synthetic parole hearings: DIR/<id>.txt, DIR/<id>.pdf (with --pdf) and DIR/gold.jsonl.
 
 Seeds are SEED, SEED+1, ... SEED+N-1; the same seed always gives the same hearing.
-Touches no database.
+``--layout`` picks a layout family (``engine.synthetic.families``): ``bph`` (default,
+the canonical text and today's PDF, with gold), or ``bph2009``, ``federal``, ``appellate``
+(the family's text export and PDF, for import tests; no gold). ``--scan`` also writes an
+image-only PDF of the family's PDF (``<id>-scan.pdf``). Touches no database.
 """
 
 import json
@@ -11,6 +14,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from engine.synthetic import generate_hearing, render_pdf, write_gold_jsonl
+from engine.synthetic.families import FAMILIES, family_document
+from engine.synthetic.family_render import render_scan
 
 
 class Command(BaseCommand):
@@ -25,6 +30,15 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0, help="First seed (default 0).")
         parser.add_argument("--pdf", action="store_true", help="Also render each hearing as a PDF.")
         parser.add_argument("--json", action="store_true", help="Print a JSON summary.")
+        parser.add_argument(
+            "--layout",
+            choices=FAMILIES,
+            default="bph",
+            help="Layout family (default bph: today's board layout with gold spans).",
+        )
+        parser.add_argument(
+            "--scan", action="store_true", help="Also write a scan of the PDF (no text layer)."
+        )
 
     def handle(self, *args, **options):
         n, words = options["n"], options["words"]
@@ -34,6 +48,8 @@ class Command(BaseCommand):
             raise CommandError("--words must be at least 500")
         out = Path(options["out"])
         out.mkdir(parents=True, exist_ok=True)
+        if options["layout"] != "bph":
+            return self._family(options, out)
         hearings = []
         files = []
         started = time.perf_counter()
@@ -47,6 +63,10 @@ class Command(BaseCommand):
                 render_pdf(hearing, pdf)
                 entry["pdf"] = str(pdf)
                 entry["pages"] = len(hearing.pages) + 2
+                if options["scan"]:
+                    scan = out / f"{hearing.id}-scan.pdf"
+                    scan.write_bytes(render_scan(pdf.read_bytes(), seed=seed))
+                    entry["scan"] = str(scan)
             entry["spans"] = len(hearing.gold.spans)
             files.append(entry)
             hearings.append(hearing)
@@ -61,4 +81,36 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"Wrote {n} synthetic hearing(s) to {out} "
                 f"({sum(f['words'] for f in files)} words, {elapsed:.2f} s); gold: {gold}"
+            )
+
+    def _family(self, options, out: Path) -> None:
+        from engine.synthetic.family_render import render_pdf as family_pdf
+        from engine.synthetic.family_render import render_text
+
+        family = options["layout"]
+        files = []
+        started = time.perf_counter()
+        for seed in range(options["seed"], options["seed"] + options["n"]):
+            doc = family_document(seed, family, words=options["words"])
+            stem = f"{family}-{seed:05d}"
+            txt = out / f"{stem}.txt"
+            txt.write_bytes(render_text(doc).encode("utf-8"))
+            entry = {"id": stem, "seed": seed, "layout": family, "turns": len(doc.turns)}
+            entry["txt"] = str(txt)
+            if options["pdf"] or options["scan"]:
+                data = family_pdf(doc)
+                pdf = out / f"{stem}.pdf"
+                pdf.write_bytes(data)
+                entry["pdf"] = str(pdf)
+                if options["scan"]:
+                    scan = out / f"{stem}-scan.pdf"
+                    scan.write_bytes(render_scan(data, seed=seed))
+                    entry["scan"] = str(scan)
+            files.append(entry)
+        elapsed = time.perf_counter() - started
+        if options["json"]:
+            self.stdout.write(json.dumps({"files": files, "seconds": round(elapsed, 3)}))
+        else:
+            self.stdout.write(
+                f"Wrote {len(files)} synthetic {family} transcript(s) to {out} ({elapsed:.2f} s)."
             )

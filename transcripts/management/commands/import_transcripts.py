@@ -4,7 +4,8 @@
 
 ``--dry-run --json`` writes nothing and prints
 ``{"files": [{"path", "ok", "error", "metadata": {...}, "utterances": N, "text": "..."}]}``
-(DESIGN.md). Each file is imported on its own: a bad file is reported and the others
+(DESIGN.md; each file also has ``notices`` and ``layout``). A dry run needs no database:
+on a checkout that was never migrated it still parses (the duplicate check is skipped). Each file is imported on its own: a bad file is reported and the others
 go on. Exit status 1 when a file failed (a duplicate alone is not a failure).
 """
 
@@ -64,6 +65,8 @@ class Command(BaseCommand):
                     self.stdout.write(self.style.WARNING(f"SKIP  {o.path}: {o.error}"))
                 else:
                     self.stdout.write(self.style.ERROR(f"ERROR {o.path}: {o.error}"))
+                for notice in o.notices:
+                    self.stdout.write(f"      note: {notice}")
             done = sum(o.ok for o in outcomes)
             self.stdout.write(
                 f"{done} of {len(outcomes)} file(s) {'parsed' if dry_run else 'imported'}."

@@ -1,0 +1,192 @@
+"""``manage.py leak_report PATH... [--json] [--detectors a,b]``: the leak-and-keep report.
+
+Imports each input (PDF, .txt, .zip or folder; nothing is stored), runs the configured
+ensemble and prints, per file, for a reviewer:
+
+* **names left in clear**: name-shaped words that no suggestion covers, as the safety net
+  finds them (``safety_net.possible_misses`` on every span except the safety net's own).
+  *Direct identifiers* are those with strong evidence: a speaker tag's name, a word after
+  an honorific, a case variant or near-misspelling of a name found elsewhere, or a
+  gazetteer name; the others are only name-shaped;
+* **possible misses per 1,000 words**: what the safety net proposes (what reviewers read);
+* a ``.txt`` file that the importer rejects (fragments, another court's layout) is read
+  as plain text;
+* **domain terms lost**: occurrences of public terms (``public.py``: the CDCR/BPH
+  lexicon, courts, government bodies, laws, citations) that a suggestion covers, i.e.
+  that the release would replace; and the share that survives.
+
+It prints the words it finds (a reviewer's instrument, on the terminal only) and writes
+nothing anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+from django.core.management.base import BaseCommand
+
+from annotations.management.database import require_migrated_database
+
+_WORDS = re.compile(r"\S+")
+DOMAIN_KINDS = ("lexicon", "court", "body", "national", "instrument", "citation")
+
+
+def domain_occurrences(text: str) -> list[tuple[int, int]]:
+    """Public-term occurrences of ``text`` (overlapping regions joined into one)."""
+    from engine.detectors.public import public_terms
+
+    regions = sorted((s, e) for s, e, kind in public_terms(text).regions if kind in DOMAIN_KINDS)
+    joined: list[list[int]] = []
+    for s, e in regions:
+        if joined and s < joined[-1][1]:
+            joined[-1][1] = max(joined[-1][1], e)
+        else:
+            joined.append([s, e])
+    return [(s, e) for s, e in joined]
+
+
+def report_text(text: str, spans, allow=None) -> dict:
+    """The report of one text, given the ensemble's merged spans."""
+    from engine.detectors.ordinary import is_name_word
+    from engine.detectors.safety_net import possible_misses
+
+    kept = [s for s in spans if set(s.sources) != {"safety_net"}]
+    net = [s for s in spans if set(s.sources) == {"safety_net"}]
+    detections = [s.as_detection() for s in kept]
+    candidates = possible_misses(text, detections, allow)
+    words = len(_WORDS.findall(text))
+    direct: Counter = Counter()
+    shaped: Counter = Counter()
+    for c in candidates:
+        word = text[c.start : c.end]
+        if c.direct or is_name_word(word):
+            direct[(word, c.reason)] += 1
+        else:
+            shaped[word] += 1
+    terms = domain_occurrences(text)
+    lost: Counter = Counter()
+    for s, e in terms:
+        hit = [x for x in kept if x.start < e and s < x.end]
+        if hit:
+            lost[(text[s:e], "/".join(sorted({x.label for x in hit})))] += 1
+    n_lost = sum(lost.values())
+    return {
+        "words": words,
+        "spans": len(kept),
+        "safety_net_spans": len(net),
+        "direct_in_clear": [
+            {"word": w, "reason": r, "count": n} for (w, r), n in sorted(direct.items())
+        ],
+        "direct_in_clear_distinct": len({w.lower() for w, _ in direct}),
+        "direct_in_clear_occurrences": sum(direct.values()),
+        "name_shaped_in_clear": [{"word": w, "count": n} for w, n in sorted(shaped.items())],
+        "possible_misses": len(candidates),
+        "possible_misses_per_1000_words": round(1000 * len(candidates) / max(words, 1), 2),
+        "domain_terms": len(terms),
+        "domain_terms_lost": n_lost,
+        "domain_terms_surviving": round(1 - n_lost / len(terms), 4) if terms else None,
+        "domain_terms_lost_list": [
+            {"term": t, "labels": labels, "count": n} for (t, labels), n in sorted(lost.items())
+        ],
+    }
+
+
+class Command(BaseCommand):
+    help = (
+        "Leak-and-keep report: names left in clear, domain terms lost, possible misses per "
+        "1,000 words (nothing is written)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("inputs", nargs="+", metavar="PATH", help="PDF, .txt, .zip or folder")
+        parser.add_argument("--json", action="store_true", help="print JSON")
+        parser.add_argument("--detectors", default=None, help="only these detectors (a,b,...)")
+
+    def handle(self, *args, **options):
+        from annotations.services.annotation import ensemble_build
+        from engine.detectors.base import Document
+        from engine.importing import ImportRejected, parse_file
+        from engine.importing.sources import iter_paths
+        from transcripts.services.importing import import_limits
+
+        require_migrated_database()
+        ensemble = ensemble_build()
+        ensemble.load()
+        only = options["detectors"].split(",") if options["detectors"] else None
+        files = []
+        for source in iter_paths(options["inputs"], **import_limits()):
+            item: dict = {"path": source.path}
+            files.append(item)
+            if source.error is not None:
+                item["error"] = str(source.error)
+                continue
+            try:
+                parsed = parse_file(source.name, source.data)
+                text, metadata = parsed.text, parsed.metadata
+            except ImportRejected as exc:
+                # Not a hearing the importer knows (fragments, other courts' text): a
+                # plain-text file is read as it is.
+                if not source.name.lower().endswith(".txt"):
+                    item["error"] = str(exc)
+                    continue
+                text, metadata = source.data.decode("utf-8", errors="replace"), {}
+                item["read_as_plain_text"] = True
+            result = ensemble.run(Document(text, metadata), only=only)
+            item.update(report_text(text, result.spans, ensemble.allow))
+            if result.errors:
+                item["detector_errors"] = sorted(result.errors)
+        ok = [f for f in files if "words" in f]
+        words = sum(f["words"] for f in ok)
+        terms = sum(f["domain_terms"] for f in ok)
+        total = {
+            "files": len(ok),
+            "words": words,
+            "direct_in_clear_occurrences": sum(f["direct_in_clear_occurrences"] for f in ok),
+            "possible_misses": sum(f["possible_misses"] for f in ok),
+            "possible_misses_per_1000_words": round(
+                1000 * sum(f["possible_misses"] for f in ok) / max(words, 1), 2
+            ),
+            "domain_terms": terms,
+            "domain_terms_lost": sum(f["domain_terms_lost"] for f in ok),
+            "domain_terms_surviving": (
+                round(1 - sum(f["domain_terms_lost"] for f in ok) / terms, 4) if terms else None
+            ),
+        }
+        if options["json"]:
+            self.stdout.write(json.dumps({"files": files, "total": total}, indent=1))
+            return
+        for f in files:
+            self.stdout.write(f"== {f['path']}")
+            if "error" in f:
+                self.stdout.write(f"   not read: {f['error']}")
+                continue
+            self.stdout.write(
+                f"   {f['words']} words, {f['spans']} suggestions, "
+                f"{f['safety_net_spans']} safety-net suggestions"
+            )
+            listed = ", ".join(
+                f"{d['word']} ×{d['count']} ({d['reason']})" for d in f["direct_in_clear"]
+            )
+            self.stdout.write(
+                f"   names left in clear (direct identifiers): {f['direct_in_clear_distinct']} "
+                f"distinct, {f['direct_in_clear_occurrences']} occurrences"
+                + (f": {listed}" if listed else "")
+            )
+            shaped = ", ".join(f"{d['word']} ×{d['count']}" for d in f["name_shaped_in_clear"])
+            self.stdout.write(
+                f"   possible misses: {f['possible_misses']} "
+                f"({f['possible_misses_per_1000_words']} per 1,000 words)"
+                + (f"; name-shaped only: {shaped}" if shaped else "")
+            )
+            lost = ", ".join(
+                f"{d['term']} ×{d['count']} ({d['labels']})" for d in f["domain_terms_lost_list"]
+            )
+            surviving = f["domain_terms_surviving"]
+            self.stdout.write(
+                f"   domain terms: {f['domain_terms']}, lost {f['domain_terms_lost']}"
+                + (f" ({100 * surviving:.1f}% survive)" if surviving is not None else "")
+                + (f": {lost}" if lost else "")
+            )
+        self.stdout.write(f"== total: {json.dumps(total)}")

@@ -1,0 +1,80 @@
+"""The hearing recognizers, one module per label family (like Presidio's
+``predefined_recognizers``): ``ids``, ``spelled``, ``measures``, ``dates``, ``locations``,
+``organizations``, ``persons``, ``nrp``. Django-free; imports neither Presidio nor spaCy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.detectors.recognizers.base import Found, RegexRecognizer
+from engine.detectors.recognizers.dates import HearingDateRecognizer, HearingTimeRecognizer
+from engine.detectors.recognizers.ids import CdcrIdRecognizer
+from engine.detectors.recognizers.locations import (
+    AddressRecognizer,
+    CountyRecognizer,
+    PlaceRecognizer,
+    is_known_place,
+)
+from engine.detectors.recognizers.measures import AgeRecognizer, HeightRecognizer
+from engine.detectors.recognizers.nrp import NrpRecognizer
+from engine.detectors.recognizers.organizations import OrganizationRecognizer
+from engine.detectors.recognizers.persons import (
+    PersonContextRecognizer,
+    SpeakerTagRecognizer,
+)
+from engine.detectors.recognizers.spelled import (
+    SpelledNameRecognizer,
+    SpelledOutItemRecognizer,
+)
+
+HEARING_RECOGNIZERS: tuple[type[RegexRecognizer], ...] = (
+    SpelledNameRecognizer,
+    SpelledOutItemRecognizer,
+    CdcrIdRecognizer,
+    HeightRecognizer,
+    AgeRecognizer,
+    HearingDateRecognizer,
+    HearingTimeRecognizer,
+    AddressRecognizer,
+    OrganizationRecognizer,
+    PlaceRecognizer,
+    CountyRecognizer,
+    PersonContextRecognizer,
+    SpeakerTagRecognizer,
+    NrpRecognizer,
+)
+
+
+def find_hearing_entities(
+    text: str, recognizers: Iterable[RegexRecognizer] | None = None
+) -> list[Found]:
+    """Run the hearing recognizers without Presidio (tests, quick checks)."""
+    recognizers = recognizers or [cls() for cls in HEARING_RECOGNIZERS]
+    found: list[Found] = []
+    for recognizer in recognizers:
+        found.extend(recognizer.find_all(text))
+    return sorted(found, key=lambda f: (f.start, f.end, f.label))
+
+
+__all__ = [
+    "HEARING_RECOGNIZERS",
+    "AddressRecognizer",
+    "AgeRecognizer",
+    "CdcrIdRecognizer",
+    "CountyRecognizer",
+    "Found",
+    "HearingDateRecognizer",
+    "HearingTimeRecognizer",
+    "HeightRecognizer",
+    "NrpRecognizer",
+    "OrganizationRecognizer",
+    "PersonContextRecognizer",
+    "PlaceRecognizer",
+    "RegexRecognizer",
+    "SpelledNameRecognizer",
+    "SpeakerTagRecognizer",
+    "SpelledOutItemRecognizer",
+    "find_hearing_entities",
+    "is_known_place",
+]

@@ -1,0 +1,149 @@
+"""Dates and times."""
+
+from __future__ import annotations
+
+import re
+
+from engine.detectors.recognizers.base import (
+    _MONTHS_ANY_CASE,
+    _WEEKDAYS_ANY_CASE,
+    DAY_NUM,
+    MONTHS,
+    NUM_WORD,
+    ORDINAL_WORDS,
+    SPOKEN_YEAR,
+    YEAR,
+    RegexRecognizer,
+    _c,
+)
+
+# --- DATE ---------------------------------------------------------------------------
+
+_DATE_PATTERNS: tuple[tuple[str, re.Pattern, float], ...] = (
+    (
+        "numeric",
+        _c(
+            r"(?<![\w/.-])(?:0?[1-9]|1[0-2])[/.-](?:0?[1-9]|[12]\d|3[01])[/.-](?:\d{4}|\d{2})(?![\w/-])"
+        ),
+        0.9,
+    ),
+    ("iso", _c(r"(?<![\w-])(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?![\w-])"), 0.9),
+    # May 13, 2012 / May 13th / May of 2012 / May 2012 / Sept. 3rd, 1998
+    (
+        "month-day-year",
+        _c(
+            rf"\b(?:{_MONTHS_ANY_CASE})\.?(?: (?:the )?(?:{DAY_NUM}|{ORDINAL_WORDS})\b)?(?:,? (?:of )?(?:{YEAR}|'\d\d|{SPOKEN_YEAR})\b)?",
+        ),
+        0.85,
+    ),
+    # the 13th of May (, 2012)
+    (
+        "day-of-month",
+        _c(
+            rf"\b(?:the )?(?:{DAY_NUM}|{ORDINAL_WORDS}) (?:day )?of (?:{MONTHS})\b(?:,? {YEAR}\b)?",
+            re.I,
+        ),
+        0.85,
+    ),
+    ("weekday", _c(rf"\b(?:{_WEEKDAYS_ANY_CASE})s?\b"), 0.8),
+    # decades: the 1990s, the '90s, the 90s, the nineties, the eighties
+    ("decade", _c(r"(?<![\w'])(?:1[89]\d0|20[0-2]0)'?s\b|(?<!\w)['’]\d0'?s\b"), 0.85),
+    (
+        "decade-words",
+        _c(
+            r"\b(?<=the )(?:early |mid |late |mid-)?(?:twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)\b(?! (?:years|of age))",
+            re.I,
+        ),
+        0.6,
+    ),
+    (
+        "back-in-year",
+        _c(
+            r"\b(?:back in|in|since|of|until|till|around|by|from|during|before|after) (?P<span>['’]\d\d)(?![\w'’])",
+            re.I,
+        ),
+        0.85,
+    ),
+    ("year", _c(rf"(?<![\w$#.,/-])(?P<span>{YEAR})(?![\w%/-]|,\d|\.\d)"), 0.6),
+    (
+        "spoken-year",
+        _c(
+            rf"\b(?:in|since|of|until|till|around|by|from|during|year) (?P<span>{SPOKEN_YEAR})\b",
+            re.I,
+        ),
+        0.7,
+    ),
+)
+_MAY_MARCH = re.compile(r"^(?:May|March|Mar|MAY|MARCH)\.?$")
+
+
+class HearingDateRecognizer(RegexRecognizer):
+    """Dates in formats, ordinals, weekdays, months, years and decades."""
+
+    ENTITY = "DATE"
+    PATTERNS = _DATE_PATTERNS
+
+    def accept(self, text: str, match: re.Match, name: str = "") -> bool:
+        value = match.group(0)
+        if _MAY_MARCH.match(value):
+            # "May I ...", "march", "March" alone: only with a preposition before it
+            before = text[max(0, match.start() - 12) : match.start()].lower()
+            return bool(
+                re.search(
+                    r"\b(?:in|of|since|until|till|last|next|this|early|late|mid|by|from|through|during)\s$",
+                    before,
+                )
+            )
+        if name == "year":  # bare year: not a count, not part of an ID/number
+            before = text[max(0, match.start() - 12) : match.start()].lower()
+            after = text[match.end() : match.end() + 14].lower()
+            if re.search(r"\$\s*$|#\s*$|\bnumber\s*$|\bbox\s*$|\bcase\s*$|\broom\s*$", before):
+                return False
+            if re.match(
+                r"\s*(?:dollars|hours|people|pounds|miles|calories|feet|words|times|inmates|pages|square)\b",
+                after,
+            ):
+                return False
+        return True
+
+
+# --- TIME ---------------------------------------------------------------------------
+
+_CLOCK = r"(?:[01]?\d|2[0-3]):[0-5]\d"
+_AMPM = r"(?:[ap]\.? ?m\b\.?)"
+_TIME_PATTERNS = (
+    ("clock", _c(rf"(?<![\w:.]){_CLOCK}(?: ?{_AMPM}| noon| midnight)?(?![\w:]|\.\d)", re.I), 0.85),
+    ("hour-ampm", _c(rf"(?<![\w:.])(?:1[0-2]|0?[1-9]) ?{_AMPM}", re.I), 0.85),
+    (
+        "oclock",
+        _c(
+            rf"\b(?:(?:{NUM_WORD}|1[0-2]|[1-9])(?: (?:{NUM_WORD}))?|half past (?:{NUM_WORD})|quarter (?:past|to|of) (?:{NUM_WORD}))(?: o'clock| o’clock)",
+            re.I,
+        ),
+        0.85,
+    ),
+    ("spoken-ampm", _c(rf"\b(?:{NUM_WORD})(?: (?:{NUM_WORD}))? ?(?:a\.m\.|p\.m\.)", re.I), 0.8),
+    ("noon", _c(r"\b(?:noon|midnight|noontime)\b", re.I), 0.7),
+    (
+        "in-the-morning",
+        _c(
+            rf"\b(?:{NUM_WORD}|1[0-2]|[1-9])(?: (?:{NUM_WORD}|[0-5]\d))? (?:in the (?:morning|afternoon|evening)|at night)\b",
+            re.I,
+        ),
+        0.7,
+    ),
+)
+
+
+class HearingTimeRecognizer(RegexRecognizer):
+    """``1:30 PM``, ``10 a.m.``, ``one o'clock``, ``noon``."""
+
+    ENTITY = "TIME"
+    PATTERNS = _TIME_PATTERNS
+
+    def accept(self, text: str, match: re.Match, name: str = "") -> bool:
+        if name == "in-the-morning":
+            value = match.group(0).lower()
+            # "one in the morning" fine; "one at night" fine; "two in the evening" fine
+            return not value.startswith(("one of", "zero"))
+        return True

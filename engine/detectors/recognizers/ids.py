@@ -1,0 +1,82 @@
+"""CDCR numbers and other identifiers made of letters and digits."""
+
+from __future__ import annotations
+
+import re
+
+from engine.detectors.recognizers.base import NATO, UNITS, RegexRecognizer, _c
+
+# --- CDCR_ID ------------------------------------------------------------------------
+
+_ID_PLAIN = _c(r"(?<![\w/#-])(?P<span>[A-Z]{1,2}-?\d{4,5})(?![\w-])")
+_ID_NATO = _c(
+    rf"(?<![\w-])(?P<span>(?:{NATO})(?:[ ,-]+(?:{NATO}))?[ ,-]*\n?[ ,-]*\d(?:[ ,.-]*\d){{3,4}})(?![\w-])",
+    re.IGNORECASE,
+)
+_ID_DASHED = _c(r"(?<![\w-])(?P<span>[A-Z](?:[ ,.-]{1,3}\d){4,5})(?![\w-]|[ ,.-]\d)")
+_ID_SPOKEN = _c(
+    rf"(?<![\w-])(?P<span>(?:[A-Z]|{NATO})(?:[ ,.-]{{1,3}}(?:{UNITS})){{4,5}})(?![\w-])",
+    re.IGNORECASE,
+)
+# Letters and digits spelled one by one, also across a line break: "B-K-4-4-1-7",
+# "A-3-2-2-6-2", "BK-44-17"
+_ID_SPELLED = _c(
+    r"(?<![\w-])(?P<span>[A-Z](?:-[ \t]*\n?[ \t]*[A-Z])?(?:-[ \t]*\n?[ \t]*\d{1,5}){1,6})"
+    r"(?![\w-]|-[ \t]*\n?[ \t]*\w)"
+)
+# A letter spelled out with its word, then the digits: "B, as in baker, 65921", "B as in
+# boy, K as in king, 4417", "V as in Victor six five nine two one" (also across a line)
+_DIGITS_OR_WORDS = rf"(?:\d{{1,6}}|{UNITS})(?:[ ,.-]+(?:\d{{1,6}}|{UNITS})){{0,5}}"
+_ID_AS_IN = _c(
+    r"(?<![\w-])(?P<span>[A-Za-z],? as in [A-Za-z]+(?:[ ,]+(?:and )?[A-Za-z],? as in [A-Za-z]+)?"
+    rf",?\s+{_DIGITS_OR_WORDS})(?![\w-])",
+    re.IGNORECASE,
+)
+_UNIT_WORDS = frozenset(UNITS.split("|"))
+
+_NOT_ID_BEFORE = re.compile(
+    r"(?:\b(?:p\.?\s*o\.?\s*)?box|\bzip(?:\s*code)?|\bsuite|\bapt\.?|\broom|\bunit|\bform|\bcode|\bpage|\bexhibit|\bpenal)\s*#?\s*$",
+    re.IGNORECASE,
+)
+_STATE_ABBR = frozenset(
+    "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ "
+    "NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY".split()
+)
+
+
+class CdcrIdRecognizer(RegexRecognizer):
+    """CDCR numbers: ``V12345``, ``BK4821``, ``Victor 12345``, ``T-9-8-7-6-5``.
+
+    Not zip codes (``CA 95814`` has a space and a state), PO boxes, forms or pages.
+    """
+
+    ENTITY = "CDCR_ID"
+    PATTERNS = (
+        ("letters-digits", _ID_PLAIN, 0.85),
+        ("nato-digits", _ID_NATO, 0.9),
+        ("letter-digit-by-digit", _ID_DASHED, 0.85),
+        ("spoken-digits", _ID_SPOKEN, 0.75),
+        ("letters-digits-spelled", _ID_SPELLED, 0.85),
+        ("letter-as-in-digits", _ID_AS_IN, 0.9),
+    )
+
+    def accept(self, text: str, match: re.Match, name: str = "") -> bool:
+        start = match.start("span")
+        if _NOT_ID_BEFORE.search(text[max(0, start - 20) : start]):
+            return False
+        value = match.group("span")
+        if name in {"letters-digits-spelled", "letter-as-in-digits"}:
+            tail = value.lower().split(" as in ")[-1] if name == "letter-as-in-digits" else value
+            digits = len(re.findall(r"\d", tail)) + sum(
+                1 for w in re.findall(r"[a-z]+", tail) if w in _UNIT_WORDS
+            )
+            if not 4 <= digits <= 6:
+                return False  # "A-1" is a form, "B-2-0-2-4-1-1-7" a phone number
+        if name == "nato-digits" and re.match(r"(?i)(?:november|may|march|august)\b", value):
+            # "November 9, 2004", "November 1995" are dates; an ID has five plain digits
+            if not re.fullmatch(r"(?i)\w+[ -]?\d{5}", value):
+                return False
+        head = re.match(r"[A-Za-z]+", value)
+        if head and head.group(0).upper() in _STATE_ABBR and re.search(r"\s", value):
+            return False  # "CA 95814"
+        return True

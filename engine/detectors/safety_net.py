@@ -1,0 +1,167 @@
+"""The recall safety net: words that look like names and that no other detector covered,
+proposed with a low score and their own provenance (``safety_net``) as *possible misses*
+for the reviewer. In the spirit of Philter's safe-list approach for clinical notes:
+anything name-shaped that is not known to be safe is shown. Django-free.
+
+A word is proposed when no other span covers it and
+
+* it sits in the name part of a speaker tag (``MR. LONG:``), or follows an honorific
+  (``Mr. pellegrino``) — whatever the word;
+* it is a case variant of a name part found elsewhere in the transcript (``okafor``,
+  ``OKAFOR``) that propagation left out, unless it is an ordinary English word;
+* it is a near-misspelling of a known name part (edit distance 1, 2 from 8 letters; same
+  first letter), in any case;
+* it is capitalised (or in capitals: a gazetteer name, or 6+ letters on a line that is
+  not all capitals) and not an ordinary English word by frequency
+  (``ordinary.is_ordinary``);
+
+and it is not allow-listed, in the domain lexicon or another public term (``public.py``),
+a title or role, a month or weekday. The ensemble runs this detector last (``stage``
+2), on the merged spans of every other detector, propagation included.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from engine.detectors.base import Detection, Detector, Document
+from engine.detectors.names import TITLES
+from engine.detectors.ordinary import is_name_word, is_ordinary
+from engine.detectors.public import ROLE_WORDS, public_terms
+from engine.detectors.recognizers.persons import _NOT_AFTER_HONORIFIC, speaker_tag_names
+
+SCORE = 0.3
+_TOKEN = re.compile(r"(?<![\w'’-])[A-Za-z][A-Za-z'’]*(?:-[A-Za-z][A-Za-z'’]*)*")
+_HONORIFIC = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|Miss|MR|MRS|MS|DR|MISS)\.?[ \t]+$")
+_CALENDAR = frozenset(
+    """january february march april may june july august september october november
+    december monday tuesday wednesday thursday friday saturday sunday""".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    start: int
+    end: int
+    reason: str  # speaker-tag | honorific | name-variant | misspelling | name-shaped
+    label: str = "PERSON"
+
+    @property
+    def direct(self) -> bool:
+        """Strong evidence of a person's name (a direct identifier), not just a shape."""
+        return self.reason != "name-shaped"
+
+
+def _covered(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    import bisect
+
+    i = bisect.bisect_right(spans, (start, float("inf"))) - 1
+    for s, e in spans[max(0, i - 2) : i + 3]:
+        if s < end and start < e:
+            return True
+    return False
+
+
+def possible_misses(
+    text: str,
+    detections: Iterable[Detection],
+    allow=None,
+) -> list[Candidate]:
+    """The safety net's candidates in ``text`` given the spans already found."""
+    import jellyfish
+
+    found = list(detections)
+    spans = sorted((d.start, d.end) for d in found)
+    known: dict[str, str] = {}
+    for d in found:
+        if d.label == "PERSON":
+            value = text[d.start : d.end]
+            key = value.lower()
+            if len(key) >= 3 and key not in TITLES and key not in ROLE_WORDS:
+                known.setdefault(key, value)
+    targets = [(k, len(k), k[0]) for k in known if len(k) >= 5]
+    public = public_terms(text)
+    tags = set(speaker_tag_names(text))
+    out: list[Candidate] = []
+    for match in _TOKEN.finditer(text):
+        start, end = match.span()
+        word = match.group(0)
+        if word.endswith(("'s", "’s")):
+            end -= 2
+            word = word[:-2]
+        word = word.rstrip("'’")
+        end = start + len(word)
+        if len(word) < 2 or _covered(spans, start, end):
+            continue
+        key = word.lower()
+        if key in TITLES or key in ROLE_WORDS or key in _CALENDAR:
+            continue
+        if allow is not None and allow.allows(text, start, end):
+            continue
+        if public.inside(start, end):
+            continue
+        reason = None
+        if (start, end) in tags:
+            reason = "speaker-tag"
+        elif _HONORIFIC.search(text, max(0, start - 6), start) and key not in _NOT_AFTER_HONORIFIC:
+            reason = "honorific"
+        elif key in known and not is_ordinary(key):
+            reason = "name-variant"  # an English word (a sentence's "Young") is left alone
+        elif len(key) >= 4 and not is_ordinary(key):
+            for name, length, first in targets:
+                if key[0] != first or abs(len(key) - length) > 2:
+                    continue
+                limit = 2 if length >= 8 else 1
+                if jellyfish.levenshtein_distance(key, name) <= limit:
+                    reason = "misspelling"
+                    break
+            if reason is None and _name_shaped(text, start, word):
+                reason = "name-shaped"
+        if reason:
+            out.append(Candidate(start, end, reason))
+    return out
+
+
+_NAME_PREFIX = re.compile(r"^(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|St|O['’]|D['’])[A-Z]")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_DOUBLED = re.compile(r"(?:(\w)\1)+")  # "FFiinnaall": a PDF's bold text extracted twice
+
+
+def _name_shaped(text: str, start: int, word: str) -> bool:
+    if not word[:1].isupper() or _DOUBLED.fullmatch(word):
+        return False
+    if _CAMEL.search(word) and not _NAME_PREFIX.match(word):
+        return False  # "PageID", "SimpleAir": product and field names ("McDonald" is a name)
+    if word.isupper():
+        # capitals: acronyms ("DECS"), headings ("ADJOURNMENT") and boilerplate are common;
+        # a gazetteer name, or a longer word in a line of running text, is still proposed
+        if is_name_word(word):
+            return True
+        if len(word) < 6:
+            return False
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", start)
+        line = text[line_start : line_end if line_end != -1 else len(text)]
+        return any(c.islower() for c in line)
+    return True
+
+
+class SafetyNetDetector(Detector):
+    """Options: ``score`` (default 0.3)."""
+
+    name: ClassVar[str] = "safety_net"
+    labels: ClassVar[frozenset[str]] = frozenset({"PERSON"})
+    needs_detections: ClassVar[bool] = True
+    stage: ClassVar[int] = 2  # after propagation
+
+    def detect(self, document: Document) -> list[Detection]:
+        score = float(self.options.get("score", SCORE))
+        found = document.artifacts.get("detections") or []
+        allow = document.artifacts.get("allow_list")
+        return [
+            Detection(c.start, c.end, c.label, score, self.name, explanation=c.reason)
+            for c in possible_misses(document.text, found, allow)
+        ]

@@ -1,0 +1,253 @@
+"""Scanned PDFs → pages of text lines, with Tesseract. Django-free.
+
+A PDF without a text layer is rendered page by page with pypdfium2 (``OCR_DPI``) and
+read by the ``tesseract`` program (Debian's ``tesseract-ocr``; ``make run``/``make test``
+install it) as TSV: every word with its box and confidence. Words are grouped into
+printed lines by their vertical position (the margin line-number column joins its line,
+as in a text-layer PDF), so the same layout analysis applies. Pages are read in
+parallel (one Tesseract process per page, ``OCR_WORKERS``).
+
+Words read with low confidence (< ``LOW_CONFIDENCE``) are found again in the canonical
+text afterwards and reported as character ranges (``metadata["ocr"]["low_confidence"]``)
+for the review page to show.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from statistics import median
+
+from engine.importing.errors import CorruptPdf, NeedsOcr, NoTranscript
+from engine.importing.layout import RawLine
+
+OCR_DPI = int(os.environ.get("ANONREVIEW_OCR_DPI", "300"))
+OCR_WORKERS = max(
+    1, int(os.environ.get("ANONREVIEW_OCR_WORKERS", str(min(4, os.cpu_count() or 1))))
+)
+LOW_CONFIDENCE = 60.0
+PAGE_TIMEOUT_S = 300
+
+
+def tesseract_path() -> str | None:
+    return shutil.which("tesseract")
+
+
+def ocr_available() -> bool:
+    return tesseract_path() is not None
+
+
+@dataclass
+class Word:
+    text: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    conf: float
+
+
+@dataclass
+class OcrPage:
+    lines: list[RawLine]
+    words: list[Word]
+    low: list[str] = field(default_factory=list)  # low-confidence words, reading order
+
+
+def _tsv_words(tsv: str, scale: float) -> list[Word]:
+    words: list[Word] = []
+    for row in csv.DictReader(io.StringIO(tsv), delimiter="\t", quoting=csv.QUOTE_NONE):
+        text = (row.get("text") or "").strip()
+        if row.get("level") != "5" or not text:
+            continue
+        try:
+            left, top = float(row["left"]), float(row["top"])
+            width, height = float(row["width"]), float(row["height"])
+            conf = float(row["conf"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        words.append(
+            Word(
+                text,
+                left / scale,
+                (left + width) / scale,
+                top / scale,
+                (top + height) / scale,
+                conf,
+            )
+        )
+    return words
+
+
+def group_lines(words: list[Word], page_width: float) -> list[tuple[RawLine, list[Word]]]:
+    """Words → printed lines: a word joins the line whose vertical centre is within
+    half a typical word height; lines are ordered top to bottom, words left to right."""
+    if not words:
+        return []
+    tall = median(w.bottom - w.top for w in words) or 10.0
+    rows: list[list[Word]] = []
+    for word in sorted(words, key=lambda w: (w.top + w.bottom) / 2):
+        centre = (word.top + word.bottom) / 2
+        if rows:
+            last = rows[-1]
+            last_centre = sum((w.top + w.bottom) / 2 for w in last) / len(last)
+            if abs(centre - last_centre) <= tall * 0.5:
+                last.append(word)
+                continue
+        rows.append([word])
+    out = []
+    centre_x = page_width / 2
+    for row in rows:
+        row.sort(key=lambda w: w.x0)
+        # Skip a leading margin number (digits followed by a wide gap), as pdf.py does.
+        body = row
+        if len(row) > 1 and row[0].text.isdigit() and row[1].x0 - row[0].x1 > 10:
+            body = row[1:]
+        x0, x1 = body[0].x0, body[-1].x1
+        text = " ".join(w.text for w in row)
+        line = RawLine(text=text, x0=x0, x1=x1, centered=abs((x0 + x1) / 2 - centre_x) < 12)
+        out.append((line, row))
+    return out
+
+
+def _ocr_image(png: bytes, scale: float, page_width: float) -> OcrPage:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "page.png")
+        with open(path, "wb") as fh:
+            fh.write(png)
+        env = dict(os.environ, OMP_THREAD_LIMIT="1")
+        try:
+            proc = subprocess.run(
+                [tesseract_path() or "tesseract", path, "stdout", "--psm", "6", "-l", "eng", "tsv"],
+                capture_output=True,
+                timeout=PAGE_TIMEOUT_S,
+                env=env,
+                check=False,
+            )
+        except (subprocess.TimeoutExpired, OSError) as exc:
+            raise NeedsOcr(
+                f"OCR of a scanned page failed ({type(exc).__name__}); the file was not imported."
+            ) from exc
+    if proc.returncode != 0:
+        raise NeedsOcr(
+            "OCR of a scanned page failed (Tesseract exit status "
+            f"{proc.returncode}); check that tesseract-ocr and its English data are installed."
+        )
+    words = _tsv_words(proc.stdout.decode("utf-8", errors="replace"), scale)
+    grouped = group_lines(words, page_width)
+    low = [w.text for _, row in grouped for w in row if w.conf < LOW_CONFIDENCE and w.conf >= 0]
+    return OcrPage(lines=[line for line, _ in grouped], words=words, low=low)
+
+
+def _render(pdf, index: int, scale: float) -> tuple[bytes, float]:
+    page = pdf[index]
+    try:
+        width = float(page.get_width())
+        image = page.render(scale=scale, grayscale=True).to_pil()
+    finally:
+        page.close()
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return buf.getvalue(), width
+
+
+def ocr_pdf(
+    data: bytes, *, on_page: Callable[[int, int], None] | None = None, dpi: int = OCR_DPI
+) -> tuple[list[OcrPage], dict]:
+    """OCR every page. Returns (pages, report: engine, pages, seconds, seconds_per_page)."""
+    import pypdfium2
+
+    if not ocr_available():
+        raise NeedsOcr(
+            "The PDF has no text layer (it is a scan) and OCR is not installed: install "
+            "Debian's tesseract-ocr (`make run` does) and import it again."
+        )
+    started = time.perf_counter()
+    try:
+        pdf = pypdfium2.PdfDocument(data)
+    except Exception as exc:  # pdfium raises PdfiumError for damaged files
+        raise CorruptPdf(
+            f"The PDF is damaged and cannot be read ({type(exc).__name__}). "
+            "Re-export it from the original document."
+        ) from exc
+    total = len(pdf)
+    scale = dpi / 72.0
+    results: list[OcrPage | None] = [None] * total
+    done = 0
+    try:
+        with ThreadPoolExecutor(max_workers=OCR_WORKERS) as pool:
+            futures = {}
+            for i in range(total):
+                png, width = _render(pdf, i, scale)  # pdfium is not thread-safe: render here
+                futures[pool.submit(_ocr_image, png, scale, width)] = i
+            for future in futures:
+                results[futures[future]] = future.result()
+                done += 1
+                if on_page:
+                    on_page(done, total)
+    finally:
+        pdf.close()
+    seconds = time.perf_counter() - started
+    words = [w for page in results if page for w in page.words]
+    report = {
+        "engine": "tesseract",
+        "dpi": dpi,
+        "pages": total,
+        "seconds": round(seconds, 1),
+        "seconds_per_page": round(seconds / max(1, total), 2),
+        "mean_confidence": round(sum(w.conf for w in words) / len(words), 1) if words else 0.0,
+    }
+    return [p for p in results if p is not None], report
+
+
+def low_confidence_ranges(text: str, utterances, pages: list[OcrPage]) -> list[list[int]]:
+    """Character ranges in the canonical text of the words OCR read with low confidence:
+    each is looked for in its page's utterances, in reading order."""
+    by_page: dict[int, list] = {}
+    for u in utterances:
+        by_page.setdefault(u.page, []).append(u)
+    ranges: list[list[int]] = []
+    for number, page in enumerate(pages, start=1):
+        spans = by_page.get(number) or []
+        if not spans or not page.low:
+            continue
+        start, end = spans[0].start, spans[-1].end
+        cursor = start
+        for word in page.low:
+            token = word.strip(".,;:!?\"'()")
+            if len(token) < 2:
+                continue
+            at = text.find(token, cursor, end)
+            if at == -1:
+                continue
+            ranges.append([at, at + len(token)])
+            cursor = at + len(token)
+    return ranges
+
+
+def parse_scanned_pdf(data: bytes, *, on_page: Callable[[int, int], None] | None = None):
+    """OCR a scanned PDF and parse it like a text-layer PDF (``parse.parse_pages``)."""
+    from engine.importing.parse import parse_pages
+
+    pages, report = ocr_pdf(data, on_page=on_page)
+    if not any(page.words for page in pages):
+        raise NoTranscript(
+            "The PDF is a scan and OCR found no text in it (blank or unreadable pages)."
+        )
+    parsed = parse_pages([p.lines for p in pages], source_format="pdf", layout_extra={"ocr": True})
+    report["low_confidence"] = low_confidence_ranges(parsed.text, parsed.utterances, pages)
+    parsed.metadata["ocr"] = report
+    parsed.notices.append(
+        f"This PDF is a scan: its text was read by OCR ({report['pages']} pages, "
+        f"{report['seconds_per_page']} s per page); {len(report['low_confidence'])} words read "
+        "with low confidence are marked for review."
+    )
+    return parsed

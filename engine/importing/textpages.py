@@ -1,0 +1,130 @@
+"""Plain text → pages, for text files that lost their form feeds. Django-free.
+
+Transcripts saved as text keep the marks of their pages in other ways; each is found
+from its shape, never from a company's or court's name:
+
+- a court-filing stamp at the top of every page (``Case <no> Document <n> Filed <date>
+  Page <n> of <n> ...``): a page starts there, and the stamp is removed;
+- the margin line numbers printed as a block (``1 2 3 ... 9`` then ``10`` ... ``25`` on
+  lines of their own, as some exporters write the number column before each page): a
+  page starts there, and the block is removed (also when its start is glued to the end
+  of a text line);
+- page numbers on lines of their own that count up by one through the file: a page
+  ends there, and the number is removed.
+
+Text with form feeds is split on them and nothing else is done here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+FILING_STAMP = re.compile(
+    r"^\s*Case\s+\S+\s+Document\s+\S+\s+Filed\s+\S+\s+Page\s+\d+\s+of\s+\d+"
+    r"(?:\s+Page\s*ID\s*#?:?\s*\d+)?\s*$",
+    re.I,
+)
+_BARE_INT = re.compile(r"^\s*(\d{1,4})\s*$")
+_BLOCK_HEAD = re.compile(r"^(?P<before>.*?)\s?(?P<nums>1(?: \d{1,2}){3,})\s*$")
+LINE_NUMBER_LIMIT = 28
+
+
+@dataclass
+class TextPages:
+    pages: list[list[str]]
+    filing_stamps: int = 0
+    number_blocks: int = 0
+    page_numbers: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def _is_count_from(tokens: list[str], start: int) -> bool:
+    return all(t.isdigit() and int(t) == start + i for i, t in enumerate(tokens))
+
+
+def _block_at(lines: list[str], i: int) -> tuple[int, str] | None:
+    """A margin-number block starting on line ``i``: (lines it spans, text before it)."""
+    m = _BLOCK_HEAD.match(lines[i])
+    if not m:
+        return None
+    nums = m.group("nums").split()
+    if not _is_count_from(nums, 1):
+        return None
+    expected = len(nums) + 1
+    j = i + 1
+    while j < len(lines) and expected <= LINE_NUMBER_LIMIT:
+        token = lines[j].strip()
+        if not token:
+            j += 1
+            continue
+        if token.isdigit() and int(token) == expected:
+            expected += 1
+            j += 1
+            continue
+        break
+    if expected - 1 < 10:  # a real block runs to the end of the page's number column
+        return None
+    return j - i, m.group("before")
+
+
+def split_text_pages(text: str) -> TextPages:
+    if "\f" in text:
+        return TextPages([page.split("\n") for page in text.split("\f")])
+    lines = text.split("\n")
+    result = TextPages([])
+    breaks_before: set[int] = set()
+    dropped: set[int] = set()
+    replaced: dict[int, str] = {}
+    for i, line in enumerate(lines):
+        if FILING_STAMP.match(line):
+            breaks_before.add(i)
+            dropped.add(i)
+            result.filing_stamps += 1
+    i = 0
+    while i < len(lines):
+        block = _block_at(lines, i) if i not in dropped else None
+        if block:
+            span, before = block
+            result.number_blocks += 1
+            if before.strip():
+                replaced[i] = before
+                breaks_before.add(i + 1)
+                dropped.update(range(i + 1, i + span))
+            else:
+                breaks_before.add(i)
+                dropped.update(range(i, i + span))
+            i += span
+        else:
+            i += 1
+    if not result.filing_stamps:
+        # Page numbers: bare numbers on their own line that count up by one.
+        chain: list[int] = []
+        for i, line in enumerate(lines):
+            if i in dropped:
+                continue
+            m = _BARE_INT.match(line)
+            if not m:
+                continue
+            n = int(m.group(1))
+            if not chain or n == int(lines[chain[-1]].strip()) + 1:
+                chain.append(i)
+            elif len(chain) < 2:
+                chain = [i]
+        if len(chain) >= 2:
+            for i in chain:
+                dropped.add(i)
+                breaks_before.add(i + 1)
+            result.page_numbers = len(chain)
+    page: list[str] = []
+    for i, line in enumerate(lines):
+        if i in breaks_before and any(x.strip() for x in page):
+            result.pages.append(page)
+            page = []
+        if i in dropped:
+            continue
+        page.append(replaced.get(i, line))
+    if page:
+        result.pages.append(page)
+    result.pages = [p for p in result.pages if any(x.strip() for x in p)] or [[]]
+    return result

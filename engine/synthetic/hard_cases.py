@@ -1,0 +1,175 @@
+"""Hard cases from unseen transcripts (issue 14), written into every synthetic hearing.
+Django-free.
+
+Each helper writes marked utterances through the generator (``g.say``, ``g.b.add``), so
+the gold spans are exact by construction, and records its hard-case tag:
+
+* ``lowercase_slip`` — a transcriber writes a surname and a first name in lower case
+  (``Did pellegrino -- Mr. pellegrino, that's P as in Paul``), the capitalised surname and
+  the lower-case first name follow. The names come from other Faker locales (Italian,
+  Yoruba, Irish, Akan, Mexican Spanish), not from the US lists the gazetteers hold;
+* ``honorific_tag`` — a speaker tagged with an honorific and a surname that is also an
+  English word (``MR. LONG:``), addressed as ``Mr. Long`` in speech;
+* ``spelled_id_letters_digits`` — an old CDCR number spelled letter by letter and digit
+  by digit (``B-K-4-4-1-7``), with a dash (``A-32262``), and with its letter spoken
+  (``B, as in baker, 65921``);
+* ``address_block`` — a mailing address with a suite and a ZIP code in the certificate;
+* ``public_term`` — public institutions, laws, programmes and instruments (no span: they
+  must survive);
+* ``caps_boilerplate`` — an all-capitals legal paragraph (no span but the name in it).
+"""
+
+from __future__ import annotations
+
+from faker import Faker
+
+from engine.labels import CDCR_ID, LOCATION, SPELLED_OUT_ITEM
+
+from . import model, vocab
+from .marks import P, Person
+from .model import m
+
+NAMES: tuple[str, ...] = (
+    "lowercase_slip",
+    "honorific_tag",
+    "spelled_id_letters_digits",
+    "address_block",
+    "public_term",
+    "caps_boilerplate",
+)
+
+_LOCALES = ("it_IT", "yo_NG", "en_IE", "tw_GH", "es_MX")
+# Surnames that are also everyday English words (general knowledge of English).
+_WORD_SURNAMES = ("Long", "Young", "Black", "Rose", "Price", "Small", "Stone", "Little")
+_PUBLIC_TERMS = (
+    "the Legal Status Summary",
+    "your Prison Industry Authority work reports",
+    "the PCL-R",
+    "the HCR-20",
+    "the Static-99R",
+    "the LS/CMI",
+    "the Americans with Disabilities Act review",
+    "Penal Code section 3041.5",
+    "Title 15 of the California Code of Regulations",
+    "the Youth Offender Parole factors",
+    "the Elderly Parole criteria",
+    "the Court of Appeal",
+    "the California Supreme Court",
+    "the Department of Justice",
+    "the United States District Court",
+    "Proposition 57",
+)
+
+
+def _foreign_person(g, gender: str) -> Person:
+    """A person named from another Faker locale (ASCII letters only)."""
+    fake = Faker(g.pick(_LOCALES))
+    fake.seed_instance(g.rng.randrange(1 << 30))
+    while True:
+        first = fake.first_name_male() if gender == "M" else fake.first_name_female()
+        last = fake.last_name()
+        if (
+            first.isascii()
+            and last.isascii()
+            and first.isalpha()
+            and last.isalpha()
+            and len(last) >= 5
+            and last not in g._used_last
+        ):
+            g._used_last.add(last)
+            return Person(first, last, gender)
+
+
+def _old_number(g) -> tuple[str, str, str]:
+    letters = "ABCDEFGHJKLMNPRTVWXY"
+    a, b = g.pick(letters), g.pick(letters)
+    four = f"{g.rng.randint(1000, 9999)}"
+    five = f"{g.rng.randint(10000, 99999)}"
+    spelled = "-".join([a, b, *four])  # B-K-4-4-1-7
+    dashed = f"{a}-{five}"  # A-32262
+    spoken = f"{b}, as in {vocab.PHONETIC[b].lower()}, {g.rng.randint(10000, 99999)}"
+    return spelled, dashed, spoken
+
+
+def exchanges(g) -> None:
+    """Lower-case slips, an honorific speaker tag, spelled letter-digit IDs and public
+    terms, as a short exchange (after the criminal history)."""
+    ip = g.ip
+    last = next((line.speaker for line in reversed(g.b.lines) if line.speaker), "")
+    if last == model.strip_marks(g.tags["pc"][0]):
+        g.say("ip", "Okay.")
+    rival = _foreign_person(g, "M")
+    slip = rival.last.lower()
+    letter = rival.last[0].upper()
+    g.say(
+        "pc",
+        f"The probation report names a {P(rival.full)} as the other person in the fight. "
+        f"Did {P(slip, 'lowercase_slip')} -- {rival.title} {P(slip, 'lowercase_slip')}, that's "
+        f"{m(SPELLED_OUT_ITEM, f'{letter} as in {vocab.PHONETIC[letter]}')} -- did he have a "
+        "problem with you before that night?",
+    )
+    g.say(
+        "ip",
+        f"{P(rival.last)} was from a rival set. {P(rival.first.lower(), 'lowercase_slip')} and "
+        f"me never got along, and {P(rival.first)} knew my brother.",
+    )
+    spelled, dashed, spoken = _old_number(g)
+    g.say(
+        "pc",
+        f"Your earlier number, from your first term, was "
+        f"{m(CDCR_ID, spelled, 'spelled_id_letters_digits')}?",
+    )
+    g.say(
+        "ip",
+        f"Yes. And in county it was {m(CDCR_ID, dashed, 'spelled_id_letters_digits')}, and the "
+        f"youth number was {m(CDCR_ID, spoken, 'spelled_id_letters_digits')}.",
+    )
+    terms = g.rng.sample(_PUBLIC_TERMS, 4)
+    surname = g.pick(_WORD_SURNAMES)
+    helper = Person(g.fake.first_name_female(), surname, "F")
+    tag = f"MS. {P(surname.upper(), 'honorific_tag')}"
+    g.tags["support"] = (tag, "")  # an honorific tag names no role (as the importer reads it)
+    g.say(
+        "pc",
+        f"We also reviewed {m('', terms[0], 'public_term')}, {m('', terms[1], 'public_term')} "
+        f"and {m('', terms[2], 'public_term')}, and we considered "
+        f"{m('', terms[3], 'public_term')}. And {helper.title} {P(surname)}, you are here "
+        "from the reentry program?",
+    )
+    g.say(
+        "support",
+        f"Yes, Commissioner. I've known {ip.title} {P(ip.last)} through the program for "
+        "four years.",
+    )
+    g.say("ip", f"Thank you, {helper.title} {P(surname, 'honorific_tag')}.")
+
+
+def caps_boilerplate(g) -> None:
+    """An all-capitals legal paragraph with the incarcerated person's name in it."""
+    g.b.add(
+        m("", "IN THE MATTER OF THE LIFE TERM PAROLE CONSIDERATION HEARING OF", "caps_boilerplate")
+        + f" {P(g.ip.full.upper())}. THE BOARD MAY MODIFY THIS DECISION, AND THE GOVERNOR "
+        "MAY AFFIRM, MODIFY OR REVERSE IT AS THE LAW PROVIDES. NOTHING IN THIS DECISION "
+        "WAIVES ANY RIGHT TO REVIEW.",
+        kind=model.PARAGRAPH,
+    )
+
+
+def address_block(g) -> None:
+    """The transcription company's mailing address with a suite and a ZIP code."""
+    number = g.rng.randint(100, 9999)
+    street = f"{g.fake.last_name()} {g.pick(('Street', 'Avenue', 'Boulevard', 'Drive'))}"
+    suite = g.rng.randint(100, 950)
+    city = g.pick(vocab.CA_CITIES)
+    zip_code = g.rng.randint(90001, 96162)
+    # two short labelled lines, like "Signed:" and "Dated:" (each one printed line)
+    g.b.add(
+        "Mail: " + m(LOCATION, f"{number} {street}, Suite {suite}", "address_block"),
+        section=model.CERTIFICATION,
+        kind=model.PARAGRAPH,
+    )
+    g.b.add(
+        "City: " + m(LOCATION, f"{city}, CA {zip_code}", "address_block"),
+        section=model.CERTIFICATION,
+        kind=model.PARAGRAPH,
+    )

@@ -1,0 +1,29 @@
+"""Counsel blocks and certificates: street addresses, suites, ZIP codes (recognizers/locations.py)."""
+
+from engine.detectors.recognizers.locations import AddressRecognizer
+
+
+def found(text):
+    return {text[f.start : f.end] for f in AddressRecognizer().find_all(text)}
+
+
+def test_a_counsel_block_in_capitals_gives_its_address_suite_city_and_zip():
+    text = "LAW OFFICE OF A. NOBODY\n1515 K STREET, SUITE 300\nSACRAMENTO, CA 95814\n"
+    assert {"1515 K STREET, SUITE 300", "SACRAMENTO, CA 95814"} <= found(text)
+
+
+def test_a_mailing_address_with_a_suite_and_a_zip_in_running_text():
+    text = "Mailing address: 455 Quill Avenue, Suite 1200, San Jose, CA 95113. Thanks."
+    assert {"455 Quill Avenue, Suite 1200", "San Jose, CA 95113"} <= found(text)
+
+
+def test_a_po_box_and_a_zip_code_after_its_word():
+    text = "Write to P.O. Box 4490, zip code 95640."
+    assert {"P.O. Box 4490", "95640"} <= found(text)
+
+
+def test_a_numbered_street_is_an_address_but_a_sentence_after_it_is_not_its_suite():
+    text = "We lived at 100 5th Street. Suite 12 was hers."
+    # (the cleaning trims the abbreviation's period of "St." style suffixes)
+    assert "100 5th Street." in found(text)
+    assert not any("Street. Suite" in value for value in found(text))

@@ -168,6 +168,9 @@ class Command(BaseCommand):
             int8_model(_model_file(rampart_model_dir()), settings.MODEL_CACHE_DIR)
         except (OSError, ModuleNotFoundError):
             pass  # the workers fall back to the model as shipped
+        from annotations.services.pseudonymization import subtype_encoder_prepare
+
+        subtype_encoder_prepare()  # else the workers run the torch encoder
 
     def _spacy_pass(self, text: str) -> float:
         from engine.detectors.nlp import load_spacy

@@ -225,6 +225,9 @@ class SubtypeClassifier:
         options.intra_op_num_threads = 1  # a few short mentions per call
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # Batches of every shape: an arena would keep the largest ones' memory for good.
+        options.enable_cpu_mem_arena = False
+        options.enable_mem_pattern = False
         self._session = ort.InferenceSession(
             self.onnx_path, options, providers=["CPUExecutionProvider"]
         )

@@ -5,15 +5,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('transcripts', '0005_stored_files'),
+        ("transcripts", "0005_stored_files"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='job',
-            name='batch',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='batch_jobs', to='transcripts.job'),
+            model_name="job",
+            name="batch",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="batch_jobs",
+                to="transcripts.job",
+            ),
         ),
     ]

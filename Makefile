@@ -6,8 +6,15 @@ PIP    := $(VENV)/bin/pip
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 WORKERS ?= 1
+WEB_WORKERS ?= 2
+# The local secret key: generated once (mode 600), kept out of git (var/ is ignored).
+SECRET_KEY_FILE ?= var/secret_key
+# make run serves on localhost: DEBUG off, plain HTTP (behind an HTTPS proxy: HTTPS=1).
+RUN_ENV := DEBUG=0 HTTPS=$${HTTPS:-0} SECRET_KEY_FILE=$(SECRET_KEY_FILE)
+# Request lines without query strings (names reach them: the review page's ?q=).
+ACCESS_LOG := '%(t)s %(h)s "%(m)s %(U)s" %(s)s %(b)s'
 
-.PHONY: install install-dev chromium tesseract migrate demo run worker serve test lint format bench bench-corpus clean
+.PHONY: install install-dev chromium tesseract secret migrate demo static run worker serve test lint format bench bench-corpus clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,26 +47,39 @@ tesseract:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq tesseract-ocr >/dev/null; }
 
-migrate: install
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py prepare_models
+# A random SECRET_KEY, written once and never replaced (sessions survive restarts).
+secret: $(SECRET_KEY_FILE)
+$(SECRET_KEY_FILE):
+	@mkdir -p $(dir $@)
+	@umask 077 && python3 -c "import secrets; print(secrets.token_urlsafe(64))" > $@.tmp && mv $@.tmp $@
+	@chmod 600 $@
+	@echo "Wrote a new secret key to $@ (keep it private; never commit it)."
+
+migrate: install secret
+	$(RUN_ENV) $(PY) manage.py migrate --noinput
+	$(RUN_ENV) $(PY) manage.py prepare_models
 
 # Three hearings to review, plus one approved by a scripted reviewer (for the dashboard).
 demo: migrate
-	$(PY) manage.py create_demo_accounts
-	$(PY) manage.py load_demo --reviewed 1
+	$(RUN_ENV) $(PY) manage.py create_demo_accounts
+	$(RUN_ENV) $(PY) manage.py load_demo --reviewed 1
 
-# Serve the app with one background worker (more: `make run WORKERS=2`).
-run: demo tesseract
+# Static files for whitenoise (DEBUG is off: nothing is served from static/ directly).
+static: install secret
+	$(RUN_ENV) $(PY) manage.py collectstatic --noinput -v 0
+
+# Serve the app with gunicorn (DEBUG off) and one background worker (more: WORKERS=2).
+run: demo static tesseract
 	@echo "Starting $(WORKERS) worker(s) and the server on http://$(HOST):$(PORT)/"
 	@trap 'kill 0' INT TERM EXIT; \
 	for i in $$(seq 1 $(WORKERS)); do \
-	  ANONREVIEW_WORKERS=$(WORKERS) ANONREVIEW_PRELOAD_DETECTORS=1 \
+	  $(RUN_ENV) ANONREVIEW_WORKERS=$(WORKERS) ANONREVIEW_PRELOAD_DETECTORS=1 \
 	  $(PY) manage.py db_worker --no-reload --worker-id "local-$$i" & done; \
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(RUN_ENV) $(VENV)/bin/gunicorn anonreview.wsgi:application --bind $(HOST):$(PORT) \
+	  --workers $(WEB_WORKERS) --access-logfile - --access-logformat $(ACCESS_LOG)
 
-worker: install tesseract
-	$(PY) manage.py db_worker
+worker: install secret tesseract
+	$(RUN_ENV) $(PY) manage.py db_worker
 
 test: install-dev chromium tesseract
 	$(VENV)/bin/lint-imports
@@ -74,12 +94,12 @@ format: install-dev
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-bench: install
-	$(PY) manage.py bench_annotate --words 15000
+bench: install secret
+	$(RUN_ENV) $(PY) manage.py bench_annotate --words 15000
 
 # Six generated hearings through upload, import and annotation on 1 and 2 workers.
 bench-corpus: migrate
-	$(PY) manage.py bench_corpus --n 6 --words 15000 --workers 1,2
+	$(RUN_ENV) $(PY) manage.py bench_corpus --n 6 --words 15000 --workers 1,2
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

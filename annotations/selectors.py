@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Max, Min, QuerySet
 
+from annotations.locking import group_version
 from annotations.models import Span
 from engine.labels import LABELS, SPELLED_NAME
 from engine.spans import Prediction
@@ -142,6 +143,7 @@ class EntityRow:
     spelled: int = 0
     first_span_id: int | None = None
     first_page: int = 0
+    version: str = ""  # the group's version (``annotations.locking.group_version``; the view)
 
     @property
     def decided(self) -> int:
@@ -399,6 +401,7 @@ def review_entities(
             + sum(1 for s in kept if s.label == SPELLED_NAME and first.label != SPELLED_NAME),
             first_span_id=first.id,
             first_page=first.page,
+            version=group_version((s.id, s.version) for s in spans),
         )
         if filters is not None and not any(s.matches(filters) for s in spans):
             continue

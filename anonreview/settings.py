@@ -1,8 +1,10 @@
 """Settings for anonreview, read from the environment.
 
-Every value has a safe default for local, single-user use (SQLite, DEBUG on,
-localhost only). Production sets ``DEBUG=0``, ``SECRET_KEY``, ``ALLOWED_HOSTS``
-and usually ``DATABASE_URL``; see README.md ("Configuration").
+Every value has a safe default (SQLite, localhost only, DEBUG off unless ``DEBUG=1``).
+``SECRET_KEY`` comes from the environment or from ``SECRET_KEY_FILE`` (default
+``var/secret_key``, which ``make run`` generates once, mode 600, never committed).
+Served over plain HTTP on localhost, ``HTTPS=0`` turns off the HTTPS-only settings;
+behind an HTTPS proxy they are on. See README.md ("Configuration").
 """
 
 import os
@@ -25,11 +27,28 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+def read_secret_key(path: Path) -> str:
+    """The key in ``path`` (``make run`` writes it once with mode 600), or ``""``."""
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return ""
+
+
+DEBUG = env_bool("DEBUG", False)
 _DEV_SECRET = "dev-insecure-anonreview-key-change-me"
-SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_SECRET if DEBUG else "")
+SECRET_KEY_FILE = Path(os.environ.get("SECRET_KEY_FILE") or BASE_DIR / "var" / "secret_key")
+SECRET_KEY = os.environ.get("SECRET_KEY") or read_secret_key(SECRET_KEY_FILE)
+if not SECRET_KEY and DEBUG:
+    SECRET_KEY = _DEV_SECRET
 if not SECRET_KEY:
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    raise ImproperlyConfigured(
+        f"SECRET_KEY must be set when DEBUG is off: set it in the environment, or run "
+        f"`make secret` to write {SECRET_KEY_FILE} (or set DEBUG=1 for development)."
+    )
+# Served over HTTPS (behind a proxy that sets X-Forwarded-Proto): secure cookies, HSTS
+# and a redirect to https. On by default unless DEBUG; ``make run`` (localhost) sets 0.
+HTTPS = env_bool("HTTPS", not DEBUG)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
@@ -44,6 +63,8 @@ INSTALLED_APPS = [
     "template_partials",
     "django_tasks",
     "django_tasks_db",
+    "axes",
+    "csp",
     "anonreview.core",
     "transcripts",
     "annotations",
@@ -59,7 +80,16 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "anonreview.middleware.NoStoreMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Login throttling (django-axes): last, as its documentation asks.
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "anonreview.urls"
@@ -90,9 +120,16 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (server + db_worker) share the file: wait for locks
-    # instead of failing, and let readers run beside the one writer.
+    # instead of failing, and let readers run beside the one writer. Transactions take
+    # the write lock when they begin (IMMEDIATE): SQLite has no SELECT ... FOR UPDATE,
+    # and a transaction that read first and then wanted to write would fail with
+    # "database is locked" instead of waiting its turn (two reviewers on one span).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 30, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+        {
+            "timeout": 30,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+        }
     )
     DATABASES["default"]["TEST"] = {"NAME": None}
 
@@ -104,6 +141,22 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sessions end after SESSION_IDLE_HOURS without a request (default 8): every request
+# renews the expiry, so it measures idleness, not time since the log-in.
+SESSION_COOKIE_AGE = int(float(os.environ.get("SESSION_IDLE_HOURS", "8")) * 3600)
+SESSION_SAVE_EVERY_REQUEST = True
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT failures for one username from
+# one IP address, that pair is locked out for AXES_COOLOFF_MINUTES; the login page says so.
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_MINUTES", "15")) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/login.html"
+# Behind a reverse proxy: how many proxies set X-Forwarded-For (0: use REMOTE_ADDR).
+AXES_IPWARE_PROXY_COUNT = int(os.environ.get("AXES_PROXY_COUNT", "0")) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if AXES_IPWARE_PROXY_COUNT else ["REMOTE_ADDR"]
+)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "transcripts:list"
 LOGOUT_REDIRECT_URL = "login"
@@ -196,19 +249,38 @@ PSEUDONYMIZE_SUBTYPE_MODEL = os.environ.get("PSEUDONYMIZE_SUBTYPE_MODEL", "")
 PSEUDONYM_SCOPE = os.environ.get("PSEUDONYM_SCOPE", "transcript")
 PSEUDONYM_SEED = os.environ.get("PSEUDONYM_SEED", "")
 
-# Security: safe when served over HTTPS behind a proxy (DEBUG=0).
+# Security: safe when served over HTTPS behind a proxy (HTTPS=1, the default when DEBUG
+# is off). The proxy must set X-Forwarded-Proto (README.md, "Serving behind HTTPS").
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-if not DEBUG:
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+if HTTPS:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+
+# Content-Security-Policy (django-csp): everything is served by the app itself; no inline
+# scripts, styles or handlers (htmx's inline indicator style is turned off in base.html).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # Logging: ids and counts only; never transcript text or names.
 LOGGING = {
@@ -229,5 +301,10 @@ LOGGING = {
         "django.request": {"level": "WARNING"},
         # runserver's request lines, through our formatter (query strings cut).
         "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # Django's own handlers (DEFAULT_LOGGING: a plain console handler when DEBUG is
+        # on, mail to ADMINS when off) would write exception messages and URLs with their
+        # query strings: everything of Django's goes through our formatter only.
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "gunicorn.error": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
 }

@@ -7,7 +7,14 @@ import tempfile
 # tests make beside it are synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
+# Tests run over plain HTTP with a fixed key (the project's settings need one when DEBUG
+# is off, as it is by default and under pytest).
+os.environ.setdefault("SECRET_KEY", "test-only-" + "k" * 50)
+os.environ.setdefault("HTTPS", "0")
+
 from anonreview.settings import *  # noqa: E402,F403
+
+WHITENOISE_USE_FINDERS = True  # static files without collectstatic
 
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -18,3 +25,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 LOGGING["root"]["level"] = "WARNING"  # noqa: F405
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, not SQLite's shared in-memory database: threads then get connections of
+    # their own with real file locks, as the server and the workers do (the race tests).
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.mkdtemp(prefix="anonreview-test-db-"), "test.sqlite3")
+    }

@@ -44,7 +44,7 @@ def reviewed(**kwargs):
 
 
 def test_release_zip_has_pseudonymous_names_manifest_and_no_key(lead):
-    t = reviewed()
+    t = reviewed(state="approved")
     data = release_build(transcripts=[t], actor=lead)
     zf = zipfile.ZipFile(io.BytesIO(data))
     assert sorted(zf.namelist()) == ["manifest.json", f"transcript-{t.pk}.txt"]
@@ -63,7 +63,7 @@ def test_release_zip_has_pseudonymous_names_manifest_and_no_key(lead):
 
 
 def test_release_is_blocked_by_a_leak_and_lists_it(lead):
-    t = reviewed()
+    t = reviewed(state="approved")
     Span.objects.filter(transcript=t, label="SPELLED_NAME").update(status="rejected")
     with pytest.raises(LeakError) as excinfo:
         release_build(transcripts=[t], actor=lead)
@@ -73,7 +73,7 @@ def test_release_is_blocked_by_a_leak_and_lists_it(lead):
 
 
 def test_key_maps_originals_to_pseudonyms(lead):
-    t = reviewed()
+    t = reviewed(state="approved")
     key = json.loads(key_build(transcripts=[t], actor=lead))
     entities = key["transcripts"][0]["entities"]
     assert entities["PERSON_1"]["originals"] == ["QUILL", "Quill"]
@@ -129,11 +129,11 @@ def test_annotator_may_not_download_keys_or_open_the_export_page(client, annotat
     t = reviewed(assignees=[annotator])
     client.force_login(annotator)
     assert client.get(reverse("annotations:export")).status_code == 403
-    assert client.get(reverse("annotations:export-key-one", args=[t.pk])).status_code == 403
+    assert client.post(reverse("annotations:export-key-one", args=[t.pk])).status_code == 403
     assert (
         client.post(reverse("annotations:export-key"), {"transcripts": [t.pk]}).status_code == 403
     )
-    assert client.get(reverse("annotations:export-release-text", args=[t.pk])).status_code == 403
+    assert client.post(reverse("annotations:export-release-text", args=[t.pk])).status_code == 403
 
 
 def test_lead_export_page_and_downloads(client, lead):
@@ -143,21 +143,162 @@ def test_lead_export_page_and_downloads(client, lead):
     assert page.status_code == 200
     assert f'data-transcript-id="{t.pk}"' in page.content.decode()
     assert "Quill" not in page.content.decode()
-    text = client.get(reverse("annotations:export-release-text", args=[t.pk]))
+    text = client.post(reverse("annotations:export-release-text", args=[t.pk]))
     assert text["Content-Disposition"] == f'attachment; filename="transcript-{t.pk}.txt"'
     assert b"[SPELLED_NAME_PERSON_1]" in text.content
     zipped = client.post(reverse("annotations:export-release-zip"), {"transcripts": [t.pk]})
     assert zipfile.ZipFile(io.BytesIO(zipped.content)).namelist()[0] == f"transcript-{t.pk}.txt"
     key = client.post(reverse("annotations:export-key"), {"transcripts": [t.pk]})
     assert key.status_code == 200 and b"Q-U-I-L-L" in key.content
-    gold = client.get(reverse("annotations:export-gold") + "?format=conll&state=approved")
+    gold = client.post(reverse("annotations:export-gold"), {"format": "conll", "scope": "all"})
     assert gold.status_code == 200 and b"B-PERSON" in gold.content
 
 
 def test_release_download_with_a_leak_shows_the_leaks(client, lead):
-    t = reviewed()
+    t = reviewed(state="approved")
     Span.objects.filter(transcript=t, label="SPELLED_NAME").update(status="rejected")
     client.force_login(lead)
-    response = client.get(reverse("annotations:export-release-text", args=[t.pk]))
+    response = client.post(reverse("annotations:export-release-text", args=[t.pk]))
     assert response.status_code == 409
     assert b'class="leak"' in response.content
+
+
+# --- the release gate (issue 11, finding 1) ------------------------------------------
+
+
+@pytest.mark.parametrize("state", ["ready", "in_review", "submitted", "returned", "imported"])
+def test_release_text_of_a_transcript_not_approved_is_refused_with_a_sentence(client, lead, state):
+    t = reviewed(state=state)
+    client.force_login(lead)
+    for strategy in ("tags", "surrogate", "mask", "redact"):
+        response = client.post(
+            reverse("annotations:export-release-text", args=[t.pk]), {"strategy": strategy}
+        )
+        assert response.status_code == 409
+        body = response.content.decode()
+        assert "only approved or released transcripts can be exported" in body
+        assert "Jonah" not in body and "QUILL" not in body
+    zipped = client.post(reverse("annotations:export-release-zip"), {"transcripts": [t.pk]})
+    assert zipped.status_code == 409 and b"Jonah" not in zipped.content
+    key = client.post(reverse("annotations:export-key-one", args=[t.pk]))
+    assert key.status_code == 409 and b"Jonah" not in key.content
+    assert not AuditEvent.objects.filter(
+        event_type__in=["release_exported", "key_exported"]
+    ).exists()
+
+
+def test_release_zip_with_one_unapproved_transcript_exports_nothing(client, lead):
+    approved = reviewed(state="approved")
+    ready = reviewed(state="ready")
+    client.force_login(lead)
+    response = client.post(
+        reverse("annotations:export-release-zip"), {"transcripts": [approved.pk, ready.pk]}
+    )
+    assert response.status_code == 409
+    assert f"Transcript {ready.pk} is ready for review" in response.content.decode()
+    assert not AuditEvent.objects.filter(event_type="release_exported").exists()
+
+
+def test_release_services_refuse_unapproved_transcripts_and_copies(lead):
+    from annotations.services.export import NotReleasable, release_text
+
+    ready = reviewed(state="ready")
+    with pytest.raises(NotReleasable):
+        release_text(transcript=ready)
+    with pytest.raises(NotReleasable):
+        release_build(transcripts=[ready], actor=lead)
+    with pytest.raises(NotReleasable):
+        key_build(transcripts=[ready], actor=lead)
+    original = reviewed(state="approved")
+    copy = reviewed(state="approved")
+    copy.double_of = original
+    copy.save(update_fields=["double_of"])
+    with pytest.raises(NotReleasable, match="second annotation"):
+        release_build(transcripts=[copy], actor=lead)
+
+
+def test_release_of_a_double_annotation_copy_is_refused_by_the_views(client, lead):
+    original = reviewed(state="approved")
+    copy = reviewed(state="approved")
+    copy.double_of = original
+    copy.save(update_fields=["double_of"])
+    client.force_login(lead)
+    response = client.post(reverse("annotations:export-release-text", args=[copy.pk]))
+    assert response.status_code == 409 and b"second annotation" in response.content
+    page = client.get(reverse("annotations:export")).content.decode()
+    assert f'data-transcript-id="{original.pk}"' in page
+    assert f'data-transcript-id="{copy.pk}"' not in page
+
+
+def test_export_page_offers_only_approved_and_released_transcripts(client, lead):
+    shown = [reviewed(state="approved"), reviewed(state="released")]
+    hidden = [reviewed(state=s) for s in ("ready", "in_review", "submitted", "returned")]
+    client.force_login(lead)
+    page = client.get(reverse("annotations:export")).content.decode()
+    for t in shown:
+        assert f'data-transcript-id="{t.pk}"' in page
+    for t in hidden:
+        assert f'data-transcript-id="{t.pk}"' not in page
+        assert reverse("annotations:export-release-text", args=[t.pk]) not in page
+
+
+def test_downloads_are_post_only(client, lead):
+    t = reviewed(state="approved")
+    client.force_login(lead)
+    for url in (
+        reverse("annotations:export-release-text", args=[t.pk]),
+        reverse("annotations:export-key-one", args=[t.pk]),
+        reverse("annotations:export-gold") + "?format=jsonl",
+    ):
+        assert client.get(url).status_code == 405
+    assert not AuditEvent.objects.filter(event_type__endswith="_exported").exists()
+
+
+def test_key_download_writes_its_audit_row_when_served(client, lead):
+    t = reviewed(state="approved")
+    client.force_login(lead)
+    response = client.post(reverse("annotations:export-key-one", args=[t.pk]))
+    assert response.status_code == 200 and "no-store" in response["Cache-Control"]
+    event = AuditEvent.objects.get(event_type="key_exported")
+    assert event.transcript_id == t.pk and event.actor_username == lead.username
+
+
+def test_gold_export_defaults_to_approved_and_flags_copies_only_on_request(client, lead):
+    approved = reviewed(state="approved")
+    reviewed(state="in_review")
+    copy = reviewed(state="approved")
+    copy.double_of = approved
+    copy.save(update_fields=["double_of"])
+    client.force_login(lead)
+    data = client.post(reverse("annotations:export-gold"), {"format": "jsonl", "scope": "all"})
+    docs = [json.loads(line) for line in data.content.decode().splitlines()]
+    assert [d["meta"]["transcript"] for d in docs] == [approved.pk]
+    assert "double_annotation_copy" not in docs[0]["meta"]
+    data = client.post(
+        reverse("annotations:export-gold"),
+        {"format": "jsonl", "scope": "all", "include_copies": "1"},
+    )
+    docs = {
+        json.loads(line)["meta"]["transcript"]: json.loads(line)
+        for line in data.content.decode().splitlines()
+    }
+    assert set(docs) == {approved.pk, copy.pk}
+    assert docs[copy.pk]["meta"]["double_annotation_copy"] is True
+    assert docs[copy.pk]["meta"]["double_of"] == approved.pk
+    selected = client.post(
+        reverse("annotations:export-gold"), {"format": "jsonl", "transcripts": [copy.pk]}
+    )
+    assert selected.status_code == 409  # a copy is never exported unless asked
+
+
+def test_export_gold_command_leaves_copies_out_unless_asked(tmp_path):
+    approved = reviewed(state="approved")
+    copy = reviewed(state="approved")
+    copy.double_of = approved
+    copy.save(update_fields=["double_of"])
+    out = tmp_path / "gold.jsonl"
+    call_command("export_gold", "--format", "jsonl", "--out", str(out))
+    assert len(out.read_text().splitlines()) == 1
+    call_command("export_gold", "--format", "jsonl", "--out", str(out), "--include-copies")
+    metas = [json.loads(line)["meta"] for line in out.read_text().splitlines()]
+    assert [m.get("double_annotation_copy", False) for m in metas] == [False, True]

@@ -153,3 +153,126 @@ def test_a_surrogate_equal_to_another_original_is_not_a_leak():
     needles = span_needles("2013", "DATE")
     assert len(find_leaks(output, needles)) == 2
     assert [x.start for x in find_leaks(output, needles, replaced=[(3, 7)])] == [21]
+
+
+# --- name-shaped text no accepted span covers (issue 11, finding 5) --------------------
+
+from engine.pseudonymize.leaks import (  # noqa: E402
+    honorific_needles,
+    source_offset,
+    speaker_tag_needles,
+)
+
+
+def test_a_surname_only_in_a_speaker_tag_is_a_blocking_leak():
+    output = "INCARCERATED PERSON QUILLFEATHER: Yes, sir.\n"
+    leaks = find_leaks(output, speaker_tag_needles("INCARCERATED PERSON QUILLFEATHER"))
+    assert [(x.text, x.kind, x.label, x.blocking) for x in leaks] == [
+        ("QUILLFEATHER", "speaker_tag", "PERSON", True)
+    ]
+
+
+@pytest.mark.parametrize(
+    "speaker",
+    [
+        "PRESIDING COMMISSIONER",
+        "DEPUTY COMMISSIONER",
+        "INCARCERATED PERSON",
+        "ATTORNEY",
+        "MR.",
+        "MS.",
+        "THE COURT",
+        "VICTIM'S NEXT OF KIN",
+        "DEPUTY DISTRICT ATTORNEY",
+        "JUROR NO. 5",
+        "UNIDENTIFIED SPEAKER",
+        "MULTIPLE SPEAKERS",
+    ],
+)
+def test_roles_and_titles_in_speaker_tags_are_not_names(speaker):
+    assert speaker_tag_needles(speaker) == []
+
+
+def test_every_name_part_of_a_speaker_tag_is_a_needle():
+    needles = speaker_tag_needles("PRESIDING COMMISSIONER ANN ALDEN-REYES")
+    assert {n.pattern for n in needles if n.kind == "speaker_tag"} == {"ANN", "ALDEN\\-REYES"}
+
+
+def test_cover_names_block_in_any_case():
+    needles = cover_needles({"incarcerated_person": "Jonah Quillfeather"})
+    for output in ("quillfeather said", "QUILLFEATHER:", "Quillfeather", "jonah"):
+        assert blocking_leaks(find_leaks(output, needles)), output
+
+
+def test_a_capitalised_word_after_a_title_or_honorific_is_a_name():
+    text = "Mr. Quillfeather spoke to Deputy Commissioner Alden and to Mr. Chairman; ms. lowercase."
+    found = {n.pattern for n in honorific_needles(text) if n.kind == "honorific"}
+    assert found == {"Quillfeather", "Alden"}
+    assert honorific_needles("the Deputy Attorney General said, Commissioner. I'm") == []
+    leaks = find_leaks(text, honorific_needles(text))
+    assert [x.text for x in blocking_leaks(leaks)] == ["Quillfeather", "Alden"]
+
+
+def test_source_offset_maps_output_positions_back_through_replacements():
+    from engine.pseudonymize import Replacement
+
+    # "Mr. Quill met Alden." -> "Mr. [PERSON_1] met Alden."
+    reps = [Replacement(1, 4, 9, 4, 14, "PERSON_1", "[PERSON_1]")]
+    assert source_offset(2, reps) == 2
+    assert source_offset(19, reps) == 14  # "Alden"
+    assert source_offset(6, reps) == 4  # inside the tag: its source start
+
+
+@pytest.mark.django_db
+def test_speaker_tag_surname_blocks_and_is_placed_in_the_canonical_text():
+    text = "INCARCERATED PERSON QUILLFEATHER: Yes.\nPRESIDING COMMISSIONER ALDEN: Thank you.\n"
+    t = make_transcript(text)
+    start = text.index("ALDEN")
+    Span.objects.create(transcript=t, start=start, end=start + 5, label="PERSON", status="accepted")
+    leaks = blocking_leaks(leak_check(transcript=t))
+    assert [(x.text, x.kind) for x in leaks] == [("QUILLFEATHER", "speaker_tag")]
+    assert text[leaks[0].source_start : leaks[0].source_end] == "QUILLFEATHER"
+
+
+@pytest.mark.django_db
+def test_an_annotated_speaker_tag_name_passes():
+    text = "INCARCERATED PERSON QUILLFEATHER: Yes.\n"
+    t = make_transcript(text)
+    start = text.index("QUILLFEATHER")
+    Span.objects.create(transcript=t, start=start, end=start + 12, label="PERSON", status="added")
+    assert blocking_leaks(leak_check(transcript=t)) == []
+
+
+@pytest.mark.django_db
+def test_an_undecided_safety_net_span_blocks_but_other_suggestions_do_not():
+    text = "We went to see Quillfeather about the Bramblewood job."
+    t = make_transcript(text)
+    s1 = text.index("Quillfeather")
+    s2 = text.index("Bramblewood")
+    Span.objects.create(
+        transcript=t, start=s1, end=s1 + 12, label="PERSON", status="suggested",
+        provenance=[{"detector": "safety_net", "score": 0.2}],
+    )  # fmt: skip
+    Span.objects.create(
+        transcript=t, start=s2, end=s2 + 11, label="ORGANIZATION", status="suggested",
+        provenance=[{"detector": "spacy", "score": 0.6}],
+    )  # fmt: skip
+    leaks = leak_check(transcript=t)
+    assert [(x.text, x.kind, x.blocking) for x in leaks] == [
+        ("Quillfeather", "possible_miss", True),
+        ("Bramblewood", "suggested", False),
+    ]
+    Span.objects.filter(start=s1).update(status="rejected")
+    assert blocking_leaks(leak_check(transcript=t)) == []
+
+
+@pytest.mark.django_db
+def test_leak_places_link_to_the_review_page_at_the_utterance_or_the_span():
+    from annotations.services.leaks import leak_places
+
+    text = "PRESIDING COMMISSIONER: Good morning.\nINCARCERATED PERSON QUILLFEATHER: Yes.\n"
+    t = make_transcript(text)
+    places = leak_places(transcript=t, leaks=blocking_leaks(leak_check(transcript=t)))
+    assert len(places) == 1
+    assert places[0]["url"] == f"/transcripts/{t.pk}/review/?page=1#uo-1"
+    assert places[0]["utterance"] == 1 and places[0]["page"] == 1

@@ -8,6 +8,7 @@ from django.urls import reverse
 from annotations.models import Span
 from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript, make_user
+from tests.test_review_locking import group_version_of
 from tests.test_review_services import at, make_review_transcript, span_at
 from transcripts.models import Transcript
 
@@ -200,7 +201,16 @@ def test_merge_split_and_undo_through_htmx(client, annotator, rt):
     dana, quill = span_at(rt, "Dana"), span_at(rt, "Quill")
     response = client.post(
         action_url(rt, "merge"),
-        {"source": dana.entity.ref, "target": quill.entity.ref, "span": dana.pk, "loaded": "0"},
+        {
+            "source": dana.entity.ref,
+            "target": quill.entity.ref,
+            "span": dana.pk,
+            "loaded": "0",
+            "group_version": [
+                f"{dana.entity.ref}:{group_version_of(rt, dana.entity_id)}",
+                f"{quill.entity.ref}:{group_version_of(rt, quill.entity_id)}",
+            ],
+        },
         **HX,
     )
     assert response.status_code == 200
@@ -211,7 +221,12 @@ def test_merge_split_and_undo_through_htmx(client, annotator, rt):
     response = client.post(action_url(rt, "undo"), {"loaded": "0"}, **HX)
     assert response.status_code == 200 and "Undid merge" in response.content.decode()
     assert span_at(rt, "Dana").entity_id == dana.entity_id
-    response = client.post(action_url(rt, "split"), {"span": quill.pk, "loaded": "0"}, **HX)
+    quill = span_at(rt, "Quill")
+    response = client.post(
+        action_url(rt, "split"),
+        {"span": quill.pk, "version": quill.version, "loaded": "0"},
+        **HX,
+    )
     assert response.status_code == 200
     assert span_at(rt, "Quill").entity_id != quill.entity_id
 
@@ -385,9 +400,17 @@ def test_inspector_names_merge_targets_and_offers_to_split_a_spelling_variant(cl
     # One group with two spellings: the variant can be split out at once.
     assert 'data-split-form="Walkor"' in body
     walker.refresh_from_db()
+    group = f"{walker.entity.ref}:{group_version_of(transcript, walker.entity_id)}"
+    assert f'name="group_version" value="{group}"' in body  # the split form carries it
     response = client.post(
         action_url(transcript, "split"),
-        {"span": walker.pk, "version": walker.version, "form": "Walkor", "loaded": "0"},
+        {
+            "span": walker.pk,
+            "version": walker.version,
+            "form": "Walkor",
+            "group_version": group,
+            "loaded": "0",
+        },
         **HX,
     )
     assert response.status_code == 200

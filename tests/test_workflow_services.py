@@ -60,8 +60,10 @@ def test_submit_is_refused_while_a_suggestion_is_undecided(annotator):
 
 def test_submit_succeeds_once_every_span_is_decided(annotator):
     t = make_transcript(TEXT, state=S.IN_REVIEW, assignees=[annotator])
-    add_span(t, "ALDEN", status=Span.Status.REJECTED)
+    add_span(t, "Good", status=Span.Status.REJECTED)
+    add_span(t, "ALDEN")
     add_span(t, "Quill")
+    add_span(t, "QUILL")  # the speaker tag's name: the leak check at submit needs it
     wf.transcript_submit(transcript=t, actor=annotator)
     assert Transcript.objects.get(pk=t.pk).state == S.SUBMITTED
     event = AuditEvent.objects.filter(transcript=t, event_type="transcript.transition").latest("id")
@@ -167,3 +169,41 @@ def test_a_second_lead_may_approve_what_the_first_lead_annotated(lead):
     t = fully_annotated(assignees=[lead])
     wf.transcript_approve(transcript=t, actor=other_lead)
     assert Transcript.objects.get(pk=t.pk).state == S.APPROVED
+
+
+def test_submit_is_refused_when_the_leak_check_finds_a_name_nobody_annotated(annotator):
+    t = make_transcript(TEXT, state=S.IN_REVIEW, assignees=[annotator])
+    add_span(t, "ALDEN")
+    add_span(t, "Quill")  # the speaker tag's QUILL is left unannotated
+    with pytest.raises(wf.SubmitLeaksFound) as excinfo:
+        wf.transcript_submit(transcript=t, actor=annotator)
+    assert [leak.text for leak in excinfo.value.leaks] == ["QUILL"]
+    assert "add a span for each" in str(excinfo.value)
+    assert Transcript.objects.get(pk=t.pk).state == S.IN_REVIEW
+
+
+def test_submit_is_refused_when_the_leak_check_cannot_run(annotator, monkeypatch):
+    t = make_transcript(TEXT, state=S.IN_REVIEW, assignees=[annotator])
+    for word in ("ALDEN", "Quill", "QUILL"):
+        add_span(t, word)
+
+    def broken(**kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(wf, "leak_check", broken)
+    with pytest.raises(wf.TransitionError, match="could not run"):
+        wf.transcript_submit(transcript=t, actor=annotator)
+    assert Transcript.objects.get(pk=t.pk).state == S.IN_REVIEW
+
+
+def test_a_second_annotation_copy_is_submitted_without_the_leak_check(
+    lead, annotator, other_annotator
+):
+    from transcripts.services.assignment import transcript_assign
+
+    t = make_transcript(TEXT, assignees=[annotator])
+    transcript_assign(transcript=t, annotators=[annotator, other_annotator], actor=lead)
+    copy = Transcript.objects.get(double_of=t)
+    wf.transcript_start_review(transcript=copy, actor=other_annotator)
+    wf.transcript_submit(transcript=copy, actor=other_annotator)
+    assert Transcript.objects.get(pk=copy.pk).state == S.SUBMITTED

@@ -239,3 +239,61 @@ def test_queue_counts_every_transcript_of_a_state_for_an_annotator(annotator):
         make_transcript(assignees=[annotator])
     make_transcript()  # someone else's
     assert queue_counts(user=annotator) == {"ready": 3}
+
+
+# --- the leak list at Submit and at approval (issue 11, finding 5) ---------------------
+
+TAG_TEXT = (
+    "PRESIDING COMMISSIONER ALDEN: Good morning.\nINCARCERATED PERSON QUILLFEATHER: Good morning.\n"
+)
+
+
+def test_submit_with_an_unannotated_speaker_tag_name_is_refused_with_the_list(client, annotator):
+    t = make_transcript(TAG_TEXT, state=S.IN_REVIEW, assignees=[annotator])
+    span(t, "ALDEN")
+    client.force_login(annotator)
+    response = client.post(reverse("annotations:submit", args=[t.pk]))
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert 'id="leak-report"' in html and "<code>QUILLFEATHER</code>" in html
+    assert 'data-kind="speaker_tag"' in html
+    assert f'href="/transcripts/{t.pk}/review/?page=1#uo-1"' in html
+    assert Transcript.objects.get(pk=t.pk).state == S.IN_REVIEW
+    # Add the span from the list, then submit again.
+    start = TAG_TEXT.index("QUILLFEATHER")
+    assert f'name="start" value="{start}"' in html
+    added = client.post(
+        reverse("annotations:review-action", args=[t.pk, "add"]),
+        {"start": start, "end": start + 12, "label": "PERSON"},
+    )
+    assert added.status_code == 302
+    assert Span.objects.filter(transcript=t, start=start, status="added").exists()
+    response = client.post(reverse("annotations:submit", args=[t.pk]))
+    assert response.status_code == 302
+    assert Transcript.objects.get(pk=t.pk).state == S.SUBMITTED
+
+
+def test_a_speaker_tag_surname_blocks_approval(client, lead, annotator):
+    t = make_transcript(TAG_TEXT, state=S.SUBMITTED, assignees=[annotator])
+    span(t, "ALDEN")
+    client.force_login(lead)
+    response = client.post(reverse("annotations:approve", args=[t.pk]))
+    assert response.status_code == 409
+    assert "<code>QUILLFEATHER</code>" in response.content.decode()
+    assert Transcript.objects.get(pk=t.pk).state == S.SUBMITTED
+
+
+def test_an_honorific_name_and_a_lowercase_cover_name_block_approval(client, lead, annotator):
+    text = "PRESIDING COMMISSIONER ALDEN: Mr. Bramblewood, is quillfeather here?\n"
+    t = make_transcript(
+        text,
+        state=S.SUBMITTED,
+        assignees=[annotator],
+        metadata={"incarcerated_person": "Jonah Quillfeather"},
+    )
+    span(t, "ALDEN")
+    client.force_login(lead)
+    response = client.post(reverse("annotations:approve", args=[t.pk]))
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "<code>Bramblewood</code>" in html and "<code>quillfeather</code>" in html

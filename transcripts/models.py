@@ -13,11 +13,16 @@ from transcripts.storage import originals_storage
 
 class TranscriptQuerySet(models.QuerySet):
     def visible_to(self, user) -> "TranscriptQuerySet":
-        """Leads and admins see every transcript; annotators only their own."""
-        if not getattr(user, "is_authenticated", False):
+        """Leads and admins see every transcript; annotators only those assigned to them.
+
+        The role is needed as well as the assignment: someone removed from the
+        ``annotator`` group (or never in a role) sees nothing, assigned or not."""
+        if not getattr(user, "is_authenticated", False) or not getattr(user, "is_active", False):
             return self.none()
         if roles.is_lead(user):
             return self
+        if not roles.is_annotator(user):
+            return self.none()
         return self.filter(assignees=user).distinct()
 
 

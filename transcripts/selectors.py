@@ -91,7 +91,12 @@ def audit_list(
     rows of transcripts visible to them (only through a transcript's page)."""
     qs = AuditEvent.objects.select_related("transcript", "span").defer("transcript__text")
     if transcript is not None:
-        qs = qs.filter(Q(transcript=transcript) | Q(transcript__double_of=transcript))
+        if roles.is_lead(user) or double_annotation_submitted(transcript=transcript):
+            qs = qs.filter(Q(transcript=transcript) | Q(transcript__double_of=transcript))
+        else:
+            # Double annotation: until both annotators submitted, each reads only the
+            # events of their own copy (never the other's decisions).
+            qs = qs.filter(transcript=transcript)
     elif not roles.is_lead(user):
         return qs.none()
     if username:
@@ -105,15 +110,29 @@ def audit_list(
     return qs.order_by("-created_at", "-id")
 
 
-def audit_actions() -> list[str]:
-    return list(
-        AuditEvent.objects.order_by("event_type").values_list("event_type", flat=True).distinct()
-    )
+SUBMITTED_OR_LATER = frozenset({Transcript.State.SUBMITTED, Transcript.State.APPROVED,
+                                Transcript.State.RELEASED})  # fmt: skip
 
 
-def audit_usernames() -> list[str]:
+def double_annotation_submitted(*, transcript: Transcript) -> bool:
+    """Whether every annotation of ``transcript`` (the original and its second-annotation
+    copies) has been submitted; a transcript without copies counts as submitted."""
+    original_id = transcript.double_of_id or transcript.pk
+    states = Transcript.objects.filter(Q(pk=original_id) | Q(double_of_id=original_id))
+    return not states.exclude(state__in=SUBMITTED_OR_LATER).exists()
+
+
+def audit_actions(*, events: QuerySet[AuditEvent] | None = None) -> list[str]:
+    """Event types to filter by: of ``events`` (what the reader may see), or all."""
+    qs = AuditEvent.objects.all() if events is None else events
+    return list(qs.order_by("event_type").values_list("event_type", flat=True).distinct())
+
+
+def audit_usernames(*, events: QuerySet[AuditEvent] | None = None) -> list[str]:
+    """Actors to filter by: of ``events`` (what the reader may see), or all."""
+    qs = AuditEvent.objects.all() if events is None else events
     return list(
-        AuditEvent.objects.exclude(actor_username="")
+        qs.exclude(actor_username="")
         .order_by("actor_username")
         .values_list("actor_username", flat=True)
         .distinct()

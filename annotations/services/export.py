@@ -1,5 +1,11 @@
 """Exports: the release (pseudonymized texts), the key (restricted) and gold data.
 
+The release gate: a release (text or zip, any strategy) and its key exist only for
+*approved* or *released* transcripts, never for a double-annotation copy
+(:func:`release_refusal`; every release and key service checks it and raises
+:class:`NotReleasable` with a sentence). Gold data reads approved transcripts by default;
+copies join only on explicit request and then say so in each document's ``meta``.
+
 Nothing identifying leaves through the side doors: release members are named
 ``transcript-<id>.txt`` (never the upload name, which is itself personal data), carry
 no cover metadata, and the key is never put in a release zip. Every export writes an
@@ -27,6 +33,7 @@ from engine.pseudonymize import key_from_replacements
 from transcripts.models import Transcript
 
 GOLD_FORMATS = ("jsonl", "spacy", "conll", "svala")
+RELEASABLE_STATES = frozenset({Transcript.State.APPROVED, Transcript.State.RELEASED})
 # Fixed timestamp inside zips: members carry no time of export.
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
@@ -34,6 +41,36 @@ _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 def release_name(transcript: Transcript) -> str:
     """The pseudonymous file name of a transcript in a release."""
     return f"transcript-{transcript.pk}.txt"
+
+
+class NotReleasable(Exception):
+    """A release or key was asked of a transcript that is not approved (message for users)."""
+
+
+def release_refusal(transcript: Transcript) -> str | None:
+    """Why ``transcript`` may not be released now, or ``None`` when it may."""
+    if transcript.double_of_id:
+        return (
+            f"Transcript {transcript.pk} is a second annotation kept for agreement; "
+            "it is never released."
+        )
+    if transcript.state not in RELEASABLE_STATES:
+        state = Transcript.State(transcript.state).label.lower()
+        return (
+            f"Transcript {transcript.pk} is {state}: only approved or released transcripts "
+            "can be exported."
+        )
+    return None
+
+
+def release_check(transcripts: Iterable[Transcript]) -> None:
+    """Raise :class:`NotReleasable` unless every transcript may be released (fresh state)."""
+    for transcript in transcripts:
+        fresh = Transcript.objects.only("state", "double_of").get(pk=transcript.pk)
+        transcript.state, transcript.double_of_id = fresh.state, fresh.double_of_id
+        refusal = release_refusal(transcript)
+        if refusal:
+            raise NotReleasable(refusal)
 
 
 def _zip(members: list[tuple[str, bytes]]) -> bytes:
@@ -47,7 +84,9 @@ def _zip(members: list[tuple[str, bytes]]) -> bytes:
 
 
 def release_text(*, transcript: Transcript, strategy: str = "tags") -> str:
-    """The release text of one transcript; raises :class:`LeakError` on a blocking leak."""
+    """The release text of one transcript; raises :class:`NotReleasable` unless it is
+    approved or released, and :class:`LeakError` on a blocking leak."""
+    release_check([transcript])
     result = transcript_pseudonymize(
         transcript=transcript, strategy=strategy, include_suggested=False
     )
@@ -81,6 +120,7 @@ def release_build(*, transcripts: Iterable[Transcript], strategy: str = "tags", 
     (listing each leak per transcript) and nothing is exported.
     """
     transcripts = list(transcripts)
+    release_check(transcripts)
     members: list[tuple[str, bytes]] = []
     leaks: dict = {}
     for transcript in transcripts:
@@ -123,9 +163,11 @@ def transcript_key(*, transcript: Transcript, strategy: str = "tags") -> dict:
 def key_build(*, transcripts: Iterable[Transcript], actor, strategy: str = "tags") -> bytes:
     """The key file (JSON) for ``transcripts``: original → pseudonym per entity.
 
-    Re-identifying: only leads may download it (the view checks), and it is never part
-    of a release zip.
+    Re-identifying: only leads may download it (the view checks), only of approved or
+    released transcripts, and it is never part of a release zip.
     """
+    transcripts = list(transcripts)
+    release_check(transcripts)
     out = []
     for transcript in transcripts:
         out.append(
@@ -163,15 +205,32 @@ def gold_docs(*, transcripts: Iterable[Transcript]) -> list[GoldDoc]:
             gold_spans.append(GoldSpan(span.start, span.end, span.label))
             if span.entity_id:
                 refs[f"{span.start}:{span.end}:{span.label}"] = span.entity.ref
+        meta = {"transcript": transcript.pk, "state": transcript.state, "refs": refs}
+        if transcript.double_of_id:
+            # A second annotation for agreement, exported only on request: say so.
+            meta.update({"double_annotation_copy": True, "double_of": transcript.double_of_id})
         docs.append(
             GoldDoc(
-                id=f"transcript-{transcript.pk}",
-                text=transcript.text,
-                spans=gold_spans,
-                meta={"transcript": transcript.pk, "state": transcript.state, "refs": refs},
+                id=f"transcript-{transcript.pk}", text=transcript.text, spans=gold_spans, meta=meta
             )
         )
     return docs
+
+
+def gold_transcripts(
+    *, queryset=None, state: str = Transcript.State.APPROVED, include_copies: bool = False
+) -> list[Transcript]:
+    """The transcripts a gold export reads: ``state`` (default approved; ``"releasable"``
+    for approved or released; ``"all"`` for every state) of ``queryset``, without
+    double-annotation copies unless asked."""
+    queryset = Transcript.objects.all() if queryset is None else queryset
+    if state == "releasable":
+        queryset = queryset.filter(state__in=RELEASABLE_STATES)
+    elif state != "all":
+        queryset = queryset.filter(state=state)
+    if not include_copies:
+        queryset = queryset.filter(double_of__isnull=True)
+    return list(queryset.order_by("pk"))
 
 
 @transaction.atomic

@@ -1,9 +1,12 @@
-"""The leak check before a release (and in the headless ``anonymize`` command).
+"""The leak check before a submit, an approval and a release (and in ``anonymize``).
 
 ``leak_check`` returns every occurrence in the output of an accepted or added span's
-text, each name part and spelled form, and the cover-page names, CDCR number,
-institution and hearing date (:mod:`engine.pseudonymize.leaks`). A release is
-blocked while any returned leak has ``blocking=True``.
+text, each name part and spelled form, the cover-page names (in any case), CDCR number,
+institution and hearing date, every name part of a speaker tag, the capitalised word
+after a title or honorific, and the text of undecided *possible misses* (suggestions of
+the ``safety_net`` detector) (:mod:`engine.pseudonymize.leaks`). A release is
+blocked while any returned leak has ``blocking=True``; ``leak_places`` says where each
+leak is on the review page.
 """
 
 from __future__ import annotations
@@ -11,10 +14,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 from annotations.models import AllowListTerm, Span
-from engine.pseudonymize.leaks import Leak, Needle, cover_needles, find_leaks, span_needles
-from transcripts.models import Transcript
+from engine.pseudonymize.leaks import (
+    Leak,
+    Needle,
+    cover_needles,
+    find_leaks,
+    honorific_needles,
+    is_possible_miss,
+    possible_miss_needles,
+    source_offset,
+    span_needles,
+    speaker_tag_needles,
+)
+from transcripts.models import Transcript, Utterance
 
-__all__ = ["Leak", "LeakError", "blocking_leaks", "leak_check"]
+__all__ = ["Leak", "LeakError", "blocking_leaks", "leak_check", "leak_places"]
 
 
 class LeakError(Exception):
@@ -34,14 +48,28 @@ def transcript_needles(*, transcript: Transcript) -> list[Needle]:
     spans = list(
         Span.objects.filter(transcript=transcript)
         .exclude(status=Span.Status.REJECTED)
-        .values_list("start", "end", "label", "status")
+        .values_list("start", "end", "label", "status", "provenance")
     )
-    for start, end, label, status in spans:
+    for start, end, label, status, _provenance in spans:
         if status != Span.Status.SUGGESTED:
             needles.extend(span_needles(text[start:end], label))
     needles.extend(cover_needles(transcript.metadata or {}))
-    # Still-suggested spans last: reported as unreviewed, never blocking by themselves.
-    for start, end, label, status in spans:
+    # Name-shaped text whether or not anyone annotated it: speaker tags, honorifics.
+    speakers = (
+        Utterance.objects.filter(transcript=transcript)
+        .exclude(speaker="")
+        .values_list("speaker", flat=True)
+        .distinct()
+    )
+    for speaker in speakers:
+        needles.extend(speaker_tag_needles(speaker))
+    needles.extend(honorific_needles(text))
+    # Undecided possible misses (the safety net's suggestions) block; other still-suggested
+    # spans last: reported as unreviewed, never blocking by themselves.
+    for start, end, label, status, provenance in spans:
+        if status == Span.Status.SUGGESTED and is_possible_miss(provenance):
+            needles.extend(possible_miss_needles(text[start:end], label))
+    for start, end, label, status, _provenance in spans:
         if status == Span.Status.SUGGESTED:
             needles.extend(
                 replace(n, unreviewed=True) for n in span_needles(text[start:end], label)
@@ -59,6 +87,7 @@ def leak_check(
 
     ``replaced``: the output ranges of the replacements, when known (surrogates).
     """
+    replacements = None
     if output_text is None:
         from annotations.services.pseudonymization import transcript_pseudonymize
 
@@ -66,14 +95,61 @@ def leak_check(
             transcript=transcript, strategy="tags", include_suggested=False
         )
         output_text = result.text
-        replaced = [(r.out_start, r.out_end) for r in result.replacements]
+        replacements = result.replacements
+        replaced = [(r.out_start, r.out_end) for r in replacements]
     allow = AllowListTerm.objects.values_list("term", flat=True)
-    return find_leaks(
+    leaks = find_leaks(
         output_text,
         transcript_needles(transcript=transcript),
         allow=allow,
         replaced=replaced or (),
     )
+    if replacements is not None:
+        leaks = [
+            replace(
+                leak,
+                source_start=source_offset(leak.start, replacements),
+                source_end=source_offset(leak.start, replacements) + (leak.end - leak.start),
+            )
+            for leak in leaks
+        ]
+    return leaks
+
+
+def leak_places(*, transcript: Transcript, leaks: list[Leak]) -> list[dict]:
+    """Each leak with where it is: ``{"leak", "page", "utterance", "url", "span"}`` (the
+    review page anchored at the utterance, or at the undecided span found there)."""
+    from django.urls import reverse
+
+    bounds = list(
+        Utterance.objects.filter(transcript=transcript)
+        .order_by("start")
+        .values_list("start", "end", "page", "index")
+    )
+    base = reverse("annotations:review", args=[transcript.pk])
+    out = []
+    for leak in leaks:
+        place = {"leak": leak, "page": None, "utterance": None, "url": base, "span": None}
+        if leak.source_start is not None:
+            hit = next((b for b in bounds if b[0] <= leak.source_start < max(b[1], b[0] + 1)), None)
+            span = (
+                Span.objects.filter(
+                    transcript=transcript,
+                    status=Span.Status.SUGGESTED,
+                    start__lte=leak.source_start,
+                    end__gte=leak.source_end,
+                )
+                .values("id", "version")
+                .first()
+            )
+            if span:
+                place.update(span=span, url=f"{base}?span={span['id']}")
+            elif hit:
+                place.update(url=f"{base}?page={hit[2]}#uo-{hit[3]}")
+            if hit:
+                place.update(page=hit[2], utterance=hit[3])
+        out.append(place)
+    return out
 
 
 def blocking_leaks(leaks: list[Leak]) -> list[Leak]:

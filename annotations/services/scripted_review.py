@@ -14,13 +14,13 @@ from __future__ import annotations
 from django.db import transaction
 
 from annotations.models import Span
+from annotations.services import workflow
 from annotations.services.entities import entities_assign
 from annotations.services.review import HUMAN, spans_bulk_save
 from anonreview.core.audit import audit_record
 from engine.detectors.names import stored_pieces
 from engine.gold import GoldDoc
 from transcripts.models import Transcript
-from transcripts.services import workflow
 
 
 class GoldMismatch(ValueError):

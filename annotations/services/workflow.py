@@ -27,15 +27,16 @@ from transcripts.services.workflow import (
     allowed_targets,
     transcript_return,
     transcript_start_review,
-    transcript_submit,
     transcript_transition,
     transition_allowed,
 )
+from transcripts.services.workflow import transcript_submit as _transcript_submit
 
 __all__ = [
     "EDITABLE_STATES",
     "READ_ONLY_STATES",
     "LeakCheckFailed",
+    "SubmitLeaksFound",
     "TransitionError",
     "UndecidedSpansError",
     "allowed_targets",
@@ -61,6 +62,22 @@ class LeakCheckFailed(TransitionError):
         )
 
 
+class SubmitLeaksFound(LeakCheckFailed):
+    """Submit was refused: the leak check found identifiers no span covers."""
+
+    def __init__(self, leaks: list):
+        super().__init__(leaks)
+        noun = "place" if len(self.leaks) == 1 else "places"
+        self.args = (
+            f"The leak check found {len(self.leaks)} {noun} where a name or identifier would "
+            "be released; add a span for each (or ask a lead to allow-list a term), then "
+            "submit again.",
+        )
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
 def own_annotators(*, transcript: Transcript) -> set[int]:
     """User ids that annotated this transcript: its assignees, the assignees of its
     second-annotation copies, and everyone who decided one of its spans."""
@@ -73,14 +90,33 @@ def own_annotators(*, transcript: Transcript) -> set[int]:
 
 def _run_leak_check(transcript: Transcript) -> list:
     """The blocking leaks of the release text (``annotations.services.leaks``). A check
-    that cannot run refuses the approval (it never passes by default)."""
+    that cannot run refuses the submit or approval (it never passes by default)."""
     try:
         leaks = leak_check(transcript=transcript)
     except Exception as exc:
         raise TransitionError(
-            f"The leak check could not run ({exc.__class__.__name__}); the transcript was not approved."
+            f"The leak check could not run ({exc.__class__.__name__}); nothing was changed."
         ) from exc
     return [leak for leak in leaks if leak.blocking]
+
+
+@transaction.atomic
+def transcript_submit(*, transcript: Transcript, actor) -> Transcript:
+    """in review → submitted (``transcripts.services.workflow.transcript_submit``: every
+    span decided), after the leak check the approval will run: a blocking leak raises
+    ``SubmitLeaksFound`` with the list, so the annotator sees it first. A second
+    annotation's copy is never released: it is compared, not checked."""
+    locked = _lock(transcript)
+    if (
+        not locked.double_of_id
+        and (locked.state, S.SUBMITTED) in ALLOWED
+        and transition_allowed(transcript=locked, target=S.SUBMITTED, actor=actor)
+        and not locked.spans.filter(status="suggested").exists()
+    ):
+        leaks = _run_leak_check(locked)
+        if leaks:
+            raise SubmitLeaksFound(leaks)
+    return _transcript_submit(transcript=transcript, actor=actor)
 
 
 def transcript_approve(*, transcript: Transcript, actor) -> Transcript:

@@ -1,13 +1,19 @@
-"""Export page for leads: release text/zip (leak-checked), key (leads only), gold data."""
+"""Export page for leads: release text/zip (leak-checked), key (leads only), gold data.
+
+Only approved or released transcripts (never double-annotation copies) are offered and
+exported; anything else is answered 409 with a sentence. Every download is a POST (each
+writes an audit row) and is sent with ``Cache-Control: no-store``.
+"""
 
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_POST
 
 from annotations.services import export as export_services
+from annotations.services.export import NotReleasable
 from annotations.services.leaks import LeakError
 from anonreview import roles
 from engine.pseudonymize import STRATEGIES
@@ -43,6 +49,19 @@ def _selected(request: HttpRequest):
     return list(Transcript.objects.visible_to(request.user).filter(pk__in=ids).order_by("pk"))
 
 
+def _refused(exc: NotReleasable) -> HttpResponse:
+    return HttpResponse(str(exc), status=409, content_type="text/plain; charset=utf-8")
+
+
+def releasable(user):
+    """What the Export page offers: approved or released originals the user may see."""
+    return (
+        Transcript.objects.visible_to(user)
+        .filter(state__in=export_services.RELEASABLE_STATES, double_of__isnull=True)
+        .defer("text")
+    )
+
+
 def _leak_response(request: HttpRequest, exc: LeakError) -> HttpResponse:
     leaks = [
         {"transcript": pk, "leaks": [leak.to_json() for leak in items]}
@@ -54,10 +73,12 @@ def _leak_response(request: HttpRequest, exc: LeakError) -> HttpResponse:
 @require_GET
 def export_page(request: HttpRequest) -> HttpResponse:
     _require_lead(request)
-    transcripts = Transcript.objects.visible_to(request.user).order_by("-id")
+    transcripts = releasable(request.user).order_by("-id")
     state = request.GET.get("state") or ""
-    if state:
+    if state in export_services.RELEASABLE_STATES:
         transcripts = transcripts.filter(state=state)
+    else:
+        state = ""
     return render(
         request,
         "annotations/export.html",
@@ -65,13 +86,17 @@ def export_page(request: HttpRequest) -> HttpResponse:
             "transcripts": transcripts,
             "strategies": STRATEGIES,
             "gold_formats": export_services.GOLD_FORMATS,
-            "states": Transcript.State.choices,
+            "states": [
+                (value, label)
+                for value, label in Transcript.State.choices
+                if value in export_services.RELEASABLE_STATES
+            ],
             "state": state,
         },
     )
 
 
-@require_GET
+@require_POST
 def release_text_download(request: HttpRequest, transcript_id: int) -> HttpResponse:
     _require_lead(request)
     transcript = get_object_or_404(Transcript.objects.visible_to(request.user), pk=transcript_id)
@@ -79,12 +104,14 @@ def release_text_download(request: HttpRequest, transcript_id: int) -> HttpRespo
         text = export_services.release_text_export(
             transcript=transcript, strategy=_strategy(request), actor=request.user
         )
+    except NotReleasable as exc:
+        return _refused(exc)
     except LeakError as exc:
         return _leak_response(request, exc)
     return _download(text, export_services.release_name(transcript), "text/plain; charset=utf-8")
 
 
-@require_http_methods(["POST"])
+@require_POST
 def release_zip_download(request: HttpRequest) -> HttpResponse:
     _require_lead(request)
     transcripts = _selected(request)
@@ -94,14 +121,19 @@ def release_zip_download(request: HttpRequest) -> HttpResponse:
         data = export_services.release_build(
             transcripts=transcripts, strategy=_strategy(request), actor=request.user
         )
+    except NotReleasable as exc:
+        return _refused(exc)
     except LeakError as exc:
         return _leak_response(request, exc)
     return _download(data, "release.zip", "application/zip")
 
 
-@require_http_methods(["GET", "POST"])
+@require_POST
 def key_download(request: HttpRequest, transcript_id: int | None = None) -> HttpResponse:
-    """The key (original → pseudonym): leads only, a separate file, never in a release."""
+    """The key (original → pseudonym): leads only, a separate file, never in a release.
+
+    A POST: the audit row (``key_exported``) is written in the same transaction as the
+    file is built, when it is served."""
     _require_lead(request)
     if transcript_id is not None:
         transcripts = [
@@ -113,24 +145,45 @@ def key_download(request: HttpRequest, transcript_id: int | None = None) -> Http
         name = "key.json"
     if not transcripts:
         return HttpResponse("Select at least one transcript.", status=400)
-    data = export_services.key_build(
-        transcripts=transcripts, actor=request.user, strategy=_strategy(request)
-    )
+    try:
+        data = export_services.key_build(
+            transcripts=transcripts, actor=request.user, strategy=_strategy(request)
+        )
+    except NotReleasable as exc:
+        return _refused(exc)
     return _download(data, name, "application/json")
 
 
-@require_http_methods(["GET", "POST"])
+@require_POST
 def gold_download(request: HttpRequest) -> HttpResponse:
+    """Gold data: the selected transcripts, or (``scope=all``) every approved one.
+
+    Double-annotation copies are left out unless ``include_copies=1`` is posted; then
+    each copy's document says so in its ``meta``."""
     _require_lead(request)
-    fmt = request.POST.get("format") or request.GET.get("format") or "jsonl"
+    fmt = request.POST.get("format") or "jsonl"
     if fmt not in export_services.GOLD_FORMATS:
         return HttpResponse("Unknown format.", status=400)
-    if request.method == "POST":
-        transcripts = _selected(request)
-    else:
-        state = request.GET.get("state") or Transcript.State.APPROVED
-        transcripts = list(
-            Transcript.objects.visible_to(request.user).filter(state=state).order_by("pk")
+    include_copies = request.POST.get("include_copies") == "1"
+    visible = Transcript.objects.visible_to(request.user)
+    state = request.POST.get("state") or Transcript.State.APPROVED
+    if state not in export_services.RELEASABLE_STATES:
+        return HttpResponse(
+            "Gold data is exported of approved or released transcripts.", status=400
+        )
+    if request.POST.get("scope") != "all":
+        visible = visible.filter(pk__in=[t.pk for t in _selected(request)])
+        state = "releasable"
+        if not visible.exists():
+            return HttpResponse("Select at least one transcript.", status=400)
+    transcripts = export_services.gold_transcripts(
+        queryset=visible, state=state, include_copies=include_copies
+    )
+    if not transcripts:
+        return HttpResponse(
+            "Nothing to export: gold data is exported of approved or released transcripts "
+            "(second annotations only when asked for).",
+            status=409,
         )
     data = export_services.gold_export(transcripts=transcripts, fmt=fmt, actor=request.user)
     content_type, ext = CONTENT_TYPES[fmt]

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from annotations import selectors
+from annotations import locking, selectors
 from annotations.models import Span
 from annotations.services import review as services
 from annotations.views.review_context import (
@@ -32,6 +32,10 @@ ACTIONS = (
     "accept", "reject", "relabel", "resize", "add", "delete", "merge", "split",
     "apply_all", "accept_all", "undo", "resume", "flag",
 )  # fmt: skip
+# Actions on one span: each needs the span's version (optimistic locking, issue 11).
+VERSIONED = frozenset(
+    {"accept", "reject", "relabel", "resize", "delete", "apply_all", "split", "flag"}
+)
 
 
 def _transcript(request: HttpRequest, transcript_id: int) -> Transcript:
@@ -139,12 +143,12 @@ def _do(request: HttpRequest, transcript: Transcript, action: str):
     post = request.POST
     actor = request.user
     span_id = int_or(post.get("span"))
-    version = int_or(post.get("version"))
     if (
         action in {"accept", "reject", "delete", "resize", "relabel", "apply_all", "flag"}
         and span_id is None
     ):
         raise services.ReviewError("Choose a span first.")
+    version = locking.parse_version(post.get("version")) if action in VERSIONED else None
     if span_id is not None and not Span.objects.filter(pk=span_id, transcript=transcript).exists():
         raise services.SpanConflict("This span no longer exists: someone deleted it.")
     if action == "accept":
@@ -176,23 +180,30 @@ def _do(request: HttpRequest, transcript: Transcript, action: str):
         parts = f" ({len(spans)} name parts)" if len(spans) > 1 else ""
         return f"Added {spans[0].label}{parts}.", spans[0].pk
     if action == "merge":
+        source, target = post.get("source", ""), post.get("target", "")
+        versions = locking.parse_group_versions(
+            post.getlist("group_version"), required=[source, target]
+        )
         target = services.entity_merge(
-            transcript=transcript, source=post.get("source", ""), target=post.get("target", ""),
-            actor=actor,
-        )  # fmt: skip
+            transcript=transcript, source=source, target=target, actor=actor, versions=versions
+        )
         return f"Merged {post.get('source')} into {target.ref}.", span_id
     if action == "split":
         span = get_object_or_404(Span, pk=span_id, transcript=transcript)
         if span.entity_id is None:
             raise services.ReviewError("This span has no group to split from.")
         if post.get("form"):
+            ref = span.entity.ref
+            versions = locking.parse_group_versions(post.getlist("group_version"), required=[ref])
             new = services.entity_split_form(
-                transcript=transcript, entity=span.entity_id, form=post["form"], actor=actor
-            )
+                transcript=transcript, entity=span.entity_id, form=post["form"], actor=actor,
+                versions=versions,
+            )  # fmt: skip
             return f"Split every “{post['form']}” off as {new.ref}.", span_id
         new = services.entity_split(
-            transcript=transcript, entity=span.entity_id, spans=[span_id], actor=actor
-        )
+            transcript=transcript, entity=span.entity_id, spans=[span_id], actor=actor,
+            versions={span_id: version},
+        )  # fmt: skip
         return f"Split off as {new.ref}.", span_id
     if action == "apply_all":
         created = services.span_apply_to_all(span=span_id, actor=actor, version=version)
@@ -256,6 +267,13 @@ def review_action(request: HttpRequest, transcript_id: int, action: str) -> Http
     try:
         with services.review_touched() as touched:  # the services report what they changed
             message, focus = _do(request, transcript, action)
+    except locking.VersionError as exc:
+        if not request.htmx:
+            return HttpResponse(str(exc), status=400, content_type="text/plain; charset=utf-8")
+        return _answer(
+            request, transcript, touched=services.Touched(),  # refused before any change
+            message=str(exc), level="error", focus=focus, status=400,
+        )  # fmt: skip
     except services.ReviewError as exc:
         conflict = isinstance(exc, services.SpanConflict)
         status = (

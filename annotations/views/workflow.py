@@ -8,10 +8,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from annotations.services import workflow as wf
+from annotations.services.leaks import leak_places
 from annotations.services.measurements import agreement_for_transcript
+from annotations.services.review import review_edit_refusal
 from anonreview import roles
 from transcripts import selectors
 from transcripts.models import Transcript
@@ -64,6 +67,19 @@ def _context(request, transcript: Transcript, **extra) -> dict:
     }
 
 
+def _leak_context(request, transcript: Transcript, exc: wf.LeakCheckFailed) -> dict:
+    """The leak list with the place of each leak and whether the user may add spans."""
+    transcript.refresh_from_db()
+    return _context(
+        request,
+        transcript,
+        leaks=exc.leaks,
+        leak_places=leak_places(transcript=transcript, leaks=exc.leaks),
+        leak_message=str(exc),
+        can_add_spans=review_edit_refusal(transcript=transcript, user=request.user) is None,
+    )
+
+
 def transcript_detail(request, pk: int):
     """One transcript: state, assignees, progress, the next workflow steps, agreement."""
     transcript = _get(request, pk)
@@ -86,6 +102,9 @@ def transcript_submit_view(request, pk: int):
     transcript = _get(request, pk)
     try:
         wf.transcript_submit(transcript=transcript, actor=request.user)
+    except wf.LeakCheckFailed as exc:
+        context = _leak_context(request, transcript, exc)
+        return render(request, "transcripts/detail.html", context, status=409)
     except wf.TransitionError as exc:
         messages.error(request, str(exc))
         return redirect("annotations:detail", pk=pk)
@@ -101,8 +120,7 @@ def transcript_approve_view(request, pk: int):
     try:
         wf.transcript_approve(transcript=transcript, actor=request.user)
     except wf.LeakCheckFailed as exc:
-        transcript.refresh_from_db()
-        context = _context(request, transcript, leaks=exc.leaks, leak_message=str(exc))
+        context = _leak_context(request, transcript, exc)
         return render(request, "transcripts/detail.html", context, status=409)
     except wf.TransitionError as exc:
         messages.error(request, str(exc))
@@ -135,7 +153,11 @@ def transcript_release_view(request):
     ids = [int(v) for v in request.POST.getlist("transcript") if v.isdigit()]
     strategy = request.POST.get("strategy", "tags")
     back = request.POST.get("back", "")
-    back = back if back.startswith("/") and not back.startswith("//") else ""
+    # Only a path on this site ("/\\evil.example" is another host to a browser).
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ) or not back.startswith("/"):
+        back = ""
     if strategy not in STRATEGIES:
         messages.error(request, "Unknown release strategy.")
         return redirect(back or "transcripts:list")

@@ -416,6 +416,9 @@ def parse_pdf(
         return parse_scanned_pdf(data, on_page=on_page)
 
 
+from engine.importing.text import clean_text  # noqa: E402
+
+
 def parse_text(data: bytes | str) -> ParsedTranscript:
     """Parse a plain-text transcript: ``SPEAKER: text`` lines; pages split by form feeds
     or found from their marks (``textpages``); text extracted from a PDF keeps its
@@ -424,6 +427,9 @@ def parse_text(data: bytes | str) -> ParsedTranscript:
         text, encoding = decode_text(data)
     else:
         text, encoding = data.replace("\r\n", "\n").replace("\r", "\n"), "str"
+    # Control characters anywhere removed; a megabyte line split at its speaker tags or
+    # refused with a sentence (engine.importing.text, issue 11).
+    text = clean_text(text)
     # Some extractors (pdfium) turn a hyphen at a line end into a soft-hyphen
     # marker and glue the next line (with its margin number) on: "Q-U\ufffe9 I-L-L".
     text = _SOFT_BREAK.sub("-\n", text).replace("\ufffe", "-")

@@ -12,11 +12,21 @@ again) are reported with ``blocking=False``. A name part that occurs only in low
 ``Rose``) is reported with ``blocking=False`` too: transcribers capitalise names, so it is
 most likely the common word, but a lead sees it. So are the texts of spans still only
 suggested (``Needle.unreviewed``): a release replaces reviewed spans only.
+
+Name-shaped text that no accepted span covers is found too (issue 11): every name part
+of a speaker tag (``INCARCERATED PERSON QUILLFEATHER:``; roles and titles such as
+``PRESIDING COMMISSIONER`` or ``THE COURT`` are not names), the cover page's person names
+in any case (``quillfeather`` blocks too), the capitalised word after a title or
+honorific (``Mr. Quillfeather``, ``Commissioner Alden``) and the detection core's
+*possible misses* still undecided (spans whose provenance names the ``safety_net``
+detector). Each blocks a release; :func:`source_offset` maps a leak back to the
+canonical text so that the review page can show the place.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -29,6 +39,40 @@ from engine.pseudonymize.subtypes import rule_subtype
 
 TAG = re.compile(r"\[[A-Z][A-Z_]*(?:_\d+)?\]")
 CONTEXT = 30
+# The detector whose undecided suggestions ("possible misses") block a release.
+SAFETY_NET = "safety_net"
+POSSIBLE_MISS = "possible_miss"
+SPEAKER_TAG = "speaker_tag"
+HONORIFIC = "honorific"
+# Words of speaker tags that name a role, not a person (lower case).
+ROLE_WORDS = frozenset(
+    """
+    presiding deputy associate chief commissioner commissioners district attorney attorneys
+    incarcerated person persons inmate prisoner victim victim's victims next of kin family
+    member members support interpreter translator correctional officer officers hearing
+    monitor the court clerk bailiff reporter witness juror counsel public defender
+    prosecutor people state board panel chair chairman chairperson chairwoman president
+    speaker unidentified unknown voice male female defendant plaintiff petitioner
+    respondent appellant appellee justice judge honorable sergeant lieutenant captain
+    detective agent psychologist psychiatrist doctor staff representative counselor for
+    and by all both mr mrs ms miss mx dr sir madam q a jr sr ii iii iv esq rep parole
+    commission california department corrections rehabilitation no nos number juror jurors
+    general inaudible unintelligible crosstalk multiple speakers everyone audience hon honor
+    mister missus participant observer stenographer transcriber lawyer
+    """.split()
+)
+_TAG_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*\.?")
+# A title or honorific, then (looked ahead, so that "Deputy Commissioner Alden" yields
+# Alden) a capitalised word.
+_HONORIFIC = re.compile(
+    # Abbreviations take a period ("Mr. Quill"); a full word does not, since "Thank you,
+    # Commissioner. I'm ..." ends a sentence.
+    r"(?<![\w.])(?:(?i:mr|mrs|ms|mx|dr|sgt|lt|capt|det|rev|prof)\.?|(?i:miss|mister|doctor|"
+    r"judge|justice|officer|sergeant|lieutenant|captain|detective|commissioner|reverend|"
+    r"professor|father|sister|attorney|counselor))[ \t]+"
+    r"(?=([A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*))"
+)
+_POSSESSIVE_END = re.compile(r"['’]s$", re.IGNORECASE)
 # Labels whose mention text is only a leak when it carries a number (``May`` is a verb,
 # ``last year`` identifies nobody).
 NUMERIC_ONLY = frozenset({"DATE", "TIME", "AGE", "HEIGHT"})
@@ -55,6 +99,9 @@ class Leak:
     text: str  # what was found (sensitive: show to leads only)
     context: str
     blocking: bool = True
+    # Where the found text is in the canonical (original) text, when known.
+    source_start: int | None = None
+    source_end: int | None = None
 
     def to_json(self) -> dict:
         return {
@@ -65,6 +112,8 @@ class Leak:
             "text": self.text,
             "context": self.context,
             "blocking": self.blocking,
+            "source_start": self.source_start,
+            "source_end": self.source_end,
         }
 
 
@@ -179,6 +228,70 @@ def cover_needles(metadata: dict) -> list[Needle]:
     return out
 
 
+def _is_role_word(word: str) -> bool:
+    word = word.lower().rstrip(".")
+    if word.startswith(("i'", "i’")):  # I'm, I've, I'll: the pronoun
+        return True
+    return word in ROLE_WORDS or word in TITLES or len(word) < 2
+
+
+def speaker_tag_needles(speaker: str) -> list[Needle]:
+    """Needles for every name part of a speaker tag (``INCARCERATED PERSON QUILLFEATHER``
+    → ``QUILLFEATHER``); roles and titles are left out."""
+    out: list[Needle] = []
+    for match in _TAG_WORD.finditer(speaker):
+        word = _POSSESSIVE_END.sub("", match.group(0)).rstrip(".")
+        if not _is_role_word(word):
+            out.extend(name_part_needles(word, "PERSON", SPEAKER_TAG))
+    return out
+
+
+def honorific_needles(text: str) -> list[Needle]:
+    """Needles for each capitalised word after a title or honorific (``Mr. Quillfeather``,
+    ``Commissioner Alden``), once per distinct word."""
+    out: list[Needle] = []
+    seen: set[str] = set()
+    for match in _HONORIFIC.finditer(text):
+        word = _POSSESSIVE_END.sub("", match.group(1))
+        if _is_role_word(word) or word.casefold() in seen:
+            continue
+        seen.add(word.casefold())
+        out.extend(name_part_needles(word, "PERSON", HONORIFIC))
+    return out
+
+
+def is_possible_miss(provenance) -> bool:
+    """Whether a span's provenance names the safety-net detector (dicts or objects with a
+    ``detector`` attribute alike)."""
+    for item in provenance or ():
+        name = item.get("detector") if isinstance(item, dict) else getattr(item, "detector", "")
+        if name == SAFETY_NET:
+            return True
+    return False
+
+
+def possible_miss_needles(text: str, label: str) -> list[Needle]:
+    """Needles for an undecided possible miss: its text blocks in any case."""
+    text = text.strip()
+    if len(text) < 2:
+        return []
+    return [Needle(_literal(text), POSSIBLE_MISS, label)]
+
+
+def source_offset(position: int, replacements: Iterable) -> int:
+    """The canonical-text offset of output ``position``, given the replacements
+    (``start``, ``end``, ``out_start``, ``out_end``): text between them is copied."""
+    items = sorted(replacements, key=lambda r: r.out_start)
+    starts = [r.out_start for r in items]
+    i = bisect_right(starts, position) - 1
+    if i < 0:
+        return position
+    r = items[i]
+    if position < r.out_end:  # inside a replacement: its source start
+        return r.start
+    return r.end + (position - r.out_end)
+
+
 def find_leaks(
     output: str,
     needles: Iterable[Needle],
@@ -209,9 +322,12 @@ def find_leaks(
             found = m.group(0)
             if inside_tag(s, e) or found.casefold() in allowed:
                 continue
+            # A cover page's person names block in any case (issue 11); other name-like
+            # needles found only in lower case are most likely the common word.
+            any_case = needle.kind == "cover" and needle.label == "PERSON"
             blocking = (
-                (needle.kind == "cover" or needle.label in DIRECT_IDENTIFIERS)
-                and not (needle.name_like and found.islower())
+                (needle.kind in ("cover", POSSIBLE_MISS) or needle.label in DIRECT_IDENTIFIERS)
+                and not (needle.name_like and found.islower() and not any_case)
                 and not needle.unreviewed
                 and not needle.coarse
             )

@@ -460,7 +460,9 @@
     dialog.addEventListener("close", () => {
       const form = dialog.querySelector("form.merge-confirm");
       if (dialog.returnValue === "merge" && form) {
-        act("merge", { source: form.dataset.source, target: form.dataset.target, span: form.dataset.span || current });
+        // The versions of both groups as the dialog showed them (optimistic lock).
+        const groupVersion = (form.dataset.groupVersions || "").split(",");
+        act("merge", { source: form.dataset.source, target: form.dataset.target, span: form.dataset.span || current, group_version: groupVersion });
       }
     });
   }

@@ -69,8 +69,8 @@ def actor_kinds(*, transcript: Transcript, actor) -> set[str]:
     kinds = set()
     if roles.is_lead(actor):
         kinds |= {LEAD, ASSIGNEE}
-    if transcript.assignees.filter(pk=actor.pk).exists():
-        kinds.add(ASSIGNEE)
+    if roles.is_annotator(actor) and transcript.assignees.filter(pk=actor.pk).exists():
+        kinds.add(ASSIGNEE)  # the role as well as the assignment
     return kinds
 
 
@@ -158,7 +158,10 @@ def transcript_start_review(*, transcript: Transcript, actor) -> Transcript:
 
 @transaction.atomic
 def transcript_submit(*, transcript: Transcript, actor) -> Transcript:
-    """in review → submitted; every span must be decided (none left ``suggested``)."""
+    """in review → submitted; every span must be decided (none left ``suggested``).
+
+    ``annotations.services.workflow.transcript_submit`` runs the leak check first (the
+    views call that one)."""
     locked = _lock(transcript)
     if (locked.state, S.SUBMITTED) in ALLOWED and transition_allowed(
         transcript=locked, target=S.SUBMITTED, actor=actor

@@ -30,6 +30,7 @@ def _render(request, *, transcript: Transcript | None):
         "date_to": _date(request.GET.get("to", "")),
     }
     events = selectors.audit_list(user=request.user, transcript=transcript, **filters)
+    visible = selectors.audit_list(user=request.user, transcript=transcript)
     page = Paginator(events, PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
@@ -42,8 +43,8 @@ def _render(request, *, transcript: Transcript | None):
             "page": page,
             "filters": filters,
             "query": query.urlencode(),
-            "actions": selectors.audit_actions(),
-            "usernames": selectors.audit_usernames(),
+            "actions": selectors.audit_actions(events=visible),
+            "usernames": selectors.audit_usernames(events=visible),
         },
     )
 

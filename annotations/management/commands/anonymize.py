@@ -21,7 +21,13 @@ from django.core.management.base import BaseCommand
 
 from engine.pseudonymize import STRATEGIES, SpanInput, key_from_replacements, pseudonymize
 from engine.pseudonymize.keys import closest_name, person_key
-from engine.pseudonymize.leaks import cover_needles, find_leaks, span_needles
+from engine.pseudonymize.leaks import (
+    cover_needles,
+    find_leaks,
+    honorific_needles,
+    span_needles,
+    speaker_tag_needles,
+)
 from engine.pseudonymize.refs import RefAssigner
 
 
@@ -115,6 +121,10 @@ class Command(BaseCommand):
             for s in result.spans:
                 needles.extend(span_needles(parsed.text[s.start : s.end], s.label))
             needles.extend(cover_needles(parsed.metadata))
+            # Names nobody detected: speaker tags and title + capitalised word (issue 11).
+            for speaker in {u.speaker for u in parsed.utterances if u.speaker}:
+                needles.extend(speaker_tag_needles(speaker))
+            needles.extend(honorific_needles(parsed.text))
             leaks = find_leaks(
                 pseudo.text,
                 needles,

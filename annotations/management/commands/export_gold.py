@@ -1,4 +1,5 @@
-"""``manage.py export_gold --format jsonl|spacy|conll|svala --out PATH [--state approved]``."""
+"""``manage.py export_gold --format jsonl|spacy|conll|svala --out PATH [--state approved]
+[--include-copies]``: double-annotation copies only on request, flagged in ``meta``."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotations.services.export import GOLD_FORMATS, gold_export
+from annotations.services.export import GOLD_FORMATS, gold_export, gold_transcripts
 from transcripts.models import Transcript
 
 
@@ -21,14 +22,16 @@ class Command(BaseCommand):
             default=Transcript.State.APPROVED,
             help="transcript state to export (default approved; 'all' for every state)",
         )
+        parser.add_argument(
+            "--include-copies",
+            action="store_true",
+            help="also export double-annotation copies (flagged in each document's meta)",
+        )
 
-    def handle(self, *args, fmt: str, out: str, state: str, **options):
-        transcripts = Transcript.objects.order_by("pk")
-        if state != "all":
-            if state not in Transcript.State.values:
-                raise CommandError(f"unknown state {state!r}")
-            transcripts = transcripts.filter(state=state)
-        transcripts = list(transcripts)
+    def handle(self, *args, fmt: str, out: str, state: str, include_copies: bool, **options):
+        if state != "all" and state not in Transcript.State.values:
+            raise CommandError(f"unknown state {state!r}")
+        transcripts = gold_transcripts(state=state, include_copies=include_copies)
         data = gold_export(transcripts=transcripts, fmt=fmt, actor=None)
         Path(out).write_bytes(data)
         self.stdout.write(f"{len(transcripts)} transcript(s) → {out} ({fmt}, {len(data)} bytes)")

@@ -5,9 +5,10 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
+from annotations import locking
 from annotations.models import Entity, Span
 from annotations.services.entities import entities_assign
-from annotations.services.review.permissions import ReviewError, _check_edit
+from annotations.services.review.permissions import ReviewError, SpanConflict, _check_edit
 from annotations.services.review.snapshots import (
     _lock_spans,
     _record,
@@ -72,14 +73,37 @@ def _entity(*, transcript: Transcript, entity: Entity | int | str) -> Entity:
         raise ReviewError("That reference group no longer exists.") from exc
 
 
+def _check_group_versions(*, groups: dict[str, list[Span]], versions) -> None:
+    """Raise ``SpanConflict`` when a group changed since ``versions`` (``{ref: version}``,
+    ``annotations.locking.group_version`` of the page's view); ``None``: no check."""
+    if versions is None:
+        return
+    current = {
+        ref: locking.group_version((s.pk, s.version) for s in spans)
+        for ref, spans in groups.items()
+    }
+    changed = locking.stale({ref: versions.get(ref, "") for ref in groups}, current)
+    if changed:
+        raise SpanConflict(
+            f"{changed[0]} was changed since you loaded it; the view shows its current state.",
+            spans=[s for ref in changed for s in groups[ref]],
+        )
+
+
 @transaction.atomic
 def entity_merge(
-    *, transcript: Transcript, source: Entity | int | str, target: Entity | int | str, actor
+    *,
+    transcript: Transcript,
+    source: Entity | int | str,
+    target: Entity | int | str,
+    actor,
+    versions: dict[str, str] | None = None,
 ) -> Entity:
     """Merge reference group ``source`` into ``target`` (same person): one pseudonym.
 
     Every mention of ``source`` joins ``target``; ``source`` stays, empty, so its ref is
-    never reused (undo puts the mentions back).
+    never reused (undo puts the mentions back). ``versions`` (``{ref: group version}``,
+    the page's view of both groups) raises ``SpanConflict`` when either changed since.
     """
     _check_edit(transcript=transcript, actor=actor)
     source = _entity(transcript=transcript, entity=source)
@@ -89,6 +113,8 @@ def entity_merge(
     if source.label != target.label:
         raise ReviewError(f"Cannot merge a {source.label} group into a {target.label} group.")
     spans = _lock_spans(Span.objects.filter(transcript=transcript, entity=source))
+    targets = _lock_spans(Span.objects.filter(transcript=transcript, entity=target))
+    _check_group_versions(groups={source.ref: spans, target.ref: targets}, versions=versions)
     if not spans:
         raise ReviewError(f"{source.ref} has no mentions to merge.")
     before = [span_snapshot(s) for s in spans]
@@ -106,15 +132,30 @@ def entity_merge(
 
 @transaction.atomic
 def entity_split(
-    *, transcript: Transcript, entity: Entity | int | str, spans: Iterable[Span | int], actor
+    *,
+    transcript: Transcript,
+    entity: Entity | int | str,
+    spans: Iterable[Span | int],
+    actor,
+    versions: dict[int, int] | None = None,
 ) -> Entity:
-    """Move the given mentions of ``entity`` into a new reference group (another person)."""
+    """Move the given mentions of ``entity`` into a new reference group (another person).
+
+    ``versions`` (``{span id: version}``) raises ``SpanConflict`` when a moved mention
+    changed since the page showed it."""
     _check_edit(transcript=transcript, actor=actor)
     entity = _entity(transcript=transcript, entity=entity)
     ids = [s.pk if isinstance(s, Span) else int(s) for s in spans]
     moving = _lock_spans(Span.objects.filter(transcript=transcript, entity=entity, pk__in=ids))
     if not moving:
         raise ReviewError("Choose mentions of this group to split off.")
+    if versions is not None:
+        changed = [s for s in moving if versions.get(s.pk) != s.version]
+        if changed:
+            raise SpanConflict(
+                "This span was changed since you loaded it; the view shows its current state.",
+                spans=changed,
+            )
     if len(moving) == Span.objects.filter(entity=entity).count():
         raise ReviewError("Splitting off every mention would leave the group empty.")
     new = Entity.objects.create(
@@ -138,12 +179,25 @@ def entity_split(
     return new
 
 
+@transaction.atomic
 def entity_split_form(
-    *, transcript: Transcript, entity: Entity | int | str, form: str, actor
+    *,
+    transcript: Transcript,
+    entity: Entity | int | str,
+    form: str,
+    actor,
+    versions: dict[str, str] | None = None,
 ) -> Entity:
     """Split every mention of ``entity`` spelled ``form`` (case-insensitive) into a new
-    group at once: a whole spelling variant that is another person (one audit event)."""
+    group at once: a whole spelling variant that is another person (one audit event).
+    ``versions`` (``{ref: group version}``) raises ``SpanConflict`` when the group changed
+    since the page showed it."""
+    _check_edit(transcript=transcript, actor=actor)
     entity = _entity(transcript=transcript, entity=entity)
+    _check_group_versions(
+        groups={entity.ref: _lock_spans(Span.objects.filter(transcript=transcript, entity=entity))},
+        versions=versions,
+    )
     text = transcript.text
     folded = form.strip().casefold()
     ids = [

@@ -39,7 +39,9 @@ def review_edit_refusal(*, transcript: Transcript, user) -> str | None:
     if not getattr(user, "is_authenticated", False):
         return "Log in to review."
     lead = roles.is_lead(user)
-    assignee = lead or transcript.assignees.filter(pk=user.pk).exists()
+    assignee = lead or (
+        roles.is_annotator(user) and transcript.assignees.filter(pk=user.pk).exists()
+    )
     if not assignee:
         return "Only the transcript's assignees, leads and admins can change its spans."
     if transcript.state in READ_ONLY_STATES:
@@ -53,8 +55,18 @@ def review_edit_refusal(*, transcript: Transcript, user) -> str | None:
     return None
 
 
+def _lock_transcript(transcript_id: int) -> str:
+    """Lock the transcript's row and return its state. Every review action locks the
+    transcript first, then its spans: one order, so two actions never deadlock, and
+    the ready → in review step happens once (PostgreSQL; SQLite's IMMEDIATE
+    transactions already run one writer at a time)."""
+    return (
+        Transcript.objects.select_for_update().values_list("state", flat=True).get(pk=transcript_id)
+    )
+
+
 def _check_edit(*, transcript: Transcript, actor) -> Transcript:
-    transcript.state = Transcript.objects.values_list("state", flat=True).get(pk=transcript.pk)
+    transcript.state = _lock_transcript(transcript.pk)
     refusal = review_edit_refusal(transcript=transcript, user=actor)
     if refusal:
         raise ReviewPermissionError(refusal)

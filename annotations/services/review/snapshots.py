@@ -6,7 +6,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from annotations.models import Entity, Span
-from annotations.services.review.permissions import SpanConflict
+from annotations.services.review.permissions import SpanConflict, _lock_transcript
 from annotations.services.review.touched import touched_add
 from anonreview.core.audit import audit_record
 from anonreview.core.models import AuditEvent
@@ -64,6 +64,9 @@ def _record(
 
 def _lock_span(*, span: Span | int, version: int | None) -> Span:
     span_id = span.pk if isinstance(span, Span) else span
+    transcript_id = Span.objects.filter(pk=span_id).values_list("transcript_id", flat=True).first()
+    if transcript_id is not None:
+        _lock_transcript(transcript_id)  # the transcript first, then the span (one order)
     try:
         locked = Span.objects.select_for_update().select_related("transcript").get(pk=span_id)
     except Span.DoesNotExist as exc:

@@ -131,3 +131,24 @@ def test_presidio_on_the_shared_parse_finds_what_presidios_own_conversion_finds(
         )
 
     assert results(presidio._artifacts(doc)) == results(full)
+
+
+def test_presidio_loads_without_importing_transformers():
+    """Presidio imports ``transformers`` (and torch, to look for a GPU) only for engines
+    this project does not use; a worker that skips them holds ~130 MB less (issue 16)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from engine.detectors.base import Document\n"
+        "from engine.detectors.presidio import PresidioDetector\n"
+        "d = PresidioDetector()\n"
+        "d.load()\n"
+        "found = d.detect(Document('Call me at (415) 555-0199.'))\n"
+        "print(any(s.label == 'PHONE_NUMBER' for s in found), 'transformers' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=180
+    ).stdout.split()
+    assert out == ["True", "False"]

@@ -6,6 +6,7 @@ import os
 import pytest
 from django.conf import settings as django_settings
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
 from transcripts.models import Job, StagedUpload, Transcript
@@ -30,11 +31,28 @@ def _media_files() -> set[str]:
 
 
 def _enqueue(lead, django_capture_on_commit_callbacks, *files) -> tuple[Job, dict]:
+    """Queue an upload; returns its batch Job and the one queued task's kwargs."""
     with django_capture_on_commit_callbacks(execute=True):
-        job = import_job_enqueue(uploads=list(files), user=lead)
+        batch = import_job_enqueue(uploads=list(files), user=lead)
     queued = DBTaskResult.objects.get()
     assert queued.task_path == "transcripts.tasks.import_files_task"
-    return job, queued.args_kwargs["kwargs"]
+    return batch, queued.args_kwargs["kwargs"]
+
+
+def _run_queued(capture) -> list[str]:
+    """Run every queued task once, as db_workers would (the ones they queue too)."""
+    from importlib import import_module
+
+    ran = []
+    done: set = set()
+    while todo := [t for t in DBTaskResult.objects.order_by("enqueued_at") if t.pk not in done]:
+        for queued in todo:
+            done.add(queued.pk)
+            module, name = queued.task_path.rsplit(".", 1)
+            with capture(execute=True):  # each task commits: its on_commit enqueues run
+                getattr(import_module(module), name).func(**queued.args_kwargs["kwargs"])
+            ran.append(queued.task_path)
+    return ran
 
 
 def test_upload_is_staged_in_the_database_and_imported_from_it(
@@ -48,7 +66,7 @@ def test_upload_is_staged_in_the_database_and_imported_from_it(
         SimpleUploadedFile("empty.txt", b"", content_type="text/plain"),
     )
     assert _media_files() == before  # nothing staged on disk
-    staged = StagedUpload.objects.get(job=job)
+    staged = StagedUpload.objects.get(job__batch=job)
     assert bytes(staged.data) == SPEECH and staged.size == len(SPEECH)
     assert staged.original_name == "plain.txt"
     job.refresh_from_db()
@@ -74,7 +92,7 @@ def test_staged_rows_are_deleted_when_the_job_fails(
         django_capture_on_commit_callbacks,
         SimpleUploadedFile("plain.txt", SPEECH, content_type="text/plain"),
     )
-    assert StagedUpload.objects.filter(job=job).count() == 1
+    assert StagedUpload.objects.filter(job__batch=job).count() == 1
 
     def broken_batch(**_kwargs):
         raise RuntimeError("worker lost its parser")
@@ -83,8 +101,13 @@ def test_staged_rows_are_deleted_when_the_job_fails(
     with pytest.raises(RuntimeError):
         import_files_task.func(**kwargs)
 
-    job.refresh_from_db()
-    assert job.status == Job.Status.FAILED and "RuntimeError" in job.error
+    file_job = Job.objects.get(pk=kwargs["job_id"])
+    assert file_job.status == Job.Status.FAILED and "RuntimeError" in file_job.error
+    job.refresh_from_db()  # the batch ends and names the file and why, in words
+    assert job.status == Job.Status.DONE
+    [outcome] = job.result["files"]
+    assert outcome["path"] == "plain.txt" and not outcome["ok"]
+    assert "stopped unexpectedly" in outcome["error"]
     assert not StagedUpload.objects.exists()
     assert not Transcript.objects.exists()
 
@@ -93,13 +116,64 @@ def test_oversized_upload_is_refused_before_staging(
     lead, db_tasks, settings, django_capture_on_commit_callbacks
 ):
     settings.IMPORT_MAX_FILE_BYTES = 10
-    job, kwargs = _enqueue(
-        lead,
-        django_capture_on_commit_callbacks,
-        SimpleUploadedFile("plain.txt", SPEECH, content_type="text/plain"),
-    )
-    assert not StagedUpload.objects.filter(job=job).exists()
-    import_files_task.func(**kwargs)
-    job.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        job = import_job_enqueue(
+            uploads=[SimpleUploadedFile("plain.txt", SPEECH, content_type="text/plain")],
+            user=lead,
+        )
+    assert not StagedUpload.objects.exists() and not DBTaskResult.objects.exists()
+    job.refresh_from_db()  # nothing to import: the batch ended at once
     assert job.status == Job.Status.DONE
     assert job.result["files"][0]["code"] == "too_large"
+
+
+def test_a_batch_queues_one_import_job_per_file_and_reports_each_outcome(
+    client, lead, db_tasks, django_capture_on_commit_callbacks
+):
+    """Each file of an upload is its own import Job, so that every worker can take one
+    (issue 16); the batch still shows the whole upload, bad files with their reason."""
+    with django_capture_on_commit_callbacks(execute=True):
+        batch = import_job_enqueue(
+            uploads=[
+                SimpleUploadedFile("fake.pdf", b"hello, not a pdf", content_type="application/pdf"),
+                SimpleUploadedFile("empty.txt", b"", content_type="text/plain"),
+                SimpleUploadedFile("plain.txt", SPEECH, content_type="text/plain"),
+            ],
+            user=lead,
+        )
+    file_jobs = list(Job.objects.filter(batch=batch).order_by("id"))
+    assert len(file_jobs) == 3 and all(j.kind == Job.Kind.IMPORT for j in file_jobs)
+    assert DBTaskResult.objects.count() == 2  # the empty file is refused without a task
+    assert sorted(j.pk for j in file_jobs if j.staged_uploads.exists()) == sorted(
+        t.args_kwargs["kwargs"]["job_id"] for t in DBTaskResult.objects.all()
+    )
+    batch.refresh_from_db()
+    assert batch.is_active  # two files still to import
+
+    client.force_login(lead)
+    panel_url = reverse("transcripts:upload-job", args=[batch.pk])
+    running = client.get(panel_url, headers={"HX-Request": "true"}).content.decode()
+    assert "1 of 3 file(s) done" in running and 'hx-trigger="every 1s"' in running
+
+    ran = _run_queued(django_capture_on_commit_callbacks)
+    assert ran.count("transcripts.tasks.import_files_task") == 2
+    assert "annotations.tasks.annotate_transcript_task" in ran
+
+    batch.refresh_from_db()
+    assert batch.status == Job.Status.DONE and batch.message == "Imported 1 of 3 file(s)"
+    outcomes = {f["path"]: f for f in batch.result["files"]}
+    assert list(outcomes) == ["fake.pdf", "empty.txt", "plain.txt"]  # upload order
+    assert "This is not a PDF" in outcomes["fake.pdf"]["error"]
+    assert outcomes["empty.txt"]["error"] == "The file is empty."
+    transcript = Transcript.objects.get()
+    assert outcomes["plain.txt"]["ok"] and outcomes["plain.txt"]["transcript_id"] == transcript.pk
+    annotation = Job.objects.get(kind=Job.Kind.ANNOTATE, transcript=transcript)
+    assert annotation.status == Job.Status.DONE
+    assert not StagedUpload.objects.exists()
+
+    page = client.get(reverse("transcripts:upload") + f"?job={batch.pk}").content.decode()
+    assert "1 of 3 files imported" in page
+    assert "This is not a PDF" in page and "The file is empty." in page
+    assert page.count('data-ok="false"') == 2 and page.count('data-ok="true"') == 1
+    assert f"?job={batch.pk}" in page  # the recent imports list the batch ...
+    assert not any(f'?job={j.pk}"' in page for j in file_jobs)  # ... not its files

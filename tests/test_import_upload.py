@@ -50,8 +50,9 @@ def test_lead_uploads_several_files_and_sees_each_result(
     assert "This is not a PDF" in html and "The file is empty." in html
     assert html.count('data-ok="true"') == 2 and html.count('data-ok="false"') == 2
     assert Transcript.objects.filter(assignees=annotator).count() == 2
-    job = Job.objects.get(kind=Job.Kind.IMPORT)
+    job = Job.objects.get(kind=Job.Kind.IMPORT, batch__isnull=True)
     assert job.status == Job.Status.DONE and job.created_by == lead
+    assert job.batch_jobs.count() == 4  # one import Job per file, under the batch
     assert 'class="jobs annotation-jobs"' in html  # the annotation jobs it queued, with bars
     assert html.count('data-status="done"') >= 3  # import + two annotation jobs
 
@@ -72,7 +73,7 @@ def test_htmx_upload_returns_the_panel_and_a_repeat_is_reported(
         # The panel as queued (tests hold the transaction open until the block ends).
         assert response.status_code == 200 and "<html" not in html
         assert 'class="import-job card"' in html and 'hx-trigger="every 1s"' in html
-    job = Job.objects.filter(kind=Job.Kind.IMPORT).first()
+    job = Job.objects.filter(kind=Job.Kind.IMPORT, batch__isnull=True).first()
     panel = client.get(
         reverse("transcripts:upload-job", args=[job.pk]), headers={"HX-Request": "true"}
     )

@@ -149,6 +149,11 @@ class Job(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     task_result_id = models.CharField(max_length=64, blank=True)
+    # An upload of several files is one batch Job (the page shows it) with one import
+    # Job per file under it, so that every worker can take a file (issue 16).
+    batch = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="batch_jobs"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)

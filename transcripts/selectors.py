@@ -185,3 +185,35 @@ def transcript_ocr_summary(*, transcript: Transcript, limit: int = 40) -> dict |
             {"start": s, "end": e, "text": transcript.text[s:e]} for s, e in ranges[:limit]
         ],
     }
+
+
+def job_with_batch_progress(job: Job) -> Job:
+    """``job`` with, while it is an upload batch still running, its files' progress.
+
+    A batch row is written only when its last file ends (``import_batch_refresh``); in
+    between, its bar shows the mean progress of its files' Jobs and how many are done.
+    Changes the instance in memory only.
+    """
+    if not job.is_active:
+        return job
+    files = list(Job.objects.filter(batch_id=job.pk).only("status", "progress"))
+    if not files:
+        return job
+    done = sum(1 for f in files if not f.is_active)
+    job.progress = sum(100 if not f.is_active else f.progress for f in files) // len(files)
+    if any(f.status == Job.Status.RUNNING for f in files) or done:
+        job.status = Job.Status.RUNNING
+    job.message = f"{done} of {len(files)} file(s) done"
+    return job
+
+
+def job_batch_pending_end(job: Job) -> bool:
+    """A batch still marked active although none of its files' Jobs is (its end was lost,
+    e.g. a worker killed between a file's end and the batch's)."""
+    return (
+        job.is_active
+        and Job.objects.filter(batch_id=job.pk).exists()
+        and not Job.objects.filter(
+            batch_id=job.pk, status__in=[Job.Status.QUEUED, Job.Status.RUNNING]
+        ).exists()
+    )

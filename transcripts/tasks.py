@@ -1,8 +1,9 @@
 """Background tasks for transcripts. Thin: take ids, call a service.
 
-``import_files_task`` imports the files of one upload (staged as ``StagedUpload``
+``import_files_task`` imports the file(s) of one import Job (staged as ``StagedUpload``
 rows in the database by ``import_job_enqueue``), then deletes the staged rows,
-whether the import succeeded or failed.
+whether the import succeeded or failed, and ends the upload's batch when it was its
+last file.
 """
 
 from django_tasks import task
@@ -33,3 +34,4 @@ def import_files_task(
         raise
     finally:
         importing.staged_uploads_delete(job_id=job_id)
+        importing.import_batch_refresh(job_id=job_id)

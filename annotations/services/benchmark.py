@@ -56,8 +56,9 @@ def benchmark_stages(*, import_job_id: int) -> Stages:
     """Where the run of the upload ``import_job_id`` stands, with its timings once done.
 
     ``wall_s``: from the upload's enqueueing to the last annotation's end; ``import_s``:
-    the upload job's run time (it imports the files one after the other); ``annotate_s``:
-    the annotation jobs' run times added up.
+    the import jobs' run times added up (one job per file, or one for a whole upload
+    queued before uploads were split); ``annotate_s``: the annotation jobs' run times
+    added up.
     """
     job = Job.objects.get(pk=import_job_id)
     if job.status not in FINISHED:
@@ -71,16 +72,20 @@ def benchmark_stages(*, import_job_id: int) -> Stages:
     )
     if len(annotation_jobs) < len(ids) or any(j["status"] not in FINISHED for j in annotation_jobs):
         return Stages(done=False, transcripts=len(ids))
-    rows = {str(r["id"]): r for r in _task_rows([job.task_result_id])}
+    import_ids = [job.task_result_id] if job.task_result_id else []
+    import_ids += [
+        t for t in Job.objects.filter(batch=job).values_list("task_result_id", flat=True)
+    ]
+    import_rows = _task_rows(import_ids)
     annotate_rows = _task_rows([j["task_result_id"] for j in annotation_jobs])
-    import_row = rows.get(job.task_result_id)
-    if import_row is None or any(r["finished_at"] is None for r in annotate_rows):
+    if not import_rows or any(r["finished_at"] is None for r in import_rows + annotate_rows):
         return Stages(done=False, transcripts=len(ids))
-    last = max([import_row["finished_at"], *(r["finished_at"] for r in annotate_rows)])
+    last = max(r["finished_at"] for r in import_rows + annotate_rows)
+    first = min(r["enqueued_at"] for r in import_rows)
     return Stages(
         done=True,
-        wall_s=(last - import_row["enqueued_at"]).total_seconds(),
-        import_s=_seconds(import_row),
+        wall_s=(last - first).total_seconds(),
+        import_s=sum(_seconds(r) for r in import_rows),
         annotate_s=sum(_seconds(r) for r in annotate_rows),
         transcripts=len(ids),
         annotated=Transcript.objects.filter(pk__in=ids, state=Transcript.State.READY).count(),
@@ -104,14 +109,17 @@ def benchmark_transcripts_delete(*, import_job_ids: list[int], transcript_ids: l
 
     from transcripts.models import StagedUpload
 
-    jobs = Job.objects.filter(pk__in=import_job_ids) | Job.objects.filter(
-        transcript_id__in=transcript_ids
+    jobs = (
+        Job.objects.filter(pk__in=import_job_ids)
+        | Job.objects.filter(batch_id__in=import_job_ids)
+        | Job.objects.filter(transcript_id__in=transcript_ids)
     )
     task_ids = [t for t in jobs.values_list("task_result_id", flat=True) if t]
     transcripts = list(Transcript.objects.filter(pk__in=transcript_ids))
     stored = [t.original_file.name for t in transcripts if t.original_file]
     AuditEvent.objects.filter(transcript_id__in=transcript_ids).delete()
     StagedUpload.objects.filter(job_id__in=import_job_ids).delete()
+    StagedUpload.objects.filter(job__batch_id__in=import_job_ids).delete()
     jobs.delete()
     DBTaskResult.objects.filter(id__in=task_ids).delete()
     count = len(transcripts)

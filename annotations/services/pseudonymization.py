@@ -14,6 +14,7 @@ from engine.pseudonymize import PseudonymizedText, SpanInput, pseudonymize
 from engine.pseudonymize.classifier import (
     SubtypeClassifier,
     default_model_path,
+    encoder_onnx,
     load_classifier,
 )
 from transcripts.models import Transcript
@@ -30,7 +31,27 @@ def configured_classifier() -> SubtypeClassifier | None:
     if str(path).lower() == "none":
         return None
     path = path or default_model_path()
-    return load_classifier(str(path)) if path else None
+    if not path:
+        return None
+    # The ONNX copy of the encoder when ``prepare_models`` built it (no torch model here).
+    cache_dir = getattr(settings, "MODEL_CACHE_DIR", "")
+    onnx = encoder_onnx(path, cache_dir, build=False) if cache_dir else None
+    return load_classifier(str(path), str(onnx) if onnx else None)
+
+
+def subtype_encoder_prepare() -> str | None:
+    """Export the configured sentence encoder to ONNX into ``MODEL_CACHE_DIR`` (once), so
+    that workers classify subtypes without the torch model; returns the file, or None
+    (no encoder configured, an NLI model, or the export failed: torch runs it then)."""
+    path = getattr(settings, "PSEUDONYMIZE_SUBTYPE_MODEL", "")
+    if str(path).lower() == "none":
+        return None
+    path = path or default_model_path()
+    cache_dir = getattr(settings, "MODEL_CACHE_DIR", "")
+    if not path or not cache_dir:
+        return None
+    onnx = encoder_onnx(path, cache_dir, build=True)
+    return str(onnx) if onnx else None
 
 
 def transcript_spans_input(*, transcript: Transcript, include_suggested: bool = True) -> list:

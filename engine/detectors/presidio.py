@@ -7,7 +7,10 @@ the transcript's shared Doc as ``nlp_artifacts``. Django-free.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import sys
 import threading
 from typing import Any, ClassVar
 
@@ -115,6 +118,27 @@ def _NoContextEnhancer():  # noqa: N802 - built lazily (presidio import is heavy
 _LOCK = threading.Lock()
 
 
+@contextlib.contextmanager
+def _without_torch_stack():
+    """Import Presidio without ``torch`` and ``transformers`` (issue 16: ~130 MB a worker).
+
+    Presidio imports them only for engines this project does not use (its transformers
+    NER engine, CUDA detection): ``transformers`` is hidden while Presidio imports (its
+    import is optional there) and the device is CPU (``PRESIDIO_DEVICE``), so that
+    Presidio does not import torch to look for a GPU. A process that already imported
+    them keeps them; later imports elsewhere (a trained detector) are not affected.
+    """
+    os.environ.setdefault("PRESIDIO_DEVICE", "cpu")
+    hidden = "transformers" not in sys.modules
+    if hidden:
+        sys.modules["transformers"] = None  # "import transformers" raises ImportError
+    try:
+        yield
+    finally:
+        if hidden and sys.modules.get("transformers", 0) is None:
+            del sys.modules["transformers"]
+
+
 def build_analyzer(model: str, *, phone_regions: tuple[str, ...] = ("US",)) -> Any:
     """An AnalyzerEngine with only the recognizers hearings need (cached per process)."""
     key = (model, phone_regions)
@@ -125,13 +149,14 @@ def build_analyzer(model: str, *, phone_regions: tuple[str, ...] = ("US",)) -> A
         engine = _ENGINES.get(key)
         if engine is not None:
             return engine
-        from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
-        from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
-        from presidio_analyzer.predefined_recognizers import (
-            PhoneRecognizer,
-            SpacyRecognizer,
-            UrlRecognizer,
-        )
+        with _without_torch_stack():
+            from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
+            from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
+            from presidio_analyzer.predefined_recognizers import (
+                PhoneRecognizer,
+                SpacyRecognizer,
+                UrlRecognizer,
+            )
 
         nlp_engine = SpacyNlpEngine(
             models=[{"lang_code": "en", "model_name": model}],

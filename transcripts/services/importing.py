@@ -345,13 +345,18 @@ def sources_from_bytes(path: str, data: bytes) -> list[SourceFile]:
 
 
 def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
-    """Stage uploaded files and queue their import as one Job (returned).
+    """Stage uploaded files and queue one import Job per file, under one batch Job.
+
+    Returns the batch Job: the upload page shows it (its progress is its files', its
+    result every file's outcome once all are done, see ``import_batch_refresh``). One Job
+    per file lets every worker take a file: with one Job for the whole upload, one worker
+    imported every file in turn while the others waited (issue 16).
 
     ``uploads``: objects with ``.name``, ``.size`` and ``.chunks()`` (Django's
     UploadedFile). Files over the size limit or empty are refused here, without
-    being stored; their result is part of the job's result all the same. Accepted
-    files are staged as ``StagedUpload`` rows in the same transaction as the Job, so
-    a worker needs only the database.
+    being stored; their Job ends at once with the reason in words. Accepted files are
+    staged as ``StagedUpload`` rows in the same transaction as their Job, so a worker
+    needs only the database.
     """
     from transcripts.models import Job, StagedUpload
     from transcripts.services import jobs
@@ -360,37 +365,97 @@ def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
     limits = import_limits()
     uploads = list(uploads)
     assignees = [a for a in assignees if a is not None]
+    user_id = user.pk if getattr(user, "is_authenticated", False) else None
     with transaction.atomic():
-        job = jobs.job_create(
+        batch = jobs.job_create(
             kind=Job.Kind.IMPORT, user=user, message=f"{len(uploads)} file(s) waiting"
         )
-        files: list[dict] = []
         for i, upload in enumerate(uploads):
             name = _safe_name(upload.name or f"file-{i + 1}")
+            file_job = jobs.job_create(
+                kind=Job.Kind.IMPORT,
+                user=user,
+                batch=batch,
+                message=f"{name}: waiting",
+                result={"path": name},
+            )
             limit = limits["max_total"] if name.lower().endswith(".zip") else limits["max_bytes"]
+            refused = None
+            data = b""
             if upload.size > limit:
                 err = too_large(upload.size, limit)
-                files.append({"path": name, "error": err.message, "code": err.code})
+                refused = {"path": name, "error": err.message, "code": err.code}
             elif upload.size == 0:
-                files.append({"path": name, "error": "The file is empty.", "code": "empty"})
+                refused = {"path": name, "error": "The file is empty.", "code": "empty"}
             else:
                 data = b"".join(upload.chunks())
                 if len(data) > limit:  # the declared size can be wrong
                     err = too_large(len(data), limit)
-                    files.append({"path": name, "error": err.message, "code": err.code})
-                    continue
-                StagedUpload.objects.create(
-                    job=job, index=i, original_name=name, data=data, size=len(data)
+                    refused = {"path": name, "error": err.message, "code": err.code}
+            if refused is not None:
+                outcome = ImportOutcome(
+                    path=name, ok=False, error=refused["error"], code=refused["code"]
                 )
-                files.append({"path": name, "staged": i})
-        jobs.job_enqueue(
-            job=job,
-            task=import_files_task,
-            files=files,
-            user_id=user.pk if getattr(user, "is_authenticated", False) else None,
-            assignee_ids=[a.pk for a in assignees],
-        )
-    return job
+                jobs.job_finish(
+                    job_id=file_job.pk,
+                    message=f"{name}: not imported",
+                    result={"files": [outcome.to_json()]},
+                )
+                continue
+            StagedUpload.objects.create(
+                job=file_job, index=0, original_name=name, data=data, size=len(data)
+            )
+            jobs.job_enqueue(
+                job=file_job,
+                task=import_files_task,
+                files=[{"path": name, "staged": 0}],
+                user_id=user_id,
+                assignee_ids=[a.pk for a in assignees],
+            )
+        # After the enqueues (on_commit runs in order): a batch whose files were all
+        # refused, or could not be queued, ends here; otherwise its last file ends it.
+        transaction.on_commit(lambda: import_batch_refresh(job_id=batch.pk))
+    return batch
+
+
+def import_batch_refresh(*, job_id: int) -> None:
+    """End the batch of ``job_id`` (a file's Job, or the batch itself) once all its files
+    are done: its result lists every file's outcome in upload order. Idempotent; the
+    batch row is locked so that two workers finishing together end it once."""
+    from transcripts.models import Job
+    from transcripts.services import jobs
+
+    job = Job.objects.filter(pk=job_id).only("id", "batch_id").first()
+    if job is None:
+        return
+    batch_id = job.batch_id or job.pk
+    with transaction.atomic():
+        batch = Job.objects.select_for_update().filter(pk=batch_id).first()
+        if batch is None or not batch.is_active:
+            return
+        children = list(Job.objects.filter(batch_id=batch_id).order_by("id"))
+        if not children or any(c.is_active for c in children):
+            return
+        files: list[dict] = []
+        for child in children:
+            got = (child.result or {}).get("files")
+            if got:
+                files.extend(got)
+            else:  # the file's Job failed (not queued, or the worker stopped)
+                files.append(
+                    ImportOutcome(
+                        path=(child.result or {}).get("path", f"job {child.pk}"),
+                        ok=False,
+                        code="failed",
+                        error=child.error or "The import of this file stopped; upload it again.",
+                    ).to_json()
+                )
+        imported = sum(1 for f in files if f.get("ok"))
+        message = f"Imported {imported} of {len(files)} file(s)"
+        not_queued = sum(1 for f in files if f.get("annotation_error"))
+        if not_queued:
+            message += f"; annotation not queued for {not_queued}"
+        jobs.job_finish(job_id=batch_id, message=message, result={"files": files})
 
 
 def transcripts_import_job(

@@ -26,12 +26,16 @@ logger = logging.getLogger(__name__)
 STALE_AFTER = timedelta(minutes=10)
 
 
-def job_create(*, kind: str, transcript=None, user=None, message: str = "Queued") -> Job:
+def job_create(
+    *, kind: str, transcript=None, user=None, message: str = "Queued", batch=None, result=None
+) -> Job:
     return Job.objects.create(
         kind=kind,
         transcript=transcript,
         created_by=user if getattr(user, "is_authenticated", False) else None,
-        message=message,
+        message=message[:255],
+        batch=batch,
+        result=result or {},
     )
 
 

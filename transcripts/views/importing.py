@@ -14,7 +14,11 @@ from django_htmx.http import HttpResponseStopPolling
 from anonreview import roles
 from transcripts import selectors
 from transcripts.models import Job
-from transcripts.services.importing import import_job_enqueue, import_limits
+from transcripts.services.importing import (
+    import_batch_refresh,
+    import_job_enqueue,
+    import_limits,
+)
 
 FORBIDDEN = "Only leads and admins can import transcripts. Ask a lead to import the file for you."
 
@@ -30,6 +34,10 @@ def _annotators():
 
 
 def _panel_context(job: Job) -> dict:
+    if selectors.job_batch_pending_end(job):
+        import_batch_refresh(job_id=job.pk)
+        job.refresh_from_db()
+    job = selectors.job_with_batch_progress(job)
     files = (job.result or {}).get("files", []) if not job.is_active else []
     ids = [f["annotation_job_id"] for f in files if f.get("annotation_job_id")]
     annotation_jobs = list(
@@ -51,7 +59,12 @@ def transcript_upload(request):
     context = {
         "annotators": _annotators(),
         "max_mb": limits["max_bytes"] // (1024 * 1024),
-        "recent": Job.objects.filter(kind=Job.Kind.IMPORT, created_by=request.user)[:5],
+        "recent": [
+            selectors.job_with_batch_progress(job)
+            for job in Job.objects.filter(
+                kind=Job.Kind.IMPORT, created_by=request.user, batch__isnull=True
+            )[:5]
+        ],
     }
     if request.method == "POST":
         uploads = request.FILES.getlist("files")
@@ -73,7 +86,9 @@ def transcript_upload(request):
         return redirect(f"{reverse('transcripts:upload')}?job={job.pk}")
     if job_id := request.GET.get("job"):
         job = (
-            Job.objects.filter(pk=job_id, kind=Job.Kind.IMPORT, created_by=request.user).first()
+            Job.objects.filter(
+                pk=job_id, kind=Job.Kind.IMPORT, created_by=request.user, batch__isnull=True
+            ).first()
             if job_id.isdigit()
             else None
         )

@@ -14,6 +14,7 @@ def job_status(request, job_id: int):
         job = selectors.job_get_visible(user=request.user, job_id=job_id)
     except Job.DoesNotExist as exc:
         raise Http404("No such job.") from exc
+    job = selectors.job_with_batch_progress(job)
     response = render(request, "transcripts/_job.html", {"job": job})
     if request.htmx and not job.is_active:
         # Swap in the final state once, then stop polling (HTTP 286).

@@ -2,8 +2,8 @@
 
 The corpus benchmark (DESIGN.md, docs/speed.md). Generates ``--n`` synthetic hearing
 PDFs of about ``--words`` words and, for each worker count K of ``--workers``, pushes
-them through the real path on the configured database: one batch upload (the import
-job), whose imports queue one annotation job per transcript, worked by K ``db_worker``
+them through the real path on the configured database: one batch upload (one import
+job per file), whose imports queue one annotation job per transcript, worked by K ``db_worker``
 processes that this command starts (models loaded before the clock starts) and stops.
 Stage times come from the task rows. In the same run it times one full spaCy pass over
 one hearing's text. Afterwards the benchmark's transcripts, jobs and originals are
@@ -11,7 +11,7 @@ deleted (also when a run fails).
 
 JSON: ``{"n", "words_per_transcript", "spacy_sm_s", "runs": [{"workers", "wall_s",
 "per_transcript_s", "import_s", "annotate_s", ...}], "speedup", "projected_334_min",
-"peak_rss_mb_per_worker"}``. ``import_s`` is the upload job's run time, ``annotate_s``
+"peak_rss_mb_per_worker"}``. ``import_s`` is the import jobs' run times added up, ``annotate_s``
 the annotation jobs' run times added up (both busy seconds, not wall);
 ``per_transcript_s`` = ``wall_s`` / n; ``speedup`` = throughput with the most workers /
 throughput with the fewest; ``projected_334_min`` = 334 × ``per_transcript_s`` of the
@@ -168,6 +168,9 @@ class Command(BaseCommand):
             int8_model(_model_file(rampart_model_dir()), settings.MODEL_CACHE_DIR)
         except (OSError, ModuleNotFoundError):
             pass  # the workers fall back to the model as shipped
+        from annotations.services.pseudonymization import subtype_encoder_prepare
+
+        subtype_encoder_prepare()  # else the workers run the torch encoder
 
     def _spacy_pass(self, text: str) -> float:
         from engine.detectors.nlp import load_spacy

@@ -1,7 +1,8 @@
 """``python manage.py prepare_models``: build the derived model files once (docs/speed.md).
 
-Today one file: the int8 copy of the Rampart transformer, written into
-``settings.MODEL_CACHE_DIR`` (``var/models``) from the installed package. Workers build it
+Two files: the int8 copy of the Rampart transformer and the ONNX copy of the subtype
+classifier's sentence encoder, written into ``settings.MODEL_CACHE_DIR`` (``var/models``)
+from the installed packages. Workers build it
 on first use too; ``make migrate`` (hence ``make run``) runs this first so that workers
 starting together do not wait on each other. Nothing is downloaded.
 """
@@ -31,3 +32,10 @@ class Command(BaseCommand):
             )
         else:
             self.stdout.write(f"int8 transformer model: {path}")
+        from annotations.services.pseudonymization import subtype_encoder_prepare
+
+        encoder = subtype_encoder_prepare()
+        if encoder is None:
+            self.stdout.write("No ONNX subtype encoder: subtypes are classified with torch.")
+        else:
+            self.stdout.write(f"ONNX subtype encoder: {encoder}")

@@ -188,7 +188,7 @@ def test_uploaded_scan_is_ocrd_in_the_background_job_and_its_doubtful_words_are_
             {"files": [SimpleUploadedFile("scan.pdf", scan, content_type="application/pdf")]},
         )
     assert response.status_code == 302
-    job = Job.objects.get(kind=Job.Kind.IMPORT)
+    job = Job.objects.get(kind=Job.Kind.IMPORT, batch__isnull=True)  # the batch
     assert job.status == Job.Status.DONE and job.progress == 100
     (result,) = job.result["files"]
     assert result["ok"] and any("read by OCR" in n for n in result["notices"])

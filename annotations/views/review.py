@@ -23,10 +23,8 @@ from annotations.views.review_context import (
     int_or,
     page_context,
     review_filters,
-    touched_since,
 )
 from annotations.views.review_lines import build_lines
-from anonreview.core.models import AuditEvent
 from transcripts.models import Transcript
 from transcripts.services.workflow import TransitionError
 
@@ -264,16 +262,16 @@ def review_action(request: HttpRequest, transcript_id: int, action: str) -> Http
             "annotations/review.html#confirm-page",
             {"transcript": transcript, "post": request.POST.items(), "action": action},
         )
-    since = AuditEvent.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
     focus = int_or(request.POST.get("span"))
     query = review_filters(request).as_query()
     try:
-        message, focus = _do(request, transcript, action)
+        with services.review_touched() as touched:  # the services report what they changed
+            message, focus = _do(request, transcript, action)
     except locking.VersionError as exc:
         if not request.htmx:
             return HttpResponse(str(exc), status=400, content_type="text/plain; charset=utf-8")
         return _answer(
-            request, transcript, touched=touched_since(transcript, request.user, since),
+            request, transcript, touched=services.Touched(),  # refused before any change
             message=str(exc), level="error", focus=focus, status=400,
         )  # fmt: skip
     except services.ReviewError as exc:
@@ -284,7 +282,7 @@ def review_action(request: HttpRequest, transcript_id: int, action: str) -> Http
         if not request.htmx:
             messages.error(request, str(exc))
             return redirect(f"{page_url}?{query}&span={focus or ''}")
-        touched = touched_since(transcript, request.user, since)
+        touched = services.Touched()  # the failed action rolled back: it changed nothing
         if conflict:
             touched.spans |= {s.pk for s in exc.spans}
             touched.offsets |= {s.start for s in exc.spans}
@@ -302,5 +300,4 @@ def review_action(request: HttpRequest, transcript_id: int, action: str) -> Http
     if not request.htmx:
         messages.success(request, message)
         return redirect(f"{page_url}?{query}&span={focus or ''}")
-    touched = touched_since(transcript, request.user, since)
     return _answer(request, transcript, touched=touched, message=message, focus=focus)

@@ -6,7 +6,6 @@ POST body: an action's own ``label`` (relabel, add, accept all) is not a filter.
 """
 
 import json
-from dataclasses import dataclass, field
 
 from django.http import HttpRequest
 
@@ -14,8 +13,8 @@ from annotations import selectors
 from annotations.models import Span
 from annotations.selectors import ReviewFilters, SpanRow
 from annotations.services import review as services
+from annotations.services.review import Touched
 from annotations.views.review_lines import build_lines
-from anonreview.core.models import AuditEvent
 from engine.labels import LABELS
 from transcripts.models import Transcript
 
@@ -98,33 +97,6 @@ def page_context(request, transcript, *, rows, filters, focus=None, lists=True) 
 
 
 # --- the answer to an action ---------------------------------------------------------
-
-
-@dataclass
-class Touched:
-    """What the actor's audit events since an id changed: spans, offsets, groups."""
-
-    spans: set[int] = field(default_factory=set)
-    offsets: set[int] = field(default_factory=set)
-    entities: set[int] = field(default_factory=set)
-    labels: set[str] = field(default_factory=set)
-
-
-def touched_since(transcript: Transcript, actor, since_id: int) -> Touched:
-    touched = Touched()
-    for before, after in AuditEvent.objects.filter(
-        transcript=transcript, actor=actor, pk__gt=since_id
-    ).values_list("before", "after"):
-        for side in (before or {}, after or {}):
-            for snap in side.get("spans", []) or []:
-                touched.spans.add(snap["id"])
-                touched.offsets.add(snap["start"])
-                touched.labels.add(snap["label"])
-                if snap.get("entity_id"):
-                    touched.entities.add(snap["entity_id"])
-            touched.entities.update(side.get("created_entities", []) or [])
-            touched.spans.update(side.get("removed", []) or [])
-    return touched
 
 
 def _loaded_pages(request, windows) -> list[int]:

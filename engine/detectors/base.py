@@ -9,12 +9,14 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
+from engine.spans import TextSpan
+
 
 @dataclass(frozen=True, slots=True, order=True)
-class Detection:
-    start: int
-    end: int
-    label: str
+class Detection(TextSpan):
+    """A detector's proposal: the span, its score and its provenance (detector, reason,
+    original). Compares and orders on (start, end, label, score, detector)."""
+
     score: float = 1.0
     detector: str = ""
     # The reason, in words, for reviewers: pattern name, matched cover-page field, ...

@@ -20,6 +20,7 @@ from engine.detectors.names import person_name_parts
 from engine.pseudonymize.dates import date_tags
 from engine.pseudonymize.keys import fold
 from engine.pseudonymize.refs import RefAssigner, assign_refs
+from engine.spans import TextSpan
 
 STRATEGIES = ("tags", "surrogate", "mask", "redact")
 MASK = "█████"
@@ -39,7 +40,7 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class SpanInput:
+class SpanInput(TextSpan):
     """A mention to replace: ``text[start:end]`` with its label.
 
     ``ref`` (``PERSON_2``) and ``key`` (normalised original) come from the reference
@@ -47,9 +48,6 @@ class SpanInput:
     back in each :class:`Replacement` (the database id for the review page).
     """
 
-    start: int
-    end: int
-    label: str
     ref: str | None = None
     key: str | None = None
     span_id: int | str | None = None

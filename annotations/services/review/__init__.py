@@ -14,7 +14,7 @@ characters into ``Transcript.text``, end exclusive.
 
 Modules: ``permissions`` (who may edit, errors), ``snapshots`` (audit snapshots, locking,
 versioned saves), ``geometry`` (word boundaries, occurrences), ``spans`` (single-span and
-many-span actions), ``groups`` (reference groups: assign, merge, split, candidates) and
+many-span actions), ``touched`` (what an action changed, for the view), ``groups`` (reference groups: assign, merge, split, candidates) and
 ``undo``. Import from this package; the names below are its API.
 """
 
@@ -52,13 +52,14 @@ from annotations.services.review.spans import (
     span_resize,
     spans_accept_all,
 )
+from annotations.services.review.touched import Touched, review_touched
 from annotations.services.review.undo import review_undo, review_undoable
 
 __all__ = [
     "EVENT_PREFIX", "HUMAN", "LEAD_EDITABLE_STATES", "OCCURRENCE", "UNDO_EVENT",
-    "ReviewError", "ReviewPermissionError", "SpanConflict",
+    "ReviewError", "ReviewPermissionError", "SpanConflict", "Touched",
     "entity_merge", "entity_split", "entity_split_form", "occurrences", "review_assign_entities",
-    "review_edit_refusal", "review_resume", "review_undo", "review_undoable",
+    "review_edit_refusal", "review_resume", "review_touched", "review_undo", "review_undoable",
     "snap_to_words", "span_accept", "span_add", "span_apply_to_all", "span_delete",
     "span_flag", "span_reject", "span_relabel", "span_resize", "span_snapshot", "spans_accept_all",
     "spans_bulk_save", "word_step",

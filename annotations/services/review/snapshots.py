@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from annotations.models import Entity, Span
 from annotations.services.review.permissions import SpanConflict, _lock_transcript
+from annotations.services.review.touched import touched_add
 from anonreview.core.audit import audit_record
 from anonreview.core.models import AuditEvent
 from transcripts.models import Transcript
@@ -47,13 +48,17 @@ def _record(
     created_entities: Iterable[int] = (),
     extra: dict | None = None,
 ) -> AuditEvent:
+    """Write the action's audit event and report what it touched (``touched``)."""
+    before_side = {"spans": before}
+    after_side = {"spans": after, "created_entities": sorted(created_entities), **(extra or {})}
+    touched_add(before_side, after_side)
     return audit_record(
         actor=actor,
         event_type=EVENT_PREFIX + action,
         transcript=transcript,
         span=span,
-        before={"spans": before},
-        after={"spans": after, "created_entities": sorted(created_entities), **(extra or {})},
+        before=before_side,
+        after=after_side,
     )
 
 

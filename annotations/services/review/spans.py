@@ -24,6 +24,7 @@ from annotations.services.review.snapshots import (
     _save,
     span_snapshot,
 )
+from annotations.services.review.touched import touched_add
 from engine.detectors.names import stored_pieces
 from engine.labels import LABELS
 from transcripts.models import Transcript
@@ -355,12 +356,15 @@ def span_flag(
     Span.objects.filter(pk=locked.pk).update(flagged=locked.flagged, lead_note=locked.lead_note)
     from anonreview.core.audit import audit_record
 
+    before = {**before, "spans": [span_snapshot(locked)]}
+    after = {"flagged": locked.flagged, "note": locked.lead_note}
+    touched_add(before, after)
     audit_record(
         actor=actor,
         event_type=FLAG_EVENT,
         transcript=locked.transcript,
         span=locked,
-        before={**before, "spans": [span_snapshot(locked)]},
-        after={"flagged": locked.flagged, "note": locked.lead_note},
+        before=before,
+        after=after,
     )
     return locked

@@ -13,6 +13,7 @@ from annotations.services.review.snapshots import (
     _lock_spans,
     span_snapshot,
 )
+from annotations.services.review.touched import touched_add
 from anonreview.core.audit import audit_record
 from anonreview.core.models import AuditEvent
 from transcripts.models import Transcript
@@ -93,17 +94,20 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
     if created_entities:
         Entity.objects.filter(pk__in=created_entities, spans__isnull=True).delete()
     review_assign_entities(transcript=transcript, spans=restored)
+    before_side = {"spans": state_before}
+    after_side = {
+        "undoes": event.pk,
+        "action": event.event_type.removeprefix(EVENT_PREFIX),
+        "spans": [span_snapshot(s) for s in restored],
+        "removed": removed,
+    }
+    touched_add(before_side, after_side)
     return audit_record(
         actor=actor,
         event_type=UNDO_EVENT,
         transcript=transcript,
-        before={"spans": state_before},
-        after={
-            "undoes": event.pk,
-            "action": event.event_type.removeprefix(EVENT_PREFIX),
-            "spans": [span_snapshot(s) for s in restored],
-            "removed": removed,
-        },
+        before=before_side,
+        after=after_side,
     )
 
 

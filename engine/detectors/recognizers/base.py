@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from engine import vocab
+from engine.spans import TextSpan
 
 # --- vocabularies -------------------------------------------------------------------
 
@@ -54,10 +55,10 @@ SPOKEN_YEAR = (
 
 
 @dataclass(frozen=True, slots=True)
-class Found:
-    start: int
-    end: int
-    label: str
+class Found(TextSpan):
+    """A recognizer's match: the span, its score and the pattern's name (the
+    detection's ``reason``)."""
+
     score: float
     pattern: str
 

@@ -18,14 +18,17 @@ import uuid
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
+from annotations import locking
 from annotations.models import Entity, Span
 from annotations.services.review import review_assign_entities, word_step
+from anonreview import roles
 from anonreview.core.models import AuditEvent
 from engine.detectors.names import stored_pieces
 from transcripts.models import Transcript, Utterance
@@ -159,6 +162,8 @@ class Command(BaseCommand):
     def _run(self, options) -> dict:
         User = get_user_model()
         user = User.objects.create_user(username=f"bench-review-{uuid.uuid4().hex[:8]}")
+        # Access needs the role group as well as the assignment (issue 11).
+        user.groups.add(Group.objects.get_or_create(name=roles.ANNOTATOR)[0])
         transcript = build_review_transcript(
             seed=options["seed"], words=options["words"], max_spans=options["spans"],
             assignees=[user],
@@ -292,9 +297,19 @@ class Command(BaseCommand):
             .order_by("id")
         )
 
+        def group_version(entity) -> str:
+            return (
+                f"{entity.ref}:{locking.group_version(entity.spans.values_list('id', 'version'))}"
+            )
+
         def merge_args():
             source, target = next(person_groups), next(person_groups)
-            return action("merge"), {"source": source.ref, "target": target.ref, "loaded": loaded}
+            return action("merge"), {
+                "source": source.ref,
+                "target": target.ref,
+                "group_version": [group_version(source), group_version(target)],
+                "loaded": loaded,
+            }
 
         timed("merge", "post", merge_args)
 
@@ -303,7 +318,11 @@ class Command(BaseCommand):
                 entity = next(person_groups)
                 members = list(entity.spans.all()[:2])
                 if len(members) > 1:
-                    return action("split"), {"span": members[0].pk, "loaded": loaded}
+                    return action("split"), {
+                        "span": members[0].pk,
+                        "version": members[0].version,
+                        "loaded": loaded,
+                    }
 
         timed("split", "post", split_args)
 

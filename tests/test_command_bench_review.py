@@ -1,0 +1,16 @@
+import json
+
+import pytest
+from django.core.management import call_command
+
+pytestmark = pytest.mark.django_db
+
+
+def test_bench_review_times_every_action_as_a_user_with_the_annotator_role(capsys):
+    # The benchmark's user needs the role group as well as the assignment (issue 11);
+    # without it every request answered 404 and the command stopped at the page load.
+    call_command("bench_review", "--words", "1500", "--spans", "80", "--repeat", "1", "--json")
+    result = json.loads(capsys.readouterr().out)
+    text = json.dumps(result)
+    for action in ("page_load", "accept", "reject", "relabel", "undo"):
+        assert action in text

@@ -61,7 +61,7 @@ def test_the_safety_net_runs_last_with_a_low_score_and_its_own_provenance():
 
 
 def test_camel_case_product_names_and_doubled_pdf_letters_are_not_name_shaped():
-    text = "PageID 44 and SimpleAir and McDonald and FFiinnaall and DeShawn came."
+    text = "PageID 44 and QuickLink and McDonald and FFiinnaall and DeShawn came."
     assert proposed(text) == {"McDonald": "name-shaped", "DeShawn": "name-shaped"}
 
 

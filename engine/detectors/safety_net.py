@@ -134,7 +134,7 @@ def _name_shaped(text: str, start: int, word: str) -> bool:
     if not word[:1].isupper() or _DOUBLED.fullmatch(word):
         return False
     if _CAMEL.search(word) and not _NAME_PREFIX.match(word):
-        return False  # "PageID", "SimpleAir": product and field names ("McDonald" is a name)
+        return False  # "PageID", "QuickLink": product and field names ("McDonald" is a name)
     if word.isupper():
         # capitals: acronyms ("DECS"), headings ("ADJOURNMENT") and boilerplate are common;
         # a gazetteer name, or a longer word in a line of running text, is still proposed

@@ -138,3 +138,35 @@ def test_evaluate_leaves_safety_net_suggestions_out_of_the_main_figures(settings
     assert report["with_safety_net"]["leaked_tokens"] == 0
     assert report["safety_net"]["spans"] == 1
     assert "safety_net" in report["detectors"]
+
+
+def test_evaluate_name_words_reports_names_and_roles_covered(settings, tmp_path):
+    settings.DETECTORS = LIGHT
+    text = "Good morning, Petitioner. Mr. Quill, you met Dr. Varga, Okonkwo and the Lutherans.\n"
+    span = lambda value: GoldSpan(text.index(value), text.index(value) + len(value), "PERSON")  # noqa: E731
+    doc = GoldDoc(
+        id="tiny-2",
+        text=text,
+        spans=[
+            span("Petitioner"),
+            span("Mr. Quill"),
+            span("Dr. Varga"),
+            span("Okonkwo"),
+            span("the Lutherans"),
+        ],
+    )
+    path = tmp_path / "gold.jsonl"
+    write_jsonl([doc], path)
+    out = StringIO()
+    call_command("evaluate", "--gold", str(path), "--name-words", "--json", stdout=out)
+    words = json.loads(out.getvalue())["name_words"]
+    # names: Quill, Varga (after honorifics, PERSON) and Okonkwo (no detector here knows it);
+    # titles and roles: Petitioner, Mr, Dr
+    assert (words["names"]["words"], words["names"]["covered_person"]) == (3, 2)
+    assert (words["roles"]["words"], words["roles"]["covered_person"]) == (3, 0)
+    assert words["groups"]["words"] == 1  # Lutherans: a group, not a name
+    assert {m["word"] for m in words["missed"] if m["kind"] == "names"} == {"Okonkwo"}
+    assert set(words["with_safety_net"]) == {"all", "names", "roles", "groups"}
+    text_out = StringIO()
+    call_command("evaluate", "--gold", str(path), "--name-words", stdout=text_out)
+    assert "missed as PERSON [names, nothing] Okonkwo" in text_out.getvalue()

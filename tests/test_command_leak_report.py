@@ -41,6 +41,7 @@ def test_leak_report_json_counts_names_in_clear_terms_kept_and_misses(settings, 
     # LONG and Quillfeather are PERSON (speaker tag, honorific); Zyranthe is a possible miss
     assert [d["word"] for d in item["name_shaped_in_clear"]] == ["Zyranthe"]
     assert item["direct_in_clear_occurrences"] == 0
+    assert item["direct_unflagged_occurrences"] == 0
     assert item["possible_misses"] == 1
     assert item["possible_misses_per_1000_words"] == round(1000 / item["words"], 2)
     # Supreme Court, Internal Revenue Code, Legal Status Summary all survive
@@ -52,3 +53,18 @@ def test_leak_report_text_names_each_file_and_its_figures(settings, tmp_path):
     out = run(settings, tmp_path)
     assert "court.txt" in out
     assert "possible misses: 1" in out and "domain terms: 3, lost 0 (100.0% survive)" in out
+
+
+def test_without_the_safety_net_a_name_left_in_clear_is_counted_unflagged(settings, tmp_path):
+    settings.DETECTORS = LIGHT
+    path = tmp_path / "list.txt"
+    path.write_text("THE COURT: The letters came from Michael today.\n", encoding="utf-8")
+    out = StringIO()
+    call_command("leak_report", str(path), "--json", "--detectors", "patterns", stdout=out)
+    (item,) = json.loads(out.getvalue())["files"]
+    assert item["direct_in_clear_occurrences"] == 1  # Michael: a gazetteer given name
+    assert item["direct_unflagged_occurrences"] == 1  # and no possible miss covers it
+    out = StringIO()
+    call_command("leak_report", str(path), "--json", stdout=out)
+    (item,) = json.loads(out.getvalue())["files"]
+    assert (item["direct_in_clear_occurrences"], item["direct_unflagged_occurrences"]) == (1, 0)

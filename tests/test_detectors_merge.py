@@ -374,3 +374,22 @@ def test_merged_provenance_is_structured_with_reasons():
         {"detector": "presidio", "score": 0.85, "reason": "SpacyRecognizer", "label": "LOCATION"},
         {"detector": "spacy", "score": 0.85, "reason": "PERSON"},
     ]
+
+
+def test_what_a_body_keeps_between_two_kept_names_is_no_name():
+    text = "in Tembley v. Okonkwo and DORA K. VARGA"
+    raw = [
+        Detection(3, 21, "ORGANIZATION", 0.85, "spacy"),  # "Tembley v. Okonkwo"
+        Detection(3, 10, "PERSON", 0.9, "patterns", "case-party"),
+        Detection(14, 21, "PERSON", 0.9, "patterns", "case-party"),
+        Detection(26, 39, "ORGANIZATION", 0.85, "spacy"),  # "DORA K. VARGA"
+        Detection(26, 30, "PERSON", 0.9, "patterns", "caps-name"),
+        Detection(34, 39, "PERSON", 0.9, "patterns", "caps-name"),
+    ]
+    spans = {(text[m.start : m.end], m.label) for m in merge(raw, text)}
+    assert spans == {
+        ("Tembley", "PERSON"),
+        ("Okonkwo", "PERSON"),
+        ("DORA", "PERSON"),
+        ("VARGA", "PERSON"),
+    }

@@ -1,6 +1,8 @@
 """Propagation from the ordinary-word rule of English (not of one transcript), on the
 generator's hard cases (transcripts/synthetic/hard_cases.py)."""
 
+import re
+
 import pytest
 
 from engine.detectors.base import Detection, Document
@@ -94,13 +96,30 @@ def covered(result, start, end, net=True):
 
 
 @pytest.mark.parametrize(
-    "case", ["honorific_tag", "spelled_id_letters_digits", "address_block", "lowercase_slip"]
+    "case",
+    [
+        "honorific_tag",
+        "spelled_id_letters_digits",
+        "address_block",
+        "lowercase_slip",
+        "name_list",
+        "county_list",
+        "caps_place",
+        "title_run",
+        "party_name",
+        "case_party",
+        "nickname",
+        "caps_name",
+    ],
 )
 def test_generated_hard_cases_are_covered_without_models(hearing_result, case):
     h, result = hearing_result
     assert h.hard_cases[case]
     for start, end in h.hard_cases[case]:
-        assert covered(result, start, end, net=False), h.text[start:end]
+        # each word (a PERSON is stored as name parts: "Dora Varga" is two spans)
+        for word in re.finditer(r"[A-Za-z0-9][\w'’-]*", h.text[start:end]):
+            s, e = start + word.start(), start + word.end()
+            assert covered(result, s, e, net=False), h.text[start:end]
 
 
 def test_generated_public_terms_survive(hearing_result):
@@ -119,3 +138,60 @@ def test_a_name_glued_to_a_page_number_in_a_word_index_is_still_copied_and_kept(
     copies = PropagationDetector().detect(document)
     kept = clean(text, copies)
     assert [text[d.start : d.end] for d in kept] == ["Okafor", "Okafor", "okafor"]
+
+
+def test_coordinated_words_share_the_label_of_a_found_name_or_place():
+    text = (
+        "Letters from Dorvish Tembley, Okonkwo, Varga and Pellegrino. Counties Ardenne and Velmont."
+    )
+    found = [
+        Detection(13, 20, "PERSON", 0.9, "spacy"),
+        Detection(21, 28, "PERSON", 0.9, "spacy"),
+        Detection(text.index("Ardenne"), text.index("Ardenne") + 7, "LOCATION", 0.9, "presidio"),
+    ]
+    document = Document(text, {})
+    document.artifacts["detections"] = found
+    copies = {
+        text[d.start : d.end]: (d.label, d.explanation)
+        for d in PropagationDetector().detect(document)
+        if d.explanation.startswith("coordinated")
+    }
+    assert copies == {
+        "Okonkwo": ("PERSON", "coordinated"),
+        "Varga": ("PERSON", "coordinated"),
+        "Pellegrino": ("PERSON", "coordinated"),
+        "Velmont": ("LOCATION", "coordinated"),
+    }
+
+
+def test_a_conjunct_is_not_an_english_word_a_place_a_role_or_another_case():
+    from engine.detectors.propagation import coordinated
+
+    text = (
+        "Dorvish Tembley and Commissioner. Okonkwo, Sacramento. Varga and Comprehensive. "
+        "PELLEGRINO and Quezada."
+    )
+    found = [
+        Detection(8, 15, "PERSON", 0.9, "spacy"),
+        Detection(34, 41, "PERSON", 0.9, "spacy"),
+        Detection(text.index("Varga"), text.index("Varga") + 5, "PERSON", 0.9, "spacy"),
+        Detection(text.index("PELL"), text.index("PELL") + 10, "PERSON", 0.9, "spacy"),
+    ]
+    assert coordinated(text, found) == []
+
+
+def test_a_persons_conjunct_overrules_a_models_one_word_organisation_guess():
+    from engine.detectors.merge import merge
+
+    text = "I am with Dorvish and Tembley today."
+    raw = [
+        Detection(10, 17, "PERSON", 0.9, "spacy"),
+        Detection(22, 29, "ORGANIZATION", 0.85, "spacy"),
+    ]
+    merged = merge(raw, text)
+    document = Document(text, {})
+    document.artifacts["detections"] = [m.as_detection() for m in merged]
+    document.artifacts["merged"] = merged
+    copies = PropagationDetector().detect(document)
+    final = {text[m.start : m.end]: m.label for m in merge(raw + copies, text)}
+    assert final == {"Dorvish": "PERSON", "Tembley": "PERSON"}

@@ -27,3 +27,23 @@ def test_a_numbered_street_is_an_address_but_a_sentence_after_it_is_not_its_suit
     # (the cleaning trims the abbreviation's period of "St." style suffixes)
     assert "100 5th Street." in found(text)
     assert not any("Street. Suite" in value for value in found(text))
+
+
+def test_a_city_in_capitals_before_its_state_is_the_longest_known_place():
+    from engine.detectors.recognizers.locations import city_before_state
+
+    text = "STATE PRISON SAN JUAN CAPISTRANO, CALIFORNIA DECEMBER 9\nborn in Fresno, California."
+    assert [text[f.start : f.end] for f in city_before_state(text)] == [
+        "SAN JUAN CAPISTRANO",
+        "Fresno",
+    ]
+    assert city_before_state("Dear Mr. Okonkwo, Oregon wants it.") == []
+
+
+def test_county_names_after_the_word_county_each_get_a_span():
+    from engine.detectors.recognizers.locations import CountyRecognizer
+
+    text = "The County was Ardenne and Velmont. Arrests in the counties of Tulare, Yolo and Contra Costa."
+    found = [text[f.start : f.end] for f in CountyRecognizer().find_all(text)]
+    assert found == ["Ardenne", "Velmont", "Tulare", "Yolo", "Contra Costa"]
+    assert CountyRecognizer().find_all("the county of his birth") == []

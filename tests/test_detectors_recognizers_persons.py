@@ -2,7 +2,11 @@
 
 import pytest
 
-from engine.detectors.recognizers.persons import SpeakerTagRecognizer, speaker_tag_names
+from engine.detectors.recognizers.persons import (
+    PartyNameRecognizer,
+    SpeakerTagRecognizer,
+    speaker_tag_names,
+)
 
 
 def names(text):
@@ -46,3 +50,81 @@ def test_a_word_after_an_honorific_is_a_name_in_any_case(text, expected):
 def test_a_title_before_a_word_that_is_no_english_word_is_a_name():
     text = "General Prelogar argued. The General Counsel and Justice Sotomayor spoke."
     assert names(text) == ["Prelogar", "Sotomayor"]
+
+
+def party_names(text):
+    return [(text[f.start : f.end], f.pattern) for f in PartyNameRecognizer().find_all(text)]
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("a quote from Lord Dorvish and the Admiralty", [("Dorvish", "title-run")]),
+        (
+            "STATEMENT BY GEN. DORA K. OKONKWO FOR THE AGENCY",
+            [("DORA", "title-run"), ("OKONKWO", "title-run")],
+        ),
+        (
+            "signed by the Hon. Dora Varga-Lind today",
+            [("Dora", "title-run"), ("Varga-Lind", "title-run")],
+        ),
+        (
+            "for the respondents Grant and Dorna McTavish.",
+            [("Grant", "party-name"), ("Dorna", "party-name"), ("McTavish", "party-name")],
+        ),
+        ("Juror Okonkwo, you may sit.", [("Okonkwo", "party-name")]),
+        (
+            "They found the victim, Dorna Tembley, at home.",
+            [("Dorna", "party-name"), ("Tembley", "party-name")],
+        ),
+        (
+            "in Tembley v. Overholt the court",
+            [("Tembley", "case-party"), ("Overholt", "case-party")],
+        ),
+        ("as in Baker versus Okonkwo", [("Baker", "case-party"), ("Okonkwo", "case-party")]),
+        ("see In re Tembley", [("Tembley", "case-party")]),
+        (
+            'with Dorian "Dodo" Tembley, arguing',
+            [("Dorian", "nickname"), ("Dodo", "nickname"), ("Tembley", "nickname")],
+        ),
+    ],
+)
+def test_names_that_a_title_a_role_a_case_or_a_nickname_makes_names(text, expected):
+    assert party_names(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the defendant Acme Corp. moved to dismiss",  # a firm
+        "Tembley v. United States",  # the public party (Tembley only)
+        "Department of Labor v. Oregon",  # a body and a state
+        "New Mexico v. Tembley",  # a state of two words (Tembley only)
+        "Praise the Lord Jesus.",  # not a person of the transcript
+        "Thank the Lord Almighty.",  # an English word after a peerage title
+        "the witness The",
+        "the victim Impact statement",  # an English word after a role
+        "Varga's motion",  # no neighbour at all
+    ],
+)
+def test_firms_bodies_states_and_english_words_are_no_party_names(text):
+    assert [w for w, _ in party_names(text)] in ([], ["Tembley"])
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("HEARING OF: MARCUS TEMBLEY )", ["MARCUS", "TEMBLEY"]),
+        ("ATTENTION DORA B. OKONKWO, RECORDS OFFICE", ["DORA", "OKONKWO"]),
+        ("STATE PRISON SAN JUAN CAPISTRANO, CALIFORNIA", []),  # a place
+        ("THE BOARD MAY MODIFY THIS DECISION", []),
+        ("YOLO COUNTY", []),
+        ("DEPUTY COMMISSIONER", []),
+    ],
+)
+def test_a_full_name_in_capitals_is_a_given_name_and_a_surname_not_a_place_or_boilerplate(
+    text, expected
+):
+    from engine.detectors.recognizers.persons import caps_full_names
+
+    assert [text[s:e] for s, e in caps_full_names(text)] == expected

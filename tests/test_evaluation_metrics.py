@@ -160,3 +160,61 @@ def test_duplicate_predictions_count_once_and_empty_input_is_zero():
     empty = evaluate_documents([], {})
     assert empty["overall"]["exact"] == {"p": 0.0, "r": 0.0, "f1": 0.0, "tp": 0, "fp": 0, "fn": 0}
     assert empty["labels"] == {} and empty["detectors"] == {}
+
+
+def test_name_word_coverage_splits_names_from_roles_and_lists_the_misses():
+    from engine.evaluation.metrics import name_word_coverage
+
+    text = "Petitioner Quill met my Lords and Justice Varga, then Okonkwo's clerk and the Zorvans."
+    span = lambda value: GoldSpan(text.index(value), text.index(value) + len(value), "PERSON")  # noqa: E731
+    doc = GoldDoc(
+        id="d",
+        text=text,
+        spans=[
+            span("Petitioner Quill"),
+            span("my Lords"),
+            span("Justice Varga"),
+            span("Okonkwo"),
+            span("the Zorvans"),  # a made-up people: a group, not a name
+        ],
+    )
+    at = lambda value, label: P(text.index(value), text.index(value) + len(value), label)  # noqa: E731
+    predictions = {"d": [at("Quill", "PERSON"), at("Varga", "LOCATION")]}
+    roles = {"petitioner", "lords", "justice"}
+    kind = lambda w: "roles" if w.lower() in roles else "groups" if w == "Zorvans" else "names"  # noqa: E731
+    out = name_word_coverage([doc], predictions, kind_of=kind)
+    # capitalised words: Petitioner, Quill, Lords, Justice, Varga, Okonkwo, Zorvans
+    # ("my" and "the" are not)
+    assert out["all"]["words"] == 7
+    assert out["names"] == {
+        "words": 3,  # Quill, Varga, Okonkwo
+        "covered": 2,  # Quill (PERSON), Varga (LOCATION)
+        "covered_person": 1,
+        "coverage": round(2 / 3, 4),
+        "person_coverage": round(1 / 3, 4),
+    }
+    assert out["roles"]["words"] == 3 and out["roles"]["covered"] == 0
+    assert out["groups"]["words"] == 1
+    missed = {m["word"]: m for m in out["missed"]}
+    assert set(missed) == {"Petitioner", "Lords", "Justice", "Varga", "Okonkwo", "Zorvans"}
+    assert missed["Varga"]["covered"] == ["LOCATION"] and missed["Varga"]["kind"] == "names"
+    assert missed["Lords"]["kind"] == "roles" and "my Lords" in missed["Lords"]["context"]
+
+
+def test_name_word_coverage_skips_ignore_regions_and_other_labels():
+    from engine.evaluation.metrics import name_word_coverage
+
+    text = "QUILL: Ask Varga in Fresno."
+    doc = GoldDoc(
+        id="d",
+        text=text,
+        spans=[
+            GoldSpan(0, 5, "PERSON"),
+            GoldSpan(11, 16, "PERSON"),
+            GoldSpan(20, 26, "LOCATION"),
+        ],
+        ignore=[(0, 6)],
+    )
+    out = name_word_coverage([doc], {"d": [P(11, 16, "PERSON")]})
+    assert out["all"]["words"] == 1 and out["all"]["person_coverage"] == 1.0
+    assert out["missed"] == []

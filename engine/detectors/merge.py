@@ -167,6 +167,7 @@ _PATTERN_RECOGNIZERS = frozenset(
         "suite",
         "po-box",
         "city-state-zip",
+        "city-state",
         "zip-code",
         "SpeakerTagRecognizer",
         "speaker-tag",
@@ -181,6 +182,13 @@ _PATTERN_RECOGNIZERS = frozenset(
         "relation-name",
         "person-verb",
         "spelled-after",
+        "PartyNameRecognizer",
+        "title-run",
+        "party-name",
+        "case-party",
+        "nickname",
+        "coordinated-name",
+        "caps-name",
         "NrpRecognizer",
         "nrp-term",
         "nrp-context",
@@ -210,6 +218,13 @@ def _rank(span: MergedSpan) -> tuple:
         _PRIORITY.get(span.label, 99),
         span.label,
     )
+
+
+# What is left of a body, place or group between two kept names is no name: a single
+# letter, a citation's "v."/"versus", a conjunction ("Varga v. Okonkwo" as one ORGANIZATION
+# once both parties are PERSON spans)
+_NAMED = frozenset({"ORGANIZATION", "LOCATION", "NRP"})
+_NO_NAME_PIECE = re.compile(r"(?i:[a-z]\.?|vs?\.?|versus|and|or|of|the|&)")
 
 
 def _word_piece(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -300,6 +315,8 @@ def merge(detections: Iterable[Detection], text: str | None = None) -> list[Merg
             piece = _word_piece(text, s, e)
             if piece is None:
                 continue
+            if span.label in _NAMED and _NO_NAME_PIECE.fullmatch(text[piece[0] : piece[1]]):
+                continue  # "v" of "Varga v. Okonkwo", "K" of "DORA K. OKONKWO"
             new = MergedSpan(
                 piece[0],
                 piece[1],

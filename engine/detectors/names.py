@@ -53,6 +53,26 @@ TITLES = frozenset(
         "iii",
         "iv",
         "esq",
+        # peerage and abbreviated titles ("Lord Varga", "Gen. Okonkwo", "Hon. Alden")
+        "lord",
+        "lady",
+        "dame",
+        "baron",
+        "baroness",
+        "gen",
+        "sen",
+        "rep",
+        "gov",
+        "hon",
+        "honorable",
+        "atty",
+        "col",
+        "maj",
+        "cpl",
+        "adm",
+        "cmdr",
+        "insp",
+        "supt",
     }
 )
 

@@ -24,10 +24,14 @@ from engine.detectors.cover import COMMON_WORDS, find_word
 from engine.detectors.names import TITLES
 from engine.detectors.ordinary import is_ordinary
 from engine.detectors.public import is_title_or_role
-from engine.detectors.recognizers.locations import is_known_place
+from engine.detectors.recognizers.locations import is_known_place, is_state_or_country
 from engine.spelling import is_misspelling
 
 PROPAGATED = ("PERSON", "CDCR_ID", "LOCATION")
+# a conjunct after or before a found name or place: "Varga, Okonkwo and Pell", "Ardenne and Velmont"
+_CONJ_WORD = r"(?P<w>[A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?|[A-Z]{2,}(?:-[A-Z]{2,})?)"
+_CONJ_AFTER = re.compile(rf"(?:,[ ](?:and[ ]|or[ ])?|[ ](?:and|or|&)[ ]){_CONJ_WORD}(?![\w'’-])")
+_CONJ_BEFORE = re.compile(rf"(?<![\w'’.-]){_CONJ_WORD}(?:,[ ]|[ ](?:and|or|&)[ ])$")
 _CAPWORD = re.compile(r"(?<![\w-])[A-Z][A-Za-z'’]*[a-zA-Z](?:-[A-Z][a-z]+)?(?![\w-])")
 _NEVER = frozenset(
     [w.lower() for w in (*vocab.MONTHS, *vocab.WEEKDAYS)]
@@ -162,6 +166,8 @@ class PropagationDetector(Detector):
                     )
         if fuzzy and names:
             out.extend(self._misspellings(text, names, score * 0.9, allow))
+        # the copies are anchors too ("from Harry Doran, Sarpong and ...": Doran copied)
+        out.extend(coordinated(text, [*found, *out], allow, score))
         return out
 
     def _misspellings(self, text, names, score, allow) -> list[Detection]:
@@ -202,3 +208,102 @@ class PropagationDetector(Detector):
                         )
                     break
         return out
+
+
+def coordinated(text: str, found, allow=None, score: float = 0.7) -> list[Detection]:
+    """Conjuncts share their kind: an uncovered capitalised word joined by a comma, ``and``
+    or ``or`` to a found PERSON or LOCATION (``Varga, Okonkwo and Pell``, ``the counties of
+    Ardenne and Velmont``) gets its label, when it is no ordinary English word (for PERSON also a
+    gazetteer name; never a known place, a title, a role or a public term). Lists are
+    followed word by word in both directions. Words in capitals only beside a name in
+    capitals. A person's conjunct that the statistical models alone called a body or a
+    place, as one word, becomes a PERSON (``Dorvish and Tembley``)."""
+    import bisect
+
+    from engine.detectors.ordinary import is_name_word
+    from engine.detectors.public import public_terms
+
+    spans = sorted((d.start, d.end) for d in found)
+    starts = [s for s, _ in spans]
+    # one word that only the statistical models named, as a body or a place ("Dorvish and
+    # Tembley" with Tembley an ORGANIZATION): a person's conjunct overrules that guess
+    guessed = {
+        (d.start, d.end)
+        for d in found
+        if d.label in {"ORGANIZATION", "LOCATION"}
+        and set(d.detector.split("+")) <= _MODELS
+        and " " not in text[d.start : d.end]
+    }
+
+    def covered(s: int, e: int) -> bool:
+        i = bisect.bisect_right(starts, e) - 1
+        while i >= 0 and spans[i][0] < e:
+            if spans[i][1] > s:
+                return True
+            if s - spans[i][0] > 200:
+                break
+            i -= 1
+        return False
+
+    public = public_terms(text)
+    taken: set[tuple[int, int]] = set()
+    out: list[Detection] = []
+
+    def fits(label: str, word: str, s: int, e: int, upper: bool) -> bool:
+        key = word.lower()
+        if word.isupper() != upper or len(word) < 3 or (s, e) in taken:
+            return False
+        if covered(s, e) and not (label == "PERSON" and (s, e) in guessed):
+            return False
+        if key in TITLES or key in _NEVER or is_title_or_role(word) or public.inside(s, e):
+            return False
+        if allow is not None and allow.allows(text, s, e):
+            return False
+        if label == "PERSON":
+            if is_known_place(word.title()) and not is_name_word(key):
+                return False
+            return not is_ordinary(key) or is_name_word(key)
+        if is_state_or_country(word.title()):
+            return False  # "Fresno, California": a city's state, not a list of places
+        return not is_ordinary(key) or is_known_place(word.title())
+
+    labelled = {(d.start, d.end): d.label for d in found}
+
+    for d in found:
+        if d.label not in {"PERSON", "LOCATION"} or d.detector == "safety_net":
+            continue
+        value = text[d.start : d.end]
+        if not value[:1].isupper():
+            continue
+        upper = value.isupper() and len(value) > 1
+        end = d.end
+        while m := _CONJ_AFTER.match(text, end):
+            s, e = m.span("w")
+            if labelled.get((s, e)) == d.label:  # a list goes on through found names
+                end = e
+                continue
+            if not fits(d.label, m.group("w"), s, e, upper):
+                break
+            taken.add((s, e))
+            out.append(_conjunct(s, e, d.label, score, (s, e) in guessed))
+            end = e
+        start = d.start
+        while m := _CONJ_BEFORE.search(text, max(0, start - 40), start):
+            s, e = m.span("w")
+            if labelled.get((s, e)) == d.label:
+                start = s
+                continue
+            if not fits(d.label, m.group("w"), s, e, upper):
+                break
+            taken.add((s, e))
+            out.append(_conjunct(s, e, d.label, score, (s, e) in guessed))
+            start = s
+    return out
+
+
+def _conjunct(s: int, e: int, label: str, score: float, overrule: bool) -> Detection:
+    """A conjunct's span; over a model's one-word guess it decides the label (merge:
+    ``coordinated-name`` is a hand-written rule with its context)."""
+    if overrule:
+        return Detection(s, e, label, 0.85, "propagation", explanation="coordinated-name")
+    return Detection(s, e, label, score, "propagation", explanation="coordinated")

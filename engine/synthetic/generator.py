@@ -308,6 +308,7 @@ class _Gen(Opening, Sections):
         self.section_lines["record"] = len(self.b.lines)
         self.criminal_history()
         hard_cases.exchanges(self)
+        hard_cases.neighbours(self)
         self.section_lines["childhood"] = len(self.b.lines)
         self.childhood()
         self.section_lines["programming"] = len(self.b.lines)

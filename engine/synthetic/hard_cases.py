@@ -16,7 +16,22 @@ the gold spans are exact by construction, and records its hard-case tag:
 * ``address_block`` — a mailing address with a suite and a ZIP code in the certificate;
 * ``public_term`` — public institutions, laws, programmes and instruments (no span: they
   must survive);
-* ``caps_boilerplate`` — an all-capitals legal paragraph (no span but the name in it).
+* ``caps_boilerplate`` — an all-capitals legal paragraph (no span but the name in it);
+* names and places that only their neighbours make names (``neighbours``), all with
+  names from other Faker locales:
+
+  - ``name_list`` — surnames in a list after a name (``Varga, Okonkwo and Pell``);
+  - ``county_list`` — counties named after ``the counties of`` / ``The County is``;
+  - ``caps_place`` — a caption line in capitals ending with a city and its state
+    (``... STATE PRISON SAN JUAN CAPISTRANO, CALIFORNIA``);
+  - ``title_run`` — a name after a peerage or an abbreviated title, also in capitals
+    (``the Hon. Dora Varga``, ``GEN. DORA B. VARGA``);
+  - ``party_name`` — names after a party's role (``the appellants Quill and Dora Varga``);
+  - ``case_party`` — the parties of a case citation (``Varga v. Okonkwo``, ``In re
+    Okonkwo``);
+  - ``nickname`` — a nickname in quotes between a first name and a surname;
+  - ``caps_name`` — a full name in capitals on a routing line (``ATTENTION DORA B.
+    TEMBLEY, RECORDS OFFICE``), a US given name with a surname from another locale.
 """
 
 from __future__ import annotations
@@ -26,7 +41,7 @@ from faker import Faker
 from engine.labels import CDCR_ID, LOCATION, SPELLED_OUT_ITEM
 
 from . import model, vocab
-from .marks import P, Person
+from .marks import L, P, Person
 from .model import m
 
 NAMES: tuple[str, ...] = (
@@ -36,6 +51,14 @@ NAMES: tuple[str, ...] = (
     "address_block",
     "public_term",
     "caps_boilerplate",
+    "name_list",
+    "county_list",
+    "caps_place",
+    "title_run",
+    "party_name",
+    "case_party",
+    "nickname",
+    "caps_name",
 )
 
 _LOCALES = ("it_IT", "yo_NG", "en_IE", "tw_GH", "es_MX")
@@ -172,4 +195,43 @@ def address_block(g) -> None:
         "City: " + m(LOCATION, f"{city}, CA {zip_code}", "address_block"),
         section=model.CERTIFICATION,
         kind=model.PARAGRAPH,
+    )
+
+
+def neighbours(g) -> None:
+    """Names and places that only their neighbours make names (see the module docstring),
+    as a short exchange about the letters, the record and the caption."""
+    a, b, c, d, e, f = (_foreign_person(g, g.pick("MF")) for _ in range(6))
+    counties = g.rng.sample([c.removesuffix(" County") for c in vocab.CA_COUNTIES], 3)
+    prison = g.pick(vocab.OTHER_PRISONS)
+    city = g.pick(vocab.CA_CITIES)
+    last = next((line.speaker for line in reversed(g.b.lines) if line.speaker), "")
+    if last == model.strip_marks(g.tags["pc"][0]):
+        g.say("ip", "Yes.")
+    g.say(
+        "pc",
+        f"The record shows arrests in the counties of {L(counties[0], 'county_list')} and "
+        f"{L(counties[1], 'county_list')}. The County is {L(counties[2], 'county_list')} for "
+        f"the commitment offense. The letters are from {P(a.full)}, "
+        f"{P(b.last, 'name_list')}, {P(c.last, 'name_list')} and {P(d.last, 'name_list')}.",
+    )
+    nick = e.first[:3].capitalize() + e.first[:1].lower() if len(e.first) > 3 else e.first + "y"
+    g.say(
+        "ip",
+        f"{P(b.last)} and me were in the same program. The one who got me into it was "
+        f'{P(e.first, "nickname")} "{P(nick, "nickname")}" {P(e.last, "nickname")}.',
+    )
+    clerk = _foreign_person(g, "F")
+    given = g.fake.first_name_female().upper()
+    # a stamp read out in capitals (a bare paragraph would break the page layout contract)
+    g.say(
+        "att",
+        f"The Board should also read the decision of the Hon. {P(f.full, 'title_run')} "
+        f"in {P(c.last, 'case_party')} v. "
+        f"{P(d.last, 'case_party')}, and In re {P(a.last, 'case_party')}, where the "
+        f"petitioners {P(b.first, 'party_name')} and {P(e.full, 'party_name')} were heard. "
+        f"The copy is stamped ORDER SIGNED BY SEN. {P(f.full.upper(), 'title_run')} "
+        f"AT {prison.upper()} "
+        f"{L(city.upper(), 'caps_place')}, CALIFORNIA, ATTENTION {P(given, 'caps_name')} "
+        f"{g.pick('ABCDEFGHJKLMNPRSTW')}. {P(clerk.last.upper(), 'caps_name')}, RECORDS OFFICE.",
     )

@@ -16,6 +16,14 @@ as spans (coverage: what a reviewer who accepted every one would get), and
 PERSON: stored spans are name parts; gold files that mark whole names (``John Doe``)
 are compared with adjacent predicted parts joined (``--person auto``, the default,
 decides by whether any gold PERSON span contains a space).
+
+``--name-words``: adds ``name_words`` (``engine.evaluation.metrics.name_word_coverage``):
+the capitalised words inside gold PERSON spans covered by any suggestion and by a PERSON
+suggestion, for all of them, for the names alone and for the titles and roles that some
+gold schemes count as PERSON (``Petitioner``, ``my Lords``; ``public.is_title_or_role``)
+and the groups (``the Lutherans``; ``nrp.is_group_word``), given apart,
+without the safety net and, under ``with_safety_net``, with it; the text report lists the
+words missed as PERSON with their context (on the terminal only).
 """
 
 import json
@@ -25,11 +33,22 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotations.management.database import require_migrated_database
 from annotations.services.annotation import annotation_detect, ensemble_build
-from engine.evaluation.metrics import evaluate_documents
+from engine.evaluation.metrics import evaluate_documents, name_word_coverage
 from engine.gold import GoldFormatError, read_jsonl
 from engine.spans import Prediction
 
 NET = "safety_net"
+
+
+def name_word_kind(word: str) -> str:
+    """``names``, ``roles`` (a title, role or form of address: ``Petitioner``, ``Lords``,
+    ``Mr``) or ``groups`` (a nationality or religion: ``Lutherans``) — for ``--name-words``."""
+    from engine.detectors.public import is_title_or_role
+    from engine.detectors.recognizers.nrp import is_group_word
+
+    if is_title_or_role(word):
+        return "roles"
+    return "groups" if is_group_word(word) else "names"
 
 
 def join_name_parts(text: str, spans: list[Prediction]) -> list[Prediction]:
@@ -62,8 +81,13 @@ class Command(BaseCommand):
         )
         parser.add_argument("--json", action="store_true", dest="as_json")
         parser.add_argument("--person", choices=["auto", "parts", "names"], default="auto")
+        parser.add_argument(
+            "--name-words",
+            action="store_true",
+            help="coverage of the capitalised words inside gold PERSON spans (names vs roles)",
+        )
 
-    def handle(self, *args, gold, detectors, as_json: bool, person, **options):
+    def handle(self, *args, gold, detectors, as_json: bool, person, name_words=False, **options):
         require_migrated_database()
         try:
             docs = read_jsonl(gold)
@@ -122,6 +146,13 @@ class Command(BaseCommand):
             "words": words,
             "per_1000_words": round(1000 * net_spans / max(words, 1), 2),
         }
+        if name_words:
+            report["name_words"] = name_word_coverage(docs, predictions, kind_of=name_word_kind)
+            report["name_words"]["with_safety_net"] = {
+                key: value
+                for key, value in name_word_coverage(docs, with_net, kind_of=name_word_kind).items()
+                if key != "missed"
+            }
         if errors:
             report["errors"] = errors
         if as_json:
@@ -146,5 +177,22 @@ class Command(BaseCommand):
             f"{_fmt(report['with_safety_net']['overall']['exact'])}, leaked gold tokens "
             f"{report['with_safety_net']['leaked_tokens']}"
         )
+        if name_words:
+            self._print_name_words(report["name_words"])
         for name, message in sorted(errors.items()):
             self.stdout.write(self.style.WARNING(f"detector {name} failed: {message}"))
+
+    def _print_name_words(self, figures: dict) -> None:
+        self.stdout.write("capitalised words inside gold PERSON spans (covered / as PERSON):")
+        for key in ("all", "names", "roles", "groups"):
+            f, net = figures[key], figures["with_safety_net"][key]
+            self.stdout.write(
+                f"  {key:6} {f['words']:5} words: {f['coverage']:.3f} / {f['person_coverage']:.3f}"
+                f"  (with the safety net {net['coverage']:.3f} / {net['person_coverage']:.3f})"
+            )
+        for m in figures["missed"]:
+            kind = m["kind"]
+            covered = ",".join(m["covered"]) or "nothing"
+            self.stdout.write(
+                f"  missed as PERSON [{kind}, {covered}] {m['word']}: …{m['context']}…"
+            )

@@ -7,7 +7,10 @@ ensemble and prints, per file, for a reviewer:
   finds them (``safety_net.possible_misses`` on every span except the safety net's own).
   *Direct identifiers* are those with strong evidence: a speaker tag's name, a word after
   an honorific, a case variant or near-misspelling of a name found elsewhere, or a
-  gazetteer name; the others are only name-shaped;
+  gazetteer name; the others are only name-shaped. ``direct_in_clear_occurrences`` are the
+  direct identifiers no confident detector caught (left to the safety net);
+  ``direct_unflagged_occurrences`` those that not even a possible miss covers (0 whenever
+  the safety net runs);
 * **possible misses per 1,000 words**: what the safety net proposes (what reviewers read);
 * a ``.txt`` file that the importer rejects (fragments, another court's layout) is read
   as plain text;
@@ -65,6 +68,13 @@ def report_text(text: str, spans, allow=None) -> dict:
             direct[(word, c.reason)] += 1
         else:
             shaped[word] += 1
+    # names that no suggestion covers at all, not even a possible miss (0 whenever the
+    # safety net runs: it proposes every one of them)
+    unflagged = [
+        c
+        for c in possible_misses(text, [s.as_detection() for s in spans], allow)
+        if c.direct or is_name_word(text[c.start : c.end])
+    ]
     terms = domain_occurrences(text)
     lost: Counter = Counter()
     for s, e in terms:
@@ -81,6 +91,7 @@ def report_text(text: str, spans, allow=None) -> dict:
         ],
         "direct_in_clear_distinct": len({w.lower() for w, _ in direct}),
         "direct_in_clear_occurrences": sum(direct.values()),
+        "direct_unflagged_occurrences": len(unflagged),
         "name_shaped_in_clear": [{"word": w, "count": n} for w, n in sorted(shaped.items())],
         "possible_misses": len(candidates),
         "possible_misses_per_1000_words": round(1000 * len(candidates) / max(words, 1), 2),
@@ -144,6 +155,7 @@ class Command(BaseCommand):
             "files": len(ok),
             "words": words,
             "direct_in_clear_occurrences": sum(f["direct_in_clear_occurrences"] for f in ok),
+            "direct_unflagged_occurrences": sum(f["direct_unflagged_occurrences"] for f in ok),
             "possible_misses": sum(f["possible_misses"] for f in ok),
             "possible_misses_per_1000_words": round(
                 1000 * sum(f["possible_misses"] for f in ok) / max(words, 1), 2
@@ -170,8 +182,9 @@ class Command(BaseCommand):
                 f"{d['word']} ×{d['count']} ({d['reason']})" for d in f["direct_in_clear"]
             )
             self.stdout.write(
-                f"   names left in clear (direct identifiers): {f['direct_in_clear_distinct']} "
-                f"distinct, {f['direct_in_clear_occurrences']} occurrences"
+                f"   names left in clear (direct identifiers, no confident detector): "
+                f"{f['direct_in_clear_distinct']} distinct, {f['direct_in_clear_occurrences']} "
+                f"occurrences, {f['direct_unflagged_occurrences']} not even a possible miss"
                 + (f": {listed}" if listed else "")
             )
             shaped = ", ".join(f"{d['word']} ×{d['count']}" for d in f["name_shaped_in_clear"])

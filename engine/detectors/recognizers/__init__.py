@@ -20,6 +20,7 @@ from engine.detectors.recognizers.measures import AgeRecognizer, HeightRecognize
 from engine.detectors.recognizers.nrp import NrpRecognizer
 from engine.detectors.recognizers.organizations import OrganizationRecognizer
 from engine.detectors.recognizers.persons import (
+    PartyNameRecognizer,
     PersonContextRecognizer,
     SpeakerTagRecognizer,
 )
@@ -42,6 +43,7 @@ HEARING_RECOGNIZERS: tuple[type[RegexRecognizer], ...] = (
     CountyRecognizer,
     PersonContextRecognizer,
     SpeakerTagRecognizer,
+    PartyNameRecognizer,
     NrpRecognizer,
 )
 
@@ -69,6 +71,7 @@ __all__ = [
     "HeightRecognizer",
     "NrpRecognizer",
     "OrganizationRecognizer",
+    "PartyNameRecognizer",
     "PersonContextRecognizer",
     "PlaceRecognizer",
     "RegexRecognizer",

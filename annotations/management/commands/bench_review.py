@@ -136,13 +136,15 @@ class Command(BaseCommand):
                 f"{result['database']}, Chromium: page interactive {result['interactive_ms']} ms"
             )
             self.stdout.write(
-                f"{'key':<10}{'median ms':>10}{'p95 ms':>9}{'max ms':>9}{'answer B':>10}"
-                f"{'answered ms':>13}{'confirmed med/p95 ms':>22}"
+                f"{'key':<10}{'median ms':>10}{'p95 ms':>9}{'max ms':>9}"
+                f"{'answer B med/p95/max':>22}{'answered ms':>13}{'confirmed med/p95 ms':>22}"
             )
             for name, row in result["timings"].items():
                 self.stdout.write(
                     f"{name:<10}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}"
-                    f"{row['max_ms']:>9.1f}{row['answer_bytes']:>10}{row['answered_ms']:>13.1f}"
+                    f"{row['max_ms']:>9.1f}"
+                    f"{row['answer_bytes']:>8}/{row['answer_p95_bytes']:>6}/{row['answer_max_bytes']:>6}"
+                    f"{row['answered_ms']:>13.1f}"
                     f"{row['confirmed_median_ms']:>14.1f} / {row['confirmed_p95_ms']:<6.1f}"
                 )
             return

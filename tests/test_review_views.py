@@ -89,7 +89,7 @@ def test_annotator_cannot_open_someone_elses_transcript(client, other_annotator,
     assert span_at(rt, "Calvin").status == "suggested"
 
 
-def test_htmx_accept_returns_only_oob_fragments(client, annotator, rt):
+def test_htmx_accept_returns_only_oob_fragments_with_the_span_alone(client, annotator, rt):
     client.force_login(annotator)
     span = span_at(rt, "Calvin")
     response = client.post(
@@ -98,10 +98,13 @@ def test_htmx_accept_returns_only_oob_fragments(client, annotator, rt):
     assert response.status_code == 200
     body = response.content.decode()
     assert "<html" not in body
-    line = rt.utterances.get(start__lte=span.start, end__gt=span.start)
-    assert f'id="uo-{line.index}" data-utt="{line.index}" data-page="1" hx-swap-oob="true"' in body
-    assert f'id="up-{line.index}"' in body
-    assert re.search(rf'<mark id="s-{span.pk}"[^>]*data-status="accepted"', body)
+    # The span's extent did not change: its mark and its replacement, not its line.
+    mark = re.search(rf'<mark id="s-{span.pk}"[^>]*>', body).group(0)
+    assert 'data-status="accepted"' in mark and mark.endswith(' hx-swap-oob="true">')
+    assert re.search(
+        rf'<span class="rep[^>]*hx-swap-oob="outerHTML:#p-{span.pk},#k-{span.pk}"', body
+    )
+    assert 'class="utt"' not in body
     assert '<div id="progress"' in body and "1</strong> / 10 decided" in body
     # Only what changed: the group's entity row and its label's header, not the list.
     assert '<nav id="entities"' not in body and 'id="review-queue"' not in body
@@ -109,6 +112,25 @@ def test_htmx_accept_returns_only_oob_fragments(client, annotator, rt):
     assert body.count('<li class="ent') == 1 and 'id="eh-PERSON"' in body
     assert 'id="queue-patch"' in body and 'id="inspector"' not in body
     assert 'id="toast"' in body and "Accepted" in body
+
+
+def test_htmx_resize_sends_the_whole_touched_line_in_both_panes(client, annotator, rt):
+    client.force_login(annotator)
+    span = span_at(rt, "Fresno")
+    response = client.post(
+        action_url(rt, "resize"),
+        {"span": span.pk, "version": span.version, "edge": "right", "loaded": "0"},
+        **HX,
+    )
+    assert response.status_code == 200, response.content
+    body = response.content.decode()
+    line = rt.utterances.get(start__lte=span.start, end__gt=span.start)
+    assert (
+        f'id="uo-{line.index}" data-utt="{line.index}" data-page="{line.page}" hx-swap-oob="true"'
+        in body
+    )
+    assert f'id="up-{line.index}"' in body
+    assert not re.search(r'<mark [^>]*hx-swap-oob="true"', body)
     # Lines that did not change are not sent.
     assert body.count('class="utt"') == 2
 

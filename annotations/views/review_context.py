@@ -8,13 +8,14 @@ POST body: an action's own ``label`` (relabel, add, accept all) is not a filter.
 import json
 
 from django.http import HttpRequest
+from django.utils.safestring import mark_safe
 
 from annotations import selectors
 from annotations.models import Span
 from annotations.selectors import ReviewFilters, SpanRow
 from annotations.services import review as services
 from annotations.services.review import Touched
-from annotations.views.review_lines import build_lines
+from annotations.views.review_lines import build_lines, span_patches
 from engine.labels import LABELS
 from transcripts.models import Transcript
 
@@ -110,17 +111,32 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
     progress counter, a queue patch and the action's result (its span, for focus)."""
     transcript.refresh_from_db(fields=["state"])
     rows = selectors.review_span_rows(transcript=transcript, provenance=bool(filters.detector))
+    by_start = {r.id: r.start for r in rows}
     windows = selectors.review_windows(transcript=transcript)
     pages = _loaded_pages(request, windows)
-    lines = []
+    lines, patches = [], {}
     if touched.offsets and pages:
-        utterances = [
-            u
-            for u in selectors.review_utterances(transcript=transcript, pages=pages)
-            if any(u.start <= o < max(u.end, u.start + 1) for o in touched.offsets)
+        utterances = selectors.review_utterances(transcript=transcript, pages=pages)
+        # A span whose extent did not change is redrawn alone (its mark and its
+        # replacement); the lines of the others (added, deleted, resized, overlapping) whole.
+        patches = span_patches(
+            transcript=transcript, utterances=utterances, rows=rows, filters=filters,
+            candidates={i: s for i, s in touched.states.items() if i in touched.spans},
+        )  # fmt: skip
+        offsets = {
+            s for i, states in touched.states.items() if i not in patches for s, *_ in states
+        }
+        offsets |= touched.offsets - {s for i in patches for s, *_ in touched.states[i]}
+        touched_utterances = [
+            u for u in utterances if any(u.start <= o < max(u.end, u.start + 1) for o in offsets)
         ]
+        patches = {
+            i: html
+            for i, html in patches.items()
+            if not any(u.start <= by_start[i] < max(u.end, u.start + 1) for u in touched_utterances)
+        }
         lines = build_lines(  # no focus: the page paints the user's own
-            transcript=transcript, utterances=utterances, rows=rows,
+            transcript=transcript, utterances=touched_utterances, rows=rows,
             filters=filters, page_breaks=False,
         )  # fmt: skip
     groups = selectors.review_entities(
@@ -142,6 +158,7 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
         "filters": filters,
         "can_edit": refusal is None,
         "lines": lines,
+        "span_patches": mark_safe("".join(patches.values())),  # noqa: S308 (built with escape)
         "progress": selectors.review_progress(rows=rows),
         "entity_rows": [by_id[i] for i in sorted(touched.entities) if i in by_id],
         "entity_gone": sorted(i for i in touched.entities if i not in by_id),

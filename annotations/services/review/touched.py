@@ -20,15 +20,21 @@ from dataclasses import dataclass, field
 @dataclass
 class Touched:
     """The spans an action touched (ids, start offsets, labels) and the groups it touched
-    or created: what the review view redraws."""
+    or created: what the review view redraws. ``states`` holds, per span, every
+    ``(start, end, label, status)`` its snapshots showed: a span whose extent never changed
+    can be redrawn alone instead of its whole line."""
 
     spans: set[int] = field(default_factory=set)
     offsets: set[int] = field(default_factory=set)
     entities: set[int] = field(default_factory=set)
     labels: set[str] = field(default_factory=set)
+    states: dict[int, set[tuple[int, int, str, str]]] = field(default_factory=dict)
 
     def add_snapshot(self, snap: dict) -> None:
         self.spans.add(snap["id"])
+        self.states.setdefault(snap["id"], set()).add(
+            (snap["start"], snap["end"], snap["label"], snap.get("status", ""))
+        )
         self.offsets.add(snap["start"])
         self.labels.add(snap["label"])
         if snap.get("entity_id"):

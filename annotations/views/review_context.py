@@ -106,17 +106,35 @@ def _loaded_pages(request, windows) -> list[int]:
 
 
 def answer_context(request, transcript, *, touched: Touched, filters, focus=None) -> dict:
-    """The out-of-band fragments of an action's answer: touched lines of the loaded
-    windows, touched entity rows (or their removal), the headers of touched labels, the
-    progress counter, a queue patch and the action's result (its span, for focus)."""
+    """The out-of-band fragments of an action's answer: touched spans (or lines) of the
+    loaded windows, touched entity rows (or their removal), the headers of touched labels,
+    the progress counter, a queue patch and the action's result (its span, for focus).
+
+    Without filters it reads only the rows it draws (the touched lines, spans and groups)
+    and takes the counter, the label headers and the minimap cells from SQL aggregates;
+    with filters (which narrow the counts to what matches) it reads every span.
+    """
     transcript.refresh_from_db(fields=["state"])
-    rows = selectors.review_span_rows(transcript=transcript, provenance=bool(filters.detector))
-    by_start = {r.id: r.start for r in rows}
     windows = selectors.review_windows(transcript=transcript)
     pages = _loaded_pages(request, windows)
-    lines, patches = [], {}
+    utterances = []
     if touched.offsets and pages:
-        utterances = selectors.review_utterances(transcript=transcript, pages=pages)
+        utterances = [
+            u
+            for u in selectors.review_utterances(transcript=transcript, pages=pages)
+            if any(u.start <= o < max(u.end, u.start + 1) for o in touched.offsets)
+        ]
+    partial = not filters.active
+    if partial:
+        rows = selectors.review_answer_rows(
+            transcript=transcript, spans=touched.spans | ({focus} if focus else set()),
+            entities=touched.entities, utterances=utterances,
+        )  # fmt: skip
+    else:
+        rows = selectors.review_span_rows(transcript=transcript, provenance=bool(filters.detector))
+    by_row = {r.id: r for r in rows}
+    lines, patches = [], {}
+    if utterances:
         # A span whose extent did not change is redrawn alone (its mark and its
         # replacement); the lines of the others (added, deleted, resized, overlapping) whole.
         patches = span_patches(
@@ -127,24 +145,25 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
             s for i, states in touched.states.items() if i not in patches for s, *_ in states
         }
         offsets |= touched.offsets - {s for i in patches for s, *_ in touched.states[i]}
-        touched_utterances = [
+        whole = [
             u for u in utterances if any(u.start <= o < max(u.end, u.start + 1) for o in offsets)
         ]
         patches = {
             i: html
             for i, html in patches.items()
-            if not any(u.start <= by_start[i] < max(u.end, u.start + 1) for u in touched_utterances)
+            if not any(u.start <= by_row[i].start < max(u.end, u.start + 1) for u in whole)
         }
         lines = build_lines(  # no focus: the page paints the user's own
-            transcript=transcript, utterances=touched_utterances, rows=rows,
+            transcript=transcript, utterances=whole, rows=rows,
             filters=filters, page_breaks=False,
         )  # fmt: skip
     groups = selectors.review_entities(
-        rows=rows, filters=filters if filters.active else None, only=touched.entities
+        rows=rows, filters=None if partial else filters, only=touched.entities
     )
     by_id = {e.id: e for g in groups for e in g.entities}
     labels = touched.labels | {by_id[i].label for i in touched.entities if i in by_id}
-    by_row = {r.id: r for r in rows}
+    if partial:
+        groups = selectors.review_label_counts(transcript=transcript, labels=labels)
     upsert, remove = [], []
     for span_id in sorted(touched.spans):
         row = by_row.get(span_id)
@@ -152,6 +171,17 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
             upsert.append(selectors.review_queue_entry(row))
         else:
             remove.append(span_id)
+    touched_pages = {by_row[i].page for i in touched.spans if i in by_row}
+    if partial:
+        progress = selectors.review_progress_counts(transcript=transcript)
+        minimap = selectors.review_minimap_cells(transcript=transcript, pages=touched_pages)
+    else:
+        progress = selectors.review_progress(rows=rows)
+        minimap = [
+            cell
+            for cell in selectors.review_minimap(rows=rows, pages=transcript.page_count)
+            if cell.page in touched_pages
+        ]
     refusal = services.review_edit_refusal(transcript=transcript, user=request.user)
     return {
         "transcript": transcript,
@@ -159,7 +189,7 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
         "can_edit": refusal is None,
         "lines": lines,
         "span_patches": mark_safe("".join(patches.values())),  # noqa: S308 (built with escape)
-        "progress": selectors.review_progress(rows=rows),
+        "progress": progress,
         "entity_rows": [by_id[i] for i in sorted(touched.entities) if i in by_id],
         "entity_gone": sorted(i for i in touched.entities if i not in by_id),
         "label_groups": [g for g in groups if g.label in labels],
@@ -171,9 +201,5 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
         "result_focus": focus,
         "focus": by_row.get(focus) if focus else None,
         "touched_spans": ",".join(str(i) for i in sorted(touched.spans)),
-        "minimap": [
-            cell
-            for cell in selectors.review_minimap(rows=rows, pages=transcript.page_count)
-            if cell.page in {by_row[i].page for i in touched.spans if i in by_row}
-        ],
+        "minimap": minimap,
     }

@@ -186,7 +186,11 @@ class MinimapCell:
 
 
 def review_span_rows(
-    *, transcript: Transcript, provenance: bool = False, where: Q | None = None
+    *,
+    transcript: Transcript,
+    provenance: bool = False,
+    where: Q | None = None,
+    pages: list[dict] | None = None,
 ) -> list[SpanRow]:
     """Every span of the transcript (or those ``where`` selects) as rows, in text order,
     with its page (two queries).
@@ -229,11 +233,14 @@ def review_span_rows(
         .order_by("start", "-end", "id")
         .values_list(*fields)
     ]
-    bounds = list(
-        Utterance.objects.filter(transcript=transcript)
-        .order_by("start")
-        .values_list("start", "page")
-    )
+    if pages is not None:  # pages follow the text: a page's first start is enough
+        bounds = sorted((p["first"], p["page"]) for p in pages)
+    else:
+        bounds = list(
+            Utterance.objects.filter(transcript=transcript)
+            .order_by("start")
+            .values_list("start", "page")
+        )
     i = 0
     for row in rows:
         while i + 1 < len(bounds) and bounds[i + 1][0] <= row.start:
@@ -243,7 +250,7 @@ def review_span_rows(
 
 
 def review_answer_rows(
-    *, transcript: Transcript, spans, entities, utterances: list[Utterance]
+    *, transcript: Transcript, spans, entities, utterances: list[Utterance], pages=None
 ) -> list[SpanRow]:
     """The rows an action's answer draws, not every span: ``spans``, every mention of the
     groups ``entities`` (their entries), every span starting in ``utterances`` (their
@@ -252,7 +259,7 @@ def review_answer_rows(
     where = Q(pk__in=list(spans)) | Q(entity_id__in=list(entities)) | Q(label=SPELLED_NAME)
     for u in utterances:
         where |= Q(start__gte=u.start, start__lt=max(u.end, u.start + 1))
-    return review_span_rows(transcript=transcript, where=where)
+    return review_span_rows(transcript=transcript, where=where, pages=pages)
 
 
 def review_fill_provenance(rows: list[SpanRow]) -> None:
@@ -302,19 +309,18 @@ def review_label_counts(*, transcript: Transcript, labels) -> list[LabelGroup]:
     return [found[label] for label in LABELS if label in found]
 
 
-def review_minimap_cells(*, transcript: Transcript, pages) -> list[MinimapCell]:
+def review_minimap_cells(
+    *, transcript: Transcript, pages, page_rows: list[dict] | None = None
+) -> list[MinimapCell]:
     """``review_minimap``'s cells of ``pages`` only, as one SQL aggregate: a span is on
-    the page of the last utterance starting at or before it (as in ``review_span_rows``)."""
+    the page of the last utterance starting at or before it (as in ``review_span_rows``).
+    ``page_rows``: ``review_pages`` if the caller has it."""
     pages = sorted(set(pages))
     if not pages:
         return []
-    firsts = list(
-        Utterance.objects.filter(transcript=transcript)
-        .values("page")
-        .annotate(first=Min("start"))
-        .order_by("first")
-        .values_list("page", "first")
-    )
+    if page_rows is None:
+        page_rows = review_pages(transcript=transcript)
+    firsts = sorted(((p["page"], p["first"]) for p in page_rows), key=lambda pf: pf[1])
     ranges = {}
     for i, (page, first) in enumerate(firsts):
         low = first if i else 0  # spans before the first utterance count on its page
@@ -503,14 +509,24 @@ def _ref_key(ref: str) -> tuple:
 # --- windows of pages ---------------------------------------------------------------
 
 
-def review_windows(*, transcript: Transcript, pages_per_window: int = WINDOW_PAGES) -> list[Window]:
-    """The transcript cut into windows of a few pages (one aggregate query)."""
-    pages = list(
+def review_pages(*, transcript: Transcript) -> list[dict]:
+    """Per page: ``page``, ``n`` utterances, ``first`` start and ``last`` end (one
+    aggregate query; windows, span pages and minimap cells are computed from it)."""
+    return list(
         Utterance.objects.filter(transcript=transcript)
         .values("page")
         .annotate(n=Count("id"), first=Min("start"), last=Max("end"))
         .order_by("page")
     )
+
+
+def review_windows(
+    *, transcript: Transcript, pages_per_window: int = WINDOW_PAGES, pages: list[dict] | None = None
+) -> list[Window]:
+    """The transcript cut into windows of a few pages (one aggregate query, none with
+    ``pages`` from ``review_pages``)."""
+    if pages is None:
+        pages = review_pages(transcript=transcript)
     windows = []
     for i in range(0, len(pages), pages_per_window):
         chunk = pages[i : i + pages_per_window]
@@ -533,11 +549,22 @@ def review_window_of_page(*, windows: list[Window], page: int) -> int:
 
 
 def review_utterances(
-    *, transcript: Transcript, pages: list[int] | None = None, indices: list[int] | None = None
+    *,
+    transcript: Transcript,
+    pages: list[int] | None = None,
+    indices: list[int] | None = None,
+    containing=None,
 ) -> list[Utterance]:
+    """Utterances in text order; of ``pages``, ``indices``, and/or those ``containing``
+    one of the given offsets (an empty utterance contains its start)."""
     queryset = Utterance.objects.filter(transcript=transcript).defer("transcript")
     if pages is not None:
         queryset = queryset.filter(page__in=pages)
+    if containing is not None:
+        where = Q(pk__in=[])
+        for offset in containing:
+            where |= Q(start__lte=offset, end__gt=offset) | Q(start=offset)
+        queryset = queryset.filter(where)
     if indices is not None:
         queryset = queryset.filter(index__in=indices)
     return list(queryset.order_by("index"))

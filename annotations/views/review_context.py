@@ -115,20 +115,19 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
     with filters (which narrow the counts to what matches) it reads every span.
     """
     transcript.refresh_from_db(fields=["state"])
-    windows = selectors.review_windows(transcript=transcript)
+    page_rows = selectors.review_pages(transcript=transcript)
+    windows = selectors.review_windows(transcript=transcript, pages=page_rows)
     pages = _loaded_pages(request, windows)
     utterances = []
     if touched.offsets and pages:
-        utterances = [
-            u
-            for u in selectors.review_utterances(transcript=transcript, pages=pages)
-            if any(u.start <= o < max(u.end, u.start + 1) for o in touched.offsets)
-        ]
+        utterances = selectors.review_utterances(
+            transcript=transcript, pages=pages, containing=touched.offsets
+        )
     partial = not filters.active
     if partial:
         rows = selectors.review_answer_rows(
             transcript=transcript, spans=touched.spans | ({focus} if focus else set()),
-            entities=touched.entities, utterances=utterances,
+            entities=touched.entities, utterances=utterances, pages=page_rows,
         )  # fmt: skip
     else:
         rows = selectors.review_span_rows(transcript=transcript, provenance=bool(filters.detector))
@@ -174,7 +173,9 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
     touched_pages = {by_row[i].page for i in touched.spans if i in by_row}
     if partial:
         progress = selectors.review_progress_counts(transcript=transcript)
-        minimap = selectors.review_minimap_cells(transcript=transcript, pages=touched_pages)
+        minimap = selectors.review_minimap_cells(
+            transcript=transcript, pages=touched_pages, page_rows=page_rows
+        )
     else:
         progress = selectors.review_progress(rows=rows)
         minimap = [

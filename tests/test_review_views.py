@@ -112,6 +112,7 @@ def test_htmx_accept_returns_only_oob_fragments_with_the_span_alone(client, anno
     assert body.count('<li class="ent') == 1 and 'id="eh-PERSON"' in body
     assert 'id="queue-patch"' in body and 'id="inspector"' not in body
     assert 'id="toast"' in body and "Accepted" in body
+    assert re.fullmatch(r"app;dur=\d+\.\d", response["Server-Timing"])  # bench_review
 
 
 def test_htmx_resize_sends_the_whole_touched_line_in_both_panes(client, annotator, rt):

@@ -150,3 +150,31 @@ def test_answers_on_the_longest_utterance_stay_under_10_kb(client, hearing):
             sizes.append(len(body.encode()))
             assert len(body.encode()) <= ANSWER_LIMIT, (action, len(body))
     assert len(sizes) == 16
+
+
+def test_a_span_the_action_creates_or_brings_back_is_sent_with_its_whole_line(client, hearing):
+    """An added span, or one an undo recreates, has no element on the page to replace."""
+    transcript, user = hearing
+    client.force_login(user)
+    span = _lone_spans(transcript, 1)[0]
+    utterance = Utterance.objects.get(
+        transcript=transcript, start__lte=span.start, end__gt=span.start
+    )
+    _post(client, transcript, "delete", span=span.pk, version=span.version)
+    body = _post(client, transcript, "undo")  # the span comes back with its id
+    assert Span.objects.filter(pk=span.pk).exists()
+    assert f'id="uo-{utterance.index}"' in body and f'id="up-{utterance.index}"' in body
+    assert not re.search(r'<mark [^>]*hx-swap-oob="true"', body)
+    words = [
+        m for m in re.finditer(r"\b[a-z]{6,}\b", transcript.text[utterance.start : utterance.end])
+    ]
+    taken = [(s.start, s.end) for s in Span.objects.filter(transcript=transcript)]
+    start, end = next(
+        (utterance.start + m.start(), utterance.start + m.end())
+        for m in words
+        if not any(a < utterance.start + m.end() and b > utterance.start + m.start()
+                   for a, b in taken)
+    )  # fmt: skip
+    body = _post(client, transcript, "add", start=start, end=end, label="LOCATION")
+    assert f'id="uo-{utterance.index}"' in body and f'id="up-{utterance.index}"' in body
+    assert not re.search(r'<mark [^>]*hx-swap-oob="true"', body)

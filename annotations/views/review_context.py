@@ -138,7 +138,9 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
         # replacement); the lines of the others (added, deleted, resized, overlapping) whole.
         patches = span_patches(
             transcript=transcript, utterances=utterances, rows=rows, filters=filters,
-            candidates={i: s for i, s in touched.states.items() if i in touched.spans},
+            candidates={
+                i: s for i, s in touched.states.items() if i in touched.spans & touched.existed
+            },
         )  # fmt: skip
         offsets = {
             s for i, states in touched.states.items() if i not in patches for s, *_ in states

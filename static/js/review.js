@@ -295,10 +295,11 @@
     const id = extra.span ? String(extra.span) : current;
     if (!id && SPAN_ACTIONS.includes(action)) return toast("Select a span first (j or a click).", "info");
     let counted = 0;
-    if (id && (action === "accept" || action === "reject")) {
+    if (id && (action === "accept" || action === "reject" || action === "relabel")) {
       const m = markOf(id);
-      pending.set(id, action === "accept" ? "accepted" : "rejected");
+      pending.set(id, action === "reject" ? "rejected" : "accepted"); // relabel accepts too
       if (m) m.classList.add("pending");
+      if (action === "relabel") showLabel(id, extra.label);
       counted = optimistic(id);
       bumpCounter(counted);
     }
@@ -323,7 +324,7 @@
       .finally(() => {
         // This action is answered: its span shows the server's state from now on, unless
         // a later key on the same span is still on its way.
-        const target = action === "accept" ? "accepted" : action === "reject" ? "rejected" : null;
+        const target = action === "accept" || action === "relabel" ? "accepted" : action === "reject" ? "rejected" : null;
         if (id && target && pending.get(id) === target && !laterOn(id, ticket)) {
           pending.delete(id);
           const m = markOf(id);
@@ -355,6 +356,21 @@
       rep.replaceWith(kept);
     } else if (rep) rep.classList.replace("st-" + was, "st-" + status);
     return was === "suggested" ? 1 : 0;
+  }
+  // A relabel shows its new label at once in both panes (the tag's number comes with the
+  // answer: "[LOCATION_…]"); the answer then replaces both elements with the server's.
+  function showLabel(id, label) {
+    const m = markOf(id);
+    const old = m && m.dataset.label;
+    if (!m || !label || old === label) return;
+    m.dataset.label = label;
+    m.classList.replace("lab-" + old, "lab-" + label);
+    const rep = repOf(id);
+    if (rep) {
+      rep.dataset.label = label;
+      rep.classList.replace("lab-" + old, "lab-" + label);
+      rep.textContent = "[" + label + "_…]";
+    }
   }
   function bumpCounter(n) {
     const p = document.getElementById("progress");

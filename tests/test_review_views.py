@@ -1,5 +1,7 @@
 """Review page and its htmx actions: fragments, fallbacks, permissions and conflicts."""
 
+import html
+import json
 import re
 
 import pytest
@@ -98,12 +100,11 @@ def test_htmx_accept_returns_only_oob_fragments_with_the_span_alone(client, anno
     assert response.status_code == 200
     body = response.content.decode()
     assert "<html" not in body
-    # The span's extent did not change: its mark and its replacement, not its line.
-    mark = re.search(rf'<mark id="s-{span.pk}"[^>]*>', body).group(0)
-    assert 'data-status="accepted"' in mark and mark.endswith(' hx-swap-oob="true">')
-    assert re.search(
-        rf'<span class="rep[^>]*hx-swap-oob="outerHTML:#p-{span.pk},#k-{span.pk}"', body
-    )
+    # The span's extent did not change: its new attributes, not its line.
+    patch = re.search(r'<div id="span-patch" hidden hx-swap-oob="true" data-spans="([^"]*)"', body)
+    rows = json.loads(html.unescape(patch.group(1)))
+    assert [r[0] for r in rows] == [span.pk] and rows[0][2:4] == ["PERSON", "accepted"]
+    assert rows[0][5] == span.entity.ref and rows[0][6] == f"[{span.entity.ref}]"
     assert 'class="utt"' not in body
     assert '<div id="progress"' in body and "1</strong> / 10 decided" in body
     # Only what changed: the group's entity row and its label's header, not the list.
@@ -131,7 +132,7 @@ def test_htmx_resize_sends_the_whole_touched_line_in_both_panes(client, annotato
         in body
     )
     assert f'id="up-{line.index}"' in body
-    assert not re.search(r'<mark [^>]*hx-swap-oob="true"', body)
+    assert 'data-spans="[]"' in body
     # Lines that did not change are not sent.
     assert body.count('class="utt"') == 2
 
@@ -238,9 +239,9 @@ def test_merge_split_and_undo_through_htmx(client, annotator, rt):
     )
     assert response.status_code == 200
     body = response.content.decode()
-    assert re.search(
-        rf'<span class="rep[^"]*" id="p-{dana.pk}"[^>]*data-ref="{quill.entity.ref}"', body
-    )
+    patch = json.loads(html.unescape(re.search(r'data-spans="([^"]*)"', body).group(1)))
+    rows = {r[0]: r for r in patch}  # the moved mention's new ref and tag, as attributes
+    assert rows[dana.pk][5] == quill.entity.ref and rows[dana.pk][6] == f"[{quill.entity.ref}]"
     response = client.post(action_url(rt, "undo"), {"loaded": "0"}, **HX)
     assert response.status_code == 200 and "Undid merge" in response.content.decode()
     assert span_at(rt, "Dana").entity_id == dana.entity_id
@@ -474,7 +475,9 @@ def test_a_span_can_be_flagged_for_the_lead_with_a_comment(client, annotator, rt
     assert response.status_code == 200
     span.refresh_from_db()
     assert span.flagged and span.lead_note == "Same man?" and span.version == 1
-    assert re.search(rf'<mark id="s-{span.pk}" class="[^"]*\bflagged\b', response.content.decode())
+    patch = re.search(r'data-spans="([^"]*)"', response.content.decode()).group(1)
+    (row,) = json.loads(html.unescape(patch))
+    assert row[0] == span.pk and "flagged" in row[1].split()
     assert AuditEvent.objects.filter(event_type="review_note.flag", span=span).count() == 1
     body = client.get(
         reverse("annotations:review-inspector", args=[rt.pk]), {"span": span.pk}, **HX

@@ -8,7 +8,6 @@ POST body: an action's own ``label`` (relabel, add, accept all) is not a filter.
 import json
 
 from django.http import HttpRequest
-from django.utils.safestring import mark_safe
 
 from annotations import selectors
 from annotations.models import Span
@@ -150,8 +149,8 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
             u for u in utterances if any(u.start <= o < max(u.end, u.start + 1) for o in offsets)
         ]
         patches = {
-            i: html
-            for i, html in patches.items()
+            i: patch
+            for i, patch in patches.items()
             if not any(u.start <= by_row[i].start < max(u.end, u.start + 1) for u in whole)
         }
         lines = build_lines(  # no focus: the page paints the user's own
@@ -191,7 +190,7 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
         "filters": filters,
         "can_edit": refusal is None,
         "lines": lines,
-        "span_patches": mark_safe("".join(patches.values())),  # noqa: S308 (built with escape)
+        "span_patch": json.dumps(list(patches.values())),
         "progress": progress,
         "entity_rows": [by_id[i] for i in sorted(touched.entities) if i in by_id],
         "entity_gone": sorted(i for i in touched.entities if i not in by_id),

@@ -18,7 +18,7 @@ from transcripts.models import Transcript, Utterance
 POSSIBLE_MISS = "safety_net"  # a detector whose lone finds are shown as possible misses
 
 
-def _mark_open(row: SpanRow, filters: ReviewFilters, focus: int | None) -> str:
+def _mark_classes(row: SpanRow, filters: ReviewFilters, focus: int | None) -> str:
     classes = f"span lab-{row.label} st-{row.status}"
     if filters.active and not row.matches(filters):
         classes += " dim"
@@ -28,6 +28,11 @@ def _mark_open(row: SpanRow, filters: ReviewFilters, focus: int | None) -> str:
         classes += " miss"
     if row.flagged:
         classes += " flagged"
+    return classes
+
+
+def _mark_open(row: SpanRow, filters: ReviewFilters, focus: int | None) -> str:
+    classes = _mark_classes(row, filters, focus)
     # Only what the page reads (the inspector shows scores and provenance): an action's
     # answer repeats every mark of the lines it touched.
     return (
@@ -154,14 +159,16 @@ def span_patches(
     rows: list[SpanRow],
     candidates: dict[int, set[tuple[int, int, str, str]]],
     filters: ReviewFilters,
-) -> dict[int, str]:
-    """Span id → its two elements (the original's ``<mark>``, the pseudonymized pane's
-    replacement or kept text) as out-of-band swaps, for each candidate that can be
-    redrawn alone: the same extent in every state it had (``candidates``: span id → its
-    ``(start, end, label, status)`` snapshots), no other span overlapping or nested in it,
-    inside one utterance and not across the speaker tag, and a pseudonymized element
-    covering exactly its extent before and after. Swapping those two elements then gives
-    the same line as drawing it again (``tests/test_review_answer.py`` checks it); any
+) -> dict[int, list]:
+    """Span id → ``[id, mark classes, label, status, version, ref, replacement]`` for
+    each candidate that can be redrawn alone: the same extent in every state it had
+    (``candidates``: span id → its ``(start, end, label, status)`` snapshots), no other
+    span overlapping or nested in it, inside one utterance and not across the speaker tag,
+    and a pseudonymized element covering exactly its extent before and after.
+    ``replacement`` is ``None`` for a rejected span (its text is kept). The page
+    (``applySpanPatch`` in ``review.js``) sets those attributes on ``<mark id="s-ID">``
+    and rebuilds its ``#p-ID``/``#k-ID`` element, which gives the same line as drawing it
+    again (``tests/test_review_answer.py``, ``tests/test_browser_review_real.py``); any
     other span's line is sent whole.
     """
     text = transcript.text
@@ -206,12 +213,11 @@ def span_patches(
         states = candidates[row.id] | {(row.start, row.end, row.label, row.status)}
         if any(st != "rejected" and row.id not in whole[label] for _s, _e, label, st in states):
             continue
-        mark = _mark_open(row, filters, None)[:-1] + ' hx-swap-oob="true">'
         replacement = current[row.id][2] if row.id in current else None
-        pseudo = _pseudo_element(text, row, row.start, row.end, replacement)
-        cut = pseudo.index(">")
-        pseudo = f'{pseudo[:cut]} hx-swap-oob="outerHTML:#p-{row.id},#k-{row.id}"{pseudo[cut:]}'
-        patches[row.id] = f"{mark}{escape(text[row.start : row.end])}</mark>{pseudo}"
+        patches[row.id] = [
+            row.id, _mark_classes(row, filters, None), row.label, row.status, row.version,
+            row.ref, replacement,
+        ]  # fmt: skip
     return patches
 
 

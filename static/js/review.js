@@ -380,7 +380,50 @@
     const strong = p.querySelector("strong");
     if (strong) strong.textContent = String(decided);
   }
+  // Spans whose extent did not change come as attributes, not markup
+  // ([id, mark classes, label, status, version, ref, replacement or null when kept]):
+  // the mark takes them and its twin in the pseudonymized pane is rebuilt, exactly as
+  // the server draws it (annotations/views/review_lines.py).
+  function applySpanPatch() {
+    const el = document.getElementById("span-patch");
+    if (!el || !el.dataset.spans) return;
+    let rows = [];
+    try {
+      rows = JSON.parse(el.dataset.spans);
+    } catch (err) {
+      rows = [];
+    }
+    el.dataset.spans = "";
+    for (const [id, cls, label, status, version, ref, rep] of rows) {
+      const m = markOf(String(id));
+      if (!m) continue;
+      m.className = cls;
+      m.dataset.label = label;
+      m.dataset.status = status;
+      m.dataset.version = String(version);
+      m.dataset.ref = ref;
+      const old = document.getElementById("p-" + id) || document.getElementById("k-" + id);
+      if (!old) continue;
+      const twin = document.createElement("span");
+      if (rep === null) {
+        twin.className = "kept";
+        twin.id = "k-" + id;
+        twin.dataset.keptId = String(id);
+        twin.title = label + " rejected: kept";
+        twin.textContent = m.textContent;
+      } else {
+        twin.className = "rep lab-" + label + " st-" + status;
+        twin.id = "p-" + id;
+        twin.dataset.spanId = String(id);
+        twin.dataset.ref = ref;
+        twin.dataset.label = label;
+        twin.textContent = rep;
+      }
+      old.replaceWith(twin);
+    }
+  }
   function answered(action, id, pressedAt) {
+    applySpanPatch();
     afterSwap();
     const patch = document.getElementById("queue-patch");
     if (patch && patch.dataset.patch) {

@@ -48,7 +48,9 @@ def _line(transcript, utterance) -> tuple[str, str]:
 
 def span_patch(body: str) -> dict[int, list]:
     """The answer's ``#span-patch`` rows by span id."""
-    found = re.search(r'<div id="span-patch" hidden hx-swap-oob="true" data-spans="([^"]*)"', body)
+    found = re.search(
+        r"<div id=\"span-patch\" hidden hx-swap-oob=\"true\" data-spans='([^']*)'", body
+    )
     return {row[0]: row for row in json.loads(html.unescape(found.group(1)))}
 
 
@@ -56,7 +58,8 @@ def _patched(old: tuple[str, str], body: str, span_id: int) -> tuple[str, str]:
     """The old line with the answer's patch of ``span_id`` applied the way the page does
     (``applySpanPatch`` in static/js/review.js): the mark takes the attributes, its twin
     in the pseudonymized pane is rebuilt."""
-    _id, classes, label, status, version, ref, replacement = span_patch(body)[span_id]
+    _id, label, status, version, ref, replacement, extra = span_patch(body)[span_id]
+    classes = f"span lab-{label} st-{status}" + (f" {extra}" if extra else "")
 
     def mark(m):
         tag = m.group(1)
@@ -202,3 +205,45 @@ def test_a_span_the_action_creates_or_brings_back_is_sent_with_its_whole_line(cl
     body = _post(client, transcript, "add", start=start, end=end, label="LOCATION")
     assert f'id="uo-{utterance.index}"' in body and f'id="up-{utterance.index}"' in body
     assert span_patch(body) == {}
+
+
+def test_a_merge_sends_attributes_only_no_minimap_cells_or_queue_entries(client, hearing):
+    """A merge changes refs, not counts: no minimap cell and no j/k entry is sent."""
+    from annotations import locking
+    from annotations.models import Entity
+
+    transcript, user = hearing
+    client.force_login(user)
+    groups = sorted(
+        (e for e in Entity.objects.filter(transcript=transcript, label="PERSON")),
+        key=lambda e: -e.spans.count(),
+    )[:2]
+
+    def version(e):
+        return f"{e.ref}:{locking.group_version(e.spans.values_list('id', 'version'))}"
+
+    moved = set(groups[0].spans.values_list("pk", flat=True))
+    body = _post(
+        client, transcript, "merge", source=groups[0].ref, target=groups[1].ref,
+        group_version=[version(groups[0]), version(groups[1])],
+    )  # fmt: skip
+    assert len(moved) >= 5 and set(span_patch(body)) == moved
+    assert {r[4] for r in span_patch(body).values()} == {groups[1].ref}
+    assert 'class="mm' not in body
+    patch = re.search(r'id="queue-patch" hidden hx-swap-oob="true" data-patch="([^"]*)"', body)
+    assert json.loads(html.unescape(patch.group(1))) == {"upsert": [], "remove": []}
+    assert len(body.encode()) <= ANSWER_LIMIT
+
+
+def test_a_delete_recounts_its_page_in_the_minimap(client, hearing):
+    transcript, user = hearing
+    client.force_login(user)
+    span = _lone_spans(transcript, 1)[0]
+    page = selectors.review_span_rows(transcript=transcript)
+    page = next(r.page for r in page if r.id == span.pk)
+    body = _post(client, transcript, "delete", span=span.pk, version=span.version)
+    cell = re.search(
+        rf'<a class="mm[^"]*" id="mm-{page}"[^>]*title="Page {page}: (\d+) of (\d+)', body
+    )
+    rows = [r for r in selectors.review_span_rows(transcript=transcript) if r.page == page]
+    assert cell and (int(cell[1]), int(cell[2])) == (sum(not r.decided for r in rows), len(rows))

@@ -6,8 +6,10 @@ POST body: an action's own ``label`` (relabel, add, accept all) is not a filter.
 """
 
 import json
+from bisect import bisect_right
 
 from django.http import HttpRequest
+from django.utils.safestring import mark_safe
 
 from annotations import selectors
 from annotations.models import Span
@@ -104,6 +106,43 @@ def _loaded_pages(request, windows) -> list[int]:
     return [p for w in windows if w.index in loaded for p in w.pages]
 
 
+def _recounted_pages(touched: Touched, by_row: dict, page_rows: list[dict]) -> set[int]:
+    """The pages whose minimap counts an action changed: where a span went from undecided
+    to decided or back, appeared or went away (a merge, a relabel of a decided span or a
+    flag changes no count). A span that is gone is placed by its snapshots' offsets."""
+    firsts = sorted((p["first"], p["page"]) for p in page_rows)
+    starts = [f for f, _p in firsts]
+
+    def page_at(offset: int) -> int:
+        return firsts[max(0, bisect_right(starts, offset) - 1)][1] if firsts else 0
+
+    pages = set()
+    for span_id in touched.spans:
+        row = by_row.get(span_id)
+        states = touched.states.get(span_id, set())
+        decided = {status != "suggested" for *_rest, status in states}
+        if row is not None:
+            decided.add(row.decided)
+        if len(decided) == 1 and span_id in touched.existed and row is not None:
+            continue
+        pages |= {page_at(start) for start, *_rest in states}
+        if row is not None:
+            pages.add(row.page)
+    return pages
+
+
+def _same_queue_entry(touched: Touched, span_id: int, row) -> bool:
+    """Whether the span's j/k entry (page, decided, start; the score no action changes)
+    is what it was: it was there before, is still there, kept its start and its
+    decidedness. Only without filters (a filter may keep or drop it now)."""
+    states = touched.states.get(span_id)
+    if row is None or not states or span_id not in touched.existed:
+        return False
+    return {(start, status != "suggested") for start, _e, _l, status in states} == {
+        (row.start, row.decided)
+    }
+
+
 def answer_context(request, transcript, *, touched: Touched, filters, focus=None) -> dict:
     """The out-of-band fragments of an action's answer: touched spans (or lines) of the
     loaded windows, touched entity rows (or their removal), the headers of touched labels,
@@ -167,11 +206,13 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
     upsert, remove = [], []
     for span_id in sorted(touched.spans):
         row = by_row.get(span_id)
+        if partial and _same_queue_entry(touched, span_id, row):
+            continue  # a merged, relabelled or flagged mention keeps its j/k entry
         if row is not None and row.matches(filters):
             upsert.append(selectors.review_queue_entry(row))
         else:
             remove.append(span_id)
-    touched_pages = {by_row[i].page for i in touched.spans if i in by_row}
+    touched_pages = _recounted_pages(touched, by_row, page_rows)
     if partial:
         progress = selectors.review_progress_counts(transcript=transcript)
         minimap = selectors.review_minimap_cells(
@@ -190,7 +231,14 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
         "filters": filters,
         "can_edit": refusal is None,
         "lines": lines,
-        "span_patch": json.dumps(list(patches.values())),
+        # JSON in a single-quoted attribute: its double quotes need no escaping.
+        "span_patch": mark_safe(  # noqa: S308 (&, <, >, ' escaped)
+            json.dumps(list(patches.values()), ensure_ascii=False, separators=(",", ":"))
+            .replace("&", "&amp;")
+            .replace("<", "&lt;")
+            .replace(">", "&gt;")
+            .replace("'", "&#x27;")
+        ),  # fmt: skip
         "progress": progress,
         "entity_rows": [by_id[i] for i in sorted(touched.entities) if i in by_id],
         "entity_gone": sorted(i for i in touched.entities if i not in by_id),

@@ -160,12 +160,13 @@ def span_patches(
     candidates: dict[int, set[tuple[int, int, str, str]]],
     filters: ReviewFilters,
 ) -> dict[int, list]:
-    """Span id → ``[id, mark classes, label, status, version, ref, replacement]`` for
-    each candidate that can be redrawn alone: the same extent in every state it had
+    """Span id → ``[id, label, status, version, ref, replacement, classes]`` for each
+    candidate that can be redrawn alone: the same extent in every state it had
     (``candidates``: span id → its ``(start, end, label, status)`` snapshots), no other
     span overlapping or nested in it, inside one utterance and not across the speaker tag,
     and a pseudonymized element covering exactly its extent before and after.
-    ``replacement`` is ``None`` for a rejected span (its text is kept). The page
+    ``replacement`` is ``None`` for a rejected span (its text is kept); ``classes`` are
+    the mark's classes after ``span lab-LABEL st-STATUS`` (``dim``, ``miss``). The page
     (``applySpanPatch`` in ``review.js``) sets those attributes on ``<mark id="s-ID">``
     and rebuilds its ``#p-ID``/``#k-ID`` element, which gives the same line as drawing it
     again (``tests/test_review_answer.py``, ``tests/test_browser_review_real.py``); any
@@ -214,9 +215,11 @@ def span_patches(
         if any(st != "rejected" and row.id not in whole[label] for _s, _e, label, st in states):
             continue
         replacement = current[row.id][2] if row.id in current else None
+        extra = _mark_classes(row, filters, None).removeprefix(
+            f"span lab-{row.label} st-{row.status}"
+        )
         patches[row.id] = [
-            row.id, _mark_classes(row, filters, None), row.label, row.status, row.version,
-            row.ref, replacement,
+            row.id, row.label, row.status, row.version, row.ref, replacement, extra.strip(),
         ]  # fmt: skip
     return patches
 

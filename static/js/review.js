@@ -381,7 +381,7 @@
     if (strong) strong.textContent = String(decided);
   }
   // Spans whose extent did not change come as attributes, not markup
-  // ([id, mark classes, label, status, version, ref, replacement or null when kept]):
+  // ([id, label, status, version, ref, replacement or null when kept, other classes]):
   // the mark takes them and its twin in the pseudonymized pane is rebuilt, exactly as
   // the server draws it (annotations/views/review_lines.py).
   function applySpanPatch() {
@@ -394,10 +394,10 @@
       rows = [];
     }
     el.dataset.spans = "";
-    for (const [id, cls, label, status, version, ref, rep] of rows) {
+    for (const [id, label, status, version, ref, rep, extra] of rows) {
       const m = markOf(String(id));
       if (!m) continue;
-      m.className = cls;
+      m.className = "span lab-" + label + " st-" + status + (extra ? " " + extra : "");
       m.dataset.label = label;
       m.dataset.status = status;
       m.dataset.version = String(version);

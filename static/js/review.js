@@ -320,7 +320,9 @@
         values.loaded = loadedWindows().join(",");
         return serial(() => htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root }));
       })
-      .then(() => (lastStatus >= 500 && id ? refreshWindowOf(id, counted) : null))
+      // no answer to swap (5xx), or a refusal that changed nothing (400, 403): the window
+      // is loaded again, so an a/x/relabel shown at once is taken back
+      .then(() => ((lastStatus >= 500 || lastStatus === 400 || lastStatus === 403) && id ? refreshWindowOf(id, counted) : null))
       .finally(() => {
         // This action is answered: its span shows the server's state from now on, unless
         // a later key on the same span is still on its way.

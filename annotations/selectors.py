@@ -10,7 +10,7 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Max, Min, QuerySet
+from django.db.models import Count, Max, Min, Q, QuerySet
 
 from annotations.locking import group_version
 from annotations.models import Span
@@ -175,11 +175,25 @@ class Progress:
         return round(100 * self.decided / self.total) if self.total else 100
 
 
+@dataclass
+class MinimapCell:
+    page: int
+    undecided: int
+    total: int
+
+
 # --- spans ------------------------------------------------------------------------
 
 
-def review_span_rows(*, transcript: Transcript, provenance: bool = False) -> list[SpanRow]:
-    """Every span of the transcript as rows, in text order, with its page (two queries).
+def review_span_rows(
+    *,
+    transcript: Transcript,
+    provenance: bool = False,
+    where: Q | None = None,
+    pages: list[dict] | None = None,
+) -> list[SpanRow]:
+    """Every span of the transcript (or those ``where`` selects) as rows, in text order,
+    with its page (two queries).
 
     Provenance (JSON) is loaded only with ``provenance=True``; otherwise call
     ``review_fill_provenance`` for the few rows a response renders.
@@ -215,20 +229,37 @@ def review_span_rows(*, transcript: Transcript, provenance: bool = False) -> lis
             provenance=r[10] if provenance else None,
         )  # fmt: skip
         for r in Span.objects.filter(transcript=transcript)
+        .filter(where if where is not None else Q())
         .order_by("start", "-end", "id")
         .values_list(*fields)
     ]
-    bounds = list(
-        Utterance.objects.filter(transcript=transcript)
-        .order_by("start")
-        .values_list("start", "page")
-    )
+    if pages is not None:  # pages follow the text: a page's first start is enough
+        bounds = sorted((p["first"], p["page"]) for p in pages)
+    else:
+        bounds = list(
+            Utterance.objects.filter(transcript=transcript)
+            .order_by("start")
+            .values_list("start", "page")
+        )
     i = 0
     for row in rows:
         while i + 1 < len(bounds) and bounds[i + 1][0] <= row.start:
             i += 1
         row.page = bounds[i][1] if bounds else 0
     return rows
+
+
+def review_answer_rows(
+    *, transcript: Transcript, spans, entities, utterances: list[Utterance], pages=None
+) -> list[SpanRow]:
+    """The rows an action's answer draws, not every span: ``spans``, every mention of the
+    groups ``entities`` (their entries), every span starting in ``utterances`` (their
+    lines, and the neighbours that decide whether a span can be redrawn alone), and the
+    spelled names (a group's "spelled ×N")."""
+    where = Q(pk__in=list(spans)) | Q(entity_id__in=list(entities)) | Q(label=SPELLED_NAME)
+    for u in utterances:
+        where |= Q(start__gte=u.start, start__lt=max(u.end, u.start + 1))
+    return review_span_rows(transcript=transcript, where=where, pages=pages)
 
 
 def review_fill_provenance(rows: list[SpanRow]) -> None:
@@ -246,6 +277,67 @@ def review_progress(*, rows: list[SpanRow]) -> Progress:
     return Progress(decided=sum(1 for r in rows if r.decided), total=len(rows))
 
 
+def review_progress_counts(*, transcript: Transcript) -> Progress:
+    """``review_progress`` of every span, as one SQL aggregate (no pass over the rows)."""
+    counts = Span.objects.filter(transcript=transcript).aggregate(
+        total=Count("id"), decided=Count("id", filter=~Q(status=UNDECIDED))
+    )
+    return Progress(decided=counts["decided"], total=counts["total"])
+
+
+def review_label_counts(*, transcript: Transcript, labels) -> list[LabelGroup]:
+    """The headers of ``labels`` in the entity list (groups, mentions, undecided ones),
+    without entries, as one SQL aggregate. Equal to ``review_entities``' unfiltered
+    headers, which group by a group's first mention: a group's mentions all have its
+    label (spans join groups of their own label, relabelling leaves the group, merging
+    needs the same label)."""
+    found = {
+        r["label"]: LabelGroup(
+            label=r["label"], count=r["groups"], mentions=r["mentions"], undecided=r["undecided"]
+        )
+        for r in Span.objects.filter(
+            transcript=transcript, entity__isnull=False, label__in=list(labels)
+        )
+        .values("label")
+        .annotate(
+            groups=Count("entity", distinct=True),
+            mentions=Count("id"),
+            undecided=Count("id", filter=Q(status=UNDECIDED)),
+        )
+        .order_by()
+    }
+    return [found[label] for label in LABELS if label in found]
+
+
+def review_minimap_cells(
+    *, transcript: Transcript, pages, page_rows: list[dict] | None = None
+) -> list[MinimapCell]:
+    """``review_minimap``'s cells of ``pages`` only, as one SQL aggregate: a span is on
+    the page of the last utterance starting at or before it (as in ``review_span_rows``).
+    ``page_rows``: ``review_pages`` if the caller has it."""
+    pages = sorted(set(pages))
+    if not pages:
+        return []
+    if page_rows is None:
+        page_rows = review_pages(transcript=transcript)
+    firsts = sorted(((p["page"], p["first"]) for p in page_rows), key=lambda pf: pf[1])
+    ranges = {}
+    for i, (page, first) in enumerate(firsts):
+        low = first if i else 0  # spans before the first utterance count on its page
+        high = firsts[i + 1][1] if i + 1 < len(firsts) else None
+        ranges[page] = Q(start__gte=low) & (Q(start__lt=high) if high is not None else Q())
+    wanted = [p for p in pages if p in ranges]
+    aggregates = {}
+    for p in wanted:
+        aggregates[f"t{p}"] = Count("id", filter=ranges[p])
+        aggregates[f"u{p}"] = Count("id", filter=ranges[p] & Q(status=UNDECIDED))
+    counts = Span.objects.filter(transcript=transcript).aggregate(**aggregates) if wanted else {}
+    return [
+        MinimapCell(page=p, undecided=counts.get(f"u{p}", 0), total=counts.get(f"t{p}", 0))
+        for p in pages
+    ]
+
+
 def review_queue_entry(row: SpanRow) -> list:
     """``[span_id, page, decided, start, score]``: one entry of the ``j``/``k`` queue (the
     page keeps it in order by start, or by score with ``order=score``)."""
@@ -258,13 +350,6 @@ def review_queue(*, rows: list[SpanRow], filters: ReviewFilters) -> list[list]:
     if filters.order == "score":
         kept.sort(key=lambda r: (r.score, r.start))
     return [review_queue_entry(r) for r in kept]
-
-
-@dataclass
-class MinimapCell:
-    page: int
-    undecided: int
-    total: int
 
 
 def review_minimap(*, rows: list[SpanRow], pages: int) -> list[MinimapCell]:
@@ -424,14 +509,24 @@ def _ref_key(ref: str) -> tuple:
 # --- windows of pages ---------------------------------------------------------------
 
 
-def review_windows(*, transcript: Transcript, pages_per_window: int = WINDOW_PAGES) -> list[Window]:
-    """The transcript cut into windows of a few pages (one aggregate query)."""
-    pages = list(
+def review_pages(*, transcript: Transcript) -> list[dict]:
+    """Per page: ``page``, ``n`` utterances, ``first`` start and ``last`` end (one
+    aggregate query; windows, span pages and minimap cells are computed from it)."""
+    return list(
         Utterance.objects.filter(transcript=transcript)
         .values("page")
         .annotate(n=Count("id"), first=Min("start"), last=Max("end"))
         .order_by("page")
     )
+
+
+def review_windows(
+    *, transcript: Transcript, pages_per_window: int = WINDOW_PAGES, pages: list[dict] | None = None
+) -> list[Window]:
+    """The transcript cut into windows of a few pages (one aggregate query, none with
+    ``pages`` from ``review_pages``)."""
+    if pages is None:
+        pages = review_pages(transcript=transcript)
     windows = []
     for i in range(0, len(pages), pages_per_window):
         chunk = pages[i : i + pages_per_window]
@@ -454,11 +549,22 @@ def review_window_of_page(*, windows: list[Window], page: int) -> int:
 
 
 def review_utterances(
-    *, transcript: Transcript, pages: list[int] | None = None, indices: list[int] | None = None
+    *,
+    transcript: Transcript,
+    pages: list[int] | None = None,
+    indices: list[int] | None = None,
+    containing=None,
 ) -> list[Utterance]:
+    """Utterances in text order; of ``pages``, ``indices``, and/or those ``containing``
+    one of the given offsets (an empty utterance contains its start)."""
     queryset = Utterance.objects.filter(transcript=transcript).defer("transcript")
     if pages is not None:
         queryset = queryset.filter(page__in=pages)
+    if containing is not None:
+        where = Q(pk__in=[])
+        for offset in containing:
+            where |= Q(start__lte=offset, end__gt=offset) | Q(start=offset)
+        queryset = queryset.filter(where)
     if indices is not None:
         queryset = queryset.filter(index__in=indices)
     return list(queryset.order_by("index"))

@@ -385,3 +385,26 @@ def test_a_decision_the_server_did_not_save_is_taken_back_from_the_page(
     page.wait_for_selector(f'#s-{span_id}[data-status="suggested"]')
     assert page.get_attribute("#progress", "data-decided") == "0"
     assert Span.objects.get(pk=span_id).status == "suggested"
+
+
+def test_a_relabel_and_an_accept_refused_with_403_are_taken_back_from_the_page(
+    login_page, live_server, annotator, hearing
+):
+    """The transcript became read-only after the page was opened: the server refuses (403,
+    nothing changed, no line in the answer), and what the page showed at once goes."""
+    from transcripts.models import Transcript
+
+    page = open_review(login_page(annotator), live_server, hearing, auto_advance=False)
+    page.keyboard.press("j")
+    span_id = current(page)
+    label = page.get_attribute(f"#s-{span_id}", "data-label")
+    Transcript.objects.filter(pk=hearing.pk).update(state=Transcript.State.APPROVED)
+    new = "LOCATION" if label != "LOCATION" else "ORGANIZATION"
+    page.keyboard.press("5" if new == "LOCATION" else "6")
+    page.keyboard.press("a")
+    idle(page)
+    page.wait_for_selector(f'#s-{span_id}[data-status="suggested"][data-label="{label}"]')
+    assert page.locator(f"#p-{span_id}[data-label='{label}']").count() == 1
+    assert page.get_attribute("#progress", "data-decided") == "0"
+    span = Span.objects.get(pk=span_id)
+    assert (span.status, span.label) == ("suggested", label)

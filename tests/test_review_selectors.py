@@ -64,3 +64,70 @@ def test_minimap_counts_undecided_spans_per_page_including_empty_pages():
     assert [(c.page, c.undecided, c.total) for c in cells] == [
         (1, 1, 2), (2, 0, 0), (3, 1, 1), (4, 0, 0),
     ]  # fmt: skip
+
+
+def test_sql_aggregates_equal_the_python_pass_over_every_row_after_mixed_actions(db):
+    """The counter, the label headers and the minimap cells an action's answer sends
+    (SQL aggregates) equal what the pass over all rows gives, after accepts, rejects,
+    relabels, a merge, a split and a deletion."""
+    from django.contrib.auth.models import Group
+
+    from annotations.management.commands.bench_review import build_review_transcript
+    from annotations.models import Entity, Span
+    from annotations.selectors import (
+        review_answer_rows,
+        review_entities,
+        review_label_counts,
+        review_minimap_cells,
+        review_pages,
+        review_progress,
+        review_progress_counts,
+        review_span_rows,
+        review_utterances,
+    )
+    from annotations.services import review as rs
+    from anonreview import roles
+    from tests.factories import make_user
+
+    user = make_user("aggregates")
+    user.groups.add(Group.objects.get_or_create(name=roles.ANNOTATOR)[0])
+    t = build_review_transcript(seed=5, words=2500, max_spans=250, assignees=[user])
+    spans = list(Span.objects.filter(transcript=t).order_by("start"))
+    for s in spans[::7]:
+        rs.span_accept(span=s.pk, actor=user, version=s.version)
+    for s in spans[3::11]:
+        s.refresh_from_db()
+        rs.span_reject(span=s.pk, actor=user, version=s.version)
+    for s, label in zip(spans[5::13], ["LOCATION", "DATE", "ORGANIZATION"] * 9, strict=False):
+        s.refresh_from_db()
+        if s.label != label:
+            rs.span_relabel(span=s.pk, actor=user, version=s.version, label=label)
+    persons = [e for e in Entity.objects.filter(transcript=t, label="PERSON") if e.spans.exists()]
+    rs.entity_merge(transcript=t, source=persons[0].ref, target=persons[1].ref, actor=user)
+    big = next(e for e in persons[2:] if e.spans.count() > 1)
+    first = big.spans.order_by("start").first()
+    rs.entity_split(transcript=t, entity=big.pk, spans=[first.pk], actor=user)
+    last = Span.objects.filter(transcript=t).order_by("-start").first()
+    rs.span_delete(span=last.pk, actor=user, version=last.version)
+
+    rows = review_span_rows(transcript=t)
+    assert review_progress_counts(transcript=t) == review_progress(rows=rows)
+    python = {g.label: (g.count, g.mentions, g.undecided) for g in review_entities(rows=rows)}
+    sql = {
+        g.label: (g.count, g.mentions, g.undecided)
+        for g in review_label_counts(transcript=t, labels=set(python) | {"TIME"})
+    }
+    assert sql == python and len(python) >= 3
+    everything = review_minimap(rows=rows, pages=t.page_count)
+    cells = review_minimap_cells(transcript=t, pages=[c.page for c in everything])
+    assert cells == everything
+    # The rows an answer reads carry the same pages as the full read.
+    pages = review_pages(transcript=t)
+    utterances = review_utterances(transcript=t, containing={spans[40].start})
+    some = review_answer_rows(
+        transcript=t, spans={spans[10].pk}, entities={persons[1].pk}, utterances=utterances,
+        pages=pages,
+    )  # fmt: skip
+    by_id = {r.id: r for r in rows}
+    assert some and all(r == by_id[r.id] for r in some)
+    assert {r.id for r in rows if r.entity_id == persons[1].pk} <= {r.id for r in some}

@@ -1,5 +1,7 @@
 """Review page and its htmx actions: fragments, fallbacks, permissions and conflicts."""
 
+import html
+import json
 import re
 
 import pytest
@@ -89,7 +91,7 @@ def test_annotator_cannot_open_someone_elses_transcript(client, other_annotator,
     assert span_at(rt, "Calvin").status == "suggested"
 
 
-def test_htmx_accept_returns_only_oob_fragments(client, annotator, rt):
+def test_htmx_accept_returns_only_oob_fragments_with_the_span_alone(client, annotator, rt):
     client.force_login(annotator)
     span = span_at(rt, "Calvin")
     response = client.post(
@@ -98,10 +100,14 @@ def test_htmx_accept_returns_only_oob_fragments(client, annotator, rt):
     assert response.status_code == 200
     body = response.content.decode()
     assert "<html" not in body
-    line = rt.utterances.get(start__lte=span.start, end__gt=span.start)
-    assert f'id="uo-{line.index}" data-utt="{line.index}" data-page="1" hx-swap-oob="true"' in body
-    assert f'id="up-{line.index}"' in body
-    assert re.search(rf'<mark id="s-{span.pk}"[^>]*data-status="accepted"', body)
+    # The span's extent did not change: its new attributes, not its line.
+    patch = re.search(
+        r"<div id=\"span-patch\" hidden hx-swap-oob=\"true\" data-spans='([^']*)'", body
+    )
+    rows = json.loads(html.unescape(patch.group(1)))
+    assert [r[0] for r in rows] == [span.pk] and rows[0][1:3] == ["PERSON", "accepted"]
+    assert rows[0][4] == span.entity.ref and rows[0][5] == f"[{span.entity.ref}]"
+    assert 'class="utt"' not in body
     assert '<div id="progress"' in body and "1</strong> / 10 decided" in body
     # Only what changed: the group's entity row and its label's header, not the list.
     assert '<nav id="entities"' not in body and 'id="review-queue"' not in body
@@ -109,6 +115,26 @@ def test_htmx_accept_returns_only_oob_fragments(client, annotator, rt):
     assert body.count('<li class="ent') == 1 and 'id="eh-PERSON"' in body
     assert 'id="queue-patch"' in body and 'id="inspector"' not in body
     assert 'id="toast"' in body and "Accepted" in body
+    assert re.fullmatch(r"app;dur=\d+\.\d", response["Server-Timing"])  # bench_review
+
+
+def test_htmx_resize_sends_the_whole_touched_line_in_both_panes(client, annotator, rt):
+    client.force_login(annotator)
+    span = span_at(rt, "Fresno")
+    response = client.post(
+        action_url(rt, "resize"),
+        {"span": span.pk, "version": span.version, "edge": "right", "loaded": "0"},
+        **HX,
+    )
+    assert response.status_code == 200, response.content
+    body = response.content.decode()
+    line = rt.utterances.get(start__lte=span.start, end__gt=span.start)
+    assert (
+        f'id="uo-{line.index}" data-utt="{line.index}" data-page="{line.page}" hx-swap-oob="true"'
+        in body
+    )
+    assert f'id="up-{line.index}"' in body
+    assert "data-spans='[]'" in body
     # Lines that did not change are not sent.
     assert body.count('class="utt"') == 2
 
@@ -215,9 +241,9 @@ def test_merge_split_and_undo_through_htmx(client, annotator, rt):
     )
     assert response.status_code == 200
     body = response.content.decode()
-    assert re.search(
-        rf'<span class="rep[^"]*" id="p-{dana.pk}"[^>]*data-ref="{quill.entity.ref}"', body
-    )
+    patch = json.loads(html.unescape(re.search(r"data-spans='([^']*)'", body).group(1)))
+    rows = {r[0]: r for r in patch}  # the moved mention's new ref and tag, as attributes
+    assert rows[dana.pk][4] == quill.entity.ref and rows[dana.pk][5] == f"[{quill.entity.ref}]"
     response = client.post(action_url(rt, "undo"), {"loaded": "0"}, **HX)
     assert response.status_code == 200 and "Undid merge" in response.content.decode()
     assert span_at(rt, "Dana").entity_id == dana.entity_id
@@ -451,7 +477,9 @@ def test_a_span_can_be_flagged_for_the_lead_with_a_comment(client, annotator, rt
     assert response.status_code == 200
     span.refresh_from_db()
     assert span.flagged and span.lead_note == "Same man?" and span.version == 1
-    assert re.search(rf'<mark id="s-{span.pk}" class="[^"]*\bflagged\b', response.content.decode())
+    patch = re.search(r"data-spans='([^']*)'", response.content.decode()).group(1)
+    (row,) = json.loads(html.unescape(patch))
+    assert row[0] == span.pk and "flagged" in row[6].split()
     assert AuditEvent.objects.filter(event_type="review_note.flag", span=span).count() == 1
     body = client.get(
         reverse("annotations:review-inspector", args=[rt.pk]), {"span": span.pk}, **HX

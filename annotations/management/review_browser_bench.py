@@ -127,10 +127,17 @@ def run_browser_bench(
             sizes: dict[str, list[int]] = {}
             last_action = {"name": None}
 
+            server: dict[str, list[float]] = {}
+
             def on_response(response):
                 if response.request.method == "POST" and last_action["name"]:
                     body = response.body()
                     sizes.setdefault(last_action["name"], []).append(len(body))
+                    timing = response.headers.get("server-timing", "")
+                    if "dur=" in timing:
+                        server.setdefault(last_action["name"], []).append(
+                            float(timing.split("dur=")[1].split(",")[0])
+                        )
 
             page.on("response", on_response)
             interactive = _open(page, base + page_path)
@@ -139,7 +146,7 @@ def run_browser_bench(
             _measure(page, 2, last_action)  # warm-up: the server loads models on first use
             ROUND_TRIPS.clear()
             CONFIRMED.clear()
-            for values in sizes.values():
+            for values in [*sizes.values(), *server.values()]:
                 values.clear()
             timings = _measure(page, repeat, last_action)
             if screenshots:  # decided spans of every status beside undecided ones
@@ -155,7 +162,11 @@ def run_browser_bench(
                 "p95_ms": round(_pct(values, 0.95), 1),
                 "max_ms": round(max(values), 1),
                 "answer_bytes": round(statistics.median(sizes.get(name, [0]))),
+                "answer_p95_bytes": _pct(sizes.get(name, [0]), 0.95),
+                "answer_max_bytes": max(sizes.get(name, [0])),
                 "answered_ms": round(statistics.median(ROUND_TRIPS.get(name, [0])), 1),
+                "server_median_ms": round(statistics.median(server.get(name, [0])), 1),
+                "server_p95_ms": round(_pct(server.get(name, [0]), 0.95), 1),
                 "confirmed_median_ms": round(statistics.median(CONFIRMED.get(name, [0])), 1),
                 "confirmed_p95_ms": round(_pct(CONFIRMED.get(name, [0]), 0.95), 1),
             }

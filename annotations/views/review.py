@@ -8,6 +8,7 @@ refreshed fragments and a message.
 """
 
 import json
+import time
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -245,6 +246,15 @@ def _answer(request, transcript, *, touched, message, level="ok", focus=None, st
 
 @require_POST
 def review_action(request: HttpRequest, transcript_id: int, action: str) -> HttpResponse:
+    """One action; its answer carries ``Server-Timing: app;dur=MS`` (the view's own time,
+    read by ``bench_review --browser``)."""
+    started = time.perf_counter()
+    response = _review_action(request, transcript_id, action)
+    response["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.1f}"
+    return response
+
+
+def _review_action(request: HttpRequest, transcript_id: int, action: str) -> HttpResponse:
     transcript = _transcript(request, transcript_id)
     if action not in ACTIONS:
         raise Http404("Unknown action.")

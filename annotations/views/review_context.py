@@ -6,15 +6,17 @@ POST body: an action's own ``label`` (relabel, add, accept all) is not a filter.
 """
 
 import json
+from bisect import bisect_right
 
 from django.http import HttpRequest
+from django.utils.safestring import mark_safe
 
 from annotations import selectors
 from annotations.models import Span
 from annotations.selectors import ReviewFilters, SpanRow
 from annotations.services import review as services
 from annotations.services.review import Touched
-from annotations.views.review_lines import build_lines
+from annotations.views.review_lines import build_lines, span_patches
 from engine.labels import LABELS
 from transcripts.models import Transcript
 
@@ -104,45 +106,140 @@ def _loaded_pages(request, windows) -> list[int]:
     return [p for w in windows if w.index in loaded for p in w.pages]
 
 
+def _recounted_pages(touched: Touched, by_row: dict, page_rows: list[dict]) -> set[int]:
+    """The pages whose minimap counts an action changed: where a span went from undecided
+    to decided or back, appeared or went away (a merge, a relabel of a decided span or a
+    flag changes no count). A span that is gone is placed by its snapshots' offsets."""
+    firsts = sorted((p["first"], p["page"]) for p in page_rows)
+    starts = [f for f, _p in firsts]
+
+    def page_at(offset: int) -> int:
+        return firsts[max(0, bisect_right(starts, offset) - 1)][1] if firsts else 0
+
+    pages = set()
+    for span_id in touched.spans:
+        row = by_row.get(span_id)
+        states = touched.states.get(span_id, set())
+        decided = {status != "suggested" for *_rest, status in states}
+        if row is not None:
+            decided.add(row.decided)
+        if len(decided) == 1 and span_id in touched.existed and row is not None:
+            continue
+        pages |= {page_at(start) for start, *_rest in states}
+        if row is not None:
+            pages.add(row.page)
+    return pages
+
+
+def _same_queue_entry(touched: Touched, span_id: int, row) -> bool:
+    """Whether the span's j/k entry (page, decided, start; the score no action changes)
+    is what it was: it was there before, is still there, kept its start and its
+    decidedness. Only without filters (a filter may keep or drop it now)."""
+    states = touched.states.get(span_id)
+    if row is None or not states or span_id not in touched.existed:
+        return False
+    return {(start, status != "suggested") for start, _e, _l, status in states} == {
+        (row.start, row.decided)
+    }
+
+
 def answer_context(request, transcript, *, touched: Touched, filters, focus=None) -> dict:
-    """The out-of-band fragments of an action's answer: touched lines of the loaded
-    windows, touched entity rows (or their removal), the headers of touched labels, the
-    progress counter, a queue patch and the action's result (its span, for focus)."""
+    """The out-of-band fragments of an action's answer: touched spans (or lines) of the
+    loaded windows, touched entity rows (or their removal), the headers of touched labels,
+    the progress counter, a queue patch and the action's result (its span, for focus).
+
+    Without filters it reads only the rows it draws (the touched lines, spans and groups)
+    and takes the counter, the label headers and the minimap cells from SQL aggregates;
+    with filters (which narrow the counts to what matches) it reads every span.
+    """
     transcript.refresh_from_db(fields=["state"])
-    rows = selectors.review_span_rows(transcript=transcript, provenance=bool(filters.detector))
-    windows = selectors.review_windows(transcript=transcript)
+    page_rows = selectors.review_pages(transcript=transcript)
+    windows = selectors.review_windows(transcript=transcript, pages=page_rows)
     pages = _loaded_pages(request, windows)
-    lines = []
+    utterances = []
     if touched.offsets and pages:
-        utterances = [
-            u
-            for u in selectors.review_utterances(transcript=transcript, pages=pages)
-            if any(u.start <= o < max(u.end, u.start + 1) for o in touched.offsets)
+        utterances = selectors.review_utterances(
+            transcript=transcript, pages=pages, containing=touched.offsets
+        )
+    partial = not filters.active
+    if partial:
+        rows = selectors.review_answer_rows(
+            transcript=transcript, spans=touched.spans | ({focus} if focus else set()),
+            entities=touched.entities, utterances=utterances, pages=page_rows,
+        )  # fmt: skip
+    else:
+        rows = selectors.review_span_rows(transcript=transcript, provenance=bool(filters.detector))
+    by_row = {r.id: r for r in rows}
+    lines, patches = [], {}
+    if utterances:
+        # A span whose extent did not change is redrawn alone (its mark and its
+        # replacement); the lines of the others (added, deleted, resized, overlapping) whole.
+        patches = span_patches(
+            transcript=transcript, utterances=utterances, rows=rows, filters=filters,
+            candidates={
+                i: s for i, s in touched.states.items() if i in touched.spans & touched.existed
+            },
+        )  # fmt: skip
+        offsets = {
+            s for i, states in touched.states.items() if i not in patches for s, *_ in states
+        }
+        offsets |= touched.offsets - {s for i in patches for s, *_ in touched.states[i]}
+        whole = [
+            u for u in utterances if any(u.start <= o < max(u.end, u.start + 1) for o in offsets)
         ]
+        patches = {
+            i: patch
+            for i, patch in patches.items()
+            if not any(u.start <= by_row[i].start < max(u.end, u.start + 1) for u in whole)
+        }
         lines = build_lines(  # no focus: the page paints the user's own
-            transcript=transcript, utterances=utterances, rows=rows,
+            transcript=transcript, utterances=whole, rows=rows,
             filters=filters, page_breaks=False,
         )  # fmt: skip
     groups = selectors.review_entities(
-        rows=rows, filters=filters if filters.active else None, only=touched.entities
+        rows=rows, filters=None if partial else filters, only=touched.entities
     )
     by_id = {e.id: e for g in groups for e in g.entities}
     labels = touched.labels | {by_id[i].label for i in touched.entities if i in by_id}
-    by_row = {r.id: r for r in rows}
+    if partial:
+        groups = selectors.review_label_counts(transcript=transcript, labels=labels)
     upsert, remove = [], []
     for span_id in sorted(touched.spans):
         row = by_row.get(span_id)
+        if partial and _same_queue_entry(touched, span_id, row):
+            continue  # a merged, relabelled or flagged mention keeps its j/k entry
         if row is not None and row.matches(filters):
             upsert.append(selectors.review_queue_entry(row))
         else:
             remove.append(span_id)
+    touched_pages = _recounted_pages(touched, by_row, page_rows)
+    if partial:
+        progress = selectors.review_progress_counts(transcript=transcript)
+        minimap = selectors.review_minimap_cells(
+            transcript=transcript, pages=touched_pages, page_rows=page_rows
+        )
+    else:
+        progress = selectors.review_progress(rows=rows)
+        minimap = [
+            cell
+            for cell in selectors.review_minimap(rows=rows, pages=transcript.page_count)
+            if cell.page in touched_pages
+        ]
     refusal = services.review_edit_refusal(transcript=transcript, user=request.user)
     return {
         "transcript": transcript,
         "filters": filters,
         "can_edit": refusal is None,
         "lines": lines,
-        "progress": selectors.review_progress(rows=rows),
+        # JSON in a single-quoted attribute: its double quotes need no escaping.
+        "span_patch": mark_safe(  # noqa: S308 (&, <, >, ' escaped)
+            json.dumps(list(patches.values()), ensure_ascii=False, separators=(",", ":"))
+            .replace("&", "&amp;")
+            .replace("<", "&lt;")
+            .replace(">", "&gt;")
+            .replace("'", "&#x27;")
+        ),  # fmt: skip
+        "progress": progress,
         "entity_rows": [by_id[i] for i in sorted(touched.entities) if i in by_id],
         "entity_gone": sorted(i for i in touched.entities if i not in by_id),
         "label_groups": [g for g in groups if g.label in labels],
@@ -154,9 +251,5 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
         "result_focus": focus,
         "focus": by_row.get(focus) if focus else None,
         "touched_spans": ",".join(str(i) for i in sorted(touched.spans)),
-        "minimap": [
-            cell
-            for cell in selectors.review_minimap(rows=rows, pages=transcript.page_count)
-            if cell.page in {by_row[i].page for i in touched.spans if i in by_row}
-        ],
+        "minimap": minimap,
     }

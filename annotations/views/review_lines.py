@@ -7,6 +7,7 @@ mark costs more than the whole line. Everything else of the page is in the templ
 """
 
 from bisect import bisect_left
+from dataclasses import replace
 
 from django.utils.html import escape, format_html
 
@@ -17,7 +18,7 @@ from transcripts.models import Transcript, Utterance
 POSSIBLE_MISS = "safety_net"  # a detector whose lone finds are shown as possible misses
 
 
-def _mark_open(row: SpanRow, filters: ReviewFilters, focus: int | None) -> str:
+def _mark_classes(row: SpanRow, filters: ReviewFilters, focus: int | None) -> str:
     classes = f"span lab-{row.label} st-{row.status}"
     if filters.active and not row.matches(filters):
         classes += " dim"
@@ -27,6 +28,11 @@ def _mark_open(row: SpanRow, filters: ReviewFilters, focus: int | None) -> str:
         classes += " miss"
     if row.flagged:
         classes += " flagged"
+    return classes
+
+
+def _mark_open(row: SpanRow, filters: ReviewFilters, focus: int | None) -> str:
+    classes = _mark_classes(row, filters, focus)
     # Only what the page reads (the inspector shows scores and provenance): an action's
     # answer repeats every mark of the lines it touched.
     return (
@@ -117,30 +123,7 @@ def line_pseudonymized_html(
             out.append(escape(text[pos:speaker_end]) + "</span>")
             pos, spk_open = speaker_end, False
         out.append(escape(text[pos:r_start]))
-        if replacement is None:
-            out.append(
-                format_html(
-                    '<span class="kept" id="k-{}" data-kept-id="{}" title="{}">{}</span>',
-                    row.id,
-                    row.id,
-                    f"{row.label} rejected: kept",
-                    text[r_start:r_end],
-                )  # fmt: skip
-            )
-        else:
-            out.append(
-                format_html(
-                    '<span class="rep lab-{} st-{}" id="p-{}" data-span-id="{}" data-ref="{}"'
-                    ' data-label="{}">{}</span>',
-                    row.label,
-                    row.status,
-                    row.id,
-                    row.id,
-                    row.ref,
-                    row.label,
-                    replacement,
-                )  # fmt: skip
-            )
+        out.append(_pseudo_element(text, row, r_start, r_end, replacement))
         pos = r_end
         if spk_open and pos >= speaker_end:
             out.append("</span>")
@@ -150,6 +133,95 @@ def line_pseudonymized_html(
         pos = speaker_end
     out.append(escape(text[pos:u_end]))
     return "".join(out)
+
+
+def _pseudo_element(text: str, row: SpanRow, start: int, end: int, replacement) -> str:
+    """A span in the pseudonymized pane: its replacement, or (rejected) its kept text."""
+    if replacement is None:
+        return format_html(
+            '<span class="kept" id="k-{}" data-kept-id="{}" title="{}">{}</span>',
+            row.id, row.id, f"{row.label} rejected: kept", text[start:end],
+        )  # fmt: skip
+    return format_html(
+        '<span class="rep lab-{} st-{}" id="p-{}" data-span-id="{}" data-ref="{}"'
+        ' data-label="{}">{}</span>',
+        row.label, row.status, row.id, row.id, row.ref, row.label, replacement,
+    )  # fmt: skip
+
+
+# --- one span alone, instead of its whole line ----------------------------------------
+
+
+def span_patches(
+    *,
+    transcript: Transcript,
+    utterances: list[Utterance],
+    rows: list[SpanRow],
+    candidates: dict[int, set[tuple[int, int, str, str]]],
+    filters: ReviewFilters,
+) -> dict[int, list]:
+    """Span id → ``[id, label, status, version, ref, replacement, classes]`` for each
+    candidate that can be redrawn alone: the same extent in every state it had
+    (``candidates``: span id → its ``(start, end, label, status)`` snapshots), no other
+    span overlapping or nested in it, inside one utterance and not across the speaker tag,
+    and a pseudonymized element covering exactly its extent before and after.
+    ``replacement`` is ``None`` for a rejected span (its text is kept); ``classes`` are
+    the mark's classes after ``span lab-LABEL st-STATUS`` (``dim``, ``miss``). The page
+    (``applySpanPatch`` in ``review.js``) sets those attributes on ``<mark id="s-ID">``
+    and rebuilds its ``#p-ID``/``#k-ID`` element, which gives the same line as drawing it
+    again (``tests/test_review_answer.py``, ``tests/test_browser_review_real.py``); any
+    other span's line is sent whole.
+    """
+    text = transcript.text
+    index = {r.id: i for i, r in enumerate(rows)}
+    starts = [u.start for u in utterances]
+    chosen: list[SpanRow] = []
+    prefix_end: list[int] = []
+    highest = -1
+    for r in rows:  # the furthest end of the rows before each one (rows are by start)
+        prefix_end.append(highest)
+        highest = max(highest, r.end)
+    for span_id, states in candidates.items():
+        i = index.get(span_id)
+        if i is None:
+            continue
+        row = rows[i]
+        if {(s, e) for s, e, _l, _st in states} != {(row.start, row.end)}:
+            continue
+        if prefix_end[i] > row.start or (i + 1 < len(rows) and rows[i + 1].start < row.end):
+            continue
+        u = bisect_left(starts, row.start + 1) - 1
+        if u < 0 or row.end > utterances[u].end:
+            continue
+        speaker_end = _speaker_end(text, utterances[u])
+        if speaker_end and row.start < speaker_end < row.end:
+            continue
+        chosen.append(row)
+    if not chosen:
+        return {}
+    selectors.review_fill_provenance(chosen)
+    whole = {}  # label → ids whose replacement under that label covers the whole span
+    labels = {label for r in chosen for _s, _e, label, _st in candidates[r.id]} | {
+        r.label for r in chosen
+    }
+    for label in labels:
+        trial = [replace(r, label=label, status="suggested") for r in chosen]
+        reps = selectors.review_replacements(transcript=transcript, rows=trial)
+        whole[label] = {r.id for r in trial if reps.get(r.id, (0, 0))[:2] == (r.start, r.end)}
+    current = selectors.review_replacements(transcript=transcript, rows=chosen)
+    patches = {}
+    for row in chosen:
+        states = candidates[row.id] | {(row.start, row.end, row.label, row.status)}
+        if any(st != "rejected" and row.id not in whole[label] for _s, _e, label, st in states):
+            continue
+        replacement = current[row.id][2] if row.id in current else None
+        extra = _mark_classes(row, filters, None).removeprefix(
+            f"span lab-{row.label} st-{row.status}"
+        )
+        patches[row.id] = [
+            row.id, row.label, row.status, row.version, row.ref, replacement, extra.strip(),
+        ]  # fmt: skip
+    return patches
 
 
 class Line:

@@ -295,10 +295,11 @@
     const id = extra.span ? String(extra.span) : current;
     if (!id && SPAN_ACTIONS.includes(action)) return toast("Select a span first (j or a click).", "info");
     let counted = 0;
-    if (id && (action === "accept" || action === "reject")) {
+    if (id && (action === "accept" || action === "reject" || action === "relabel")) {
       const m = markOf(id);
-      pending.set(id, action === "accept" ? "accepted" : "rejected");
+      pending.set(id, action === "reject" ? "rejected" : "accepted"); // relabel accepts too
       if (m) m.classList.add("pending");
+      if (action === "relabel") showLabel(id, extra.label);
       counted = optimistic(id);
       bumpCounter(counted);
     }
@@ -319,11 +320,13 @@
         values.loaded = loadedWindows().join(",");
         return serial(() => htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root }));
       })
-      .then(() => (lastStatus >= 500 && id ? refreshWindowOf(id, counted) : null))
+      // no answer to swap (5xx), or a refusal that changed nothing (400, 403): the window
+      // is loaded again, so an a/x/relabel shown at once is taken back
+      .then(() => ((lastStatus >= 500 || lastStatus === 400 || lastStatus === 403) && id ? refreshWindowOf(id, counted) : null))
       .finally(() => {
         // This action is answered: its span shows the server's state from now on, unless
         // a later key on the same span is still on its way.
-        const target = action === "accept" ? "accepted" : action === "reject" ? "rejected" : null;
+        const target = action === "accept" || action === "relabel" ? "accepted" : action === "reject" ? "rejected" : null;
         if (id && target && pending.get(id) === target && !laterOn(id, ticket)) {
           pending.delete(id);
           const m = markOf(id);
@@ -356,6 +359,21 @@
     } else if (rep) rep.classList.replace("st-" + was, "st-" + status);
     return was === "suggested" ? 1 : 0;
   }
+  // A relabel shows its new label at once in both panes (the tag's number comes with the
+  // answer: "[LOCATION_…]"); the answer then replaces both elements with the server's.
+  function showLabel(id, label) {
+    const m = markOf(id);
+    const old = m && m.dataset.label;
+    if (!m || !label || old === label) return;
+    m.dataset.label = label;
+    m.classList.replace("lab-" + old, "lab-" + label);
+    const rep = repOf(id);
+    if (rep) {
+      rep.dataset.label = label;
+      rep.classList.replace("lab-" + old, "lab-" + label);
+      rep.textContent = "[" + label + "_…]";
+    }
+  }
   function bumpCounter(n) {
     const p = document.getElementById("progress");
     if (!n || !p) return;
@@ -364,7 +382,50 @@
     const strong = p.querySelector("strong");
     if (strong) strong.textContent = String(decided);
   }
+  // Spans whose extent did not change come as attributes, not markup
+  // ([id, label, status, version, ref, replacement or null when kept, other classes]):
+  // the mark takes them and its twin in the pseudonymized pane is rebuilt, exactly as
+  // the server draws it (annotations/views/review_lines.py).
+  function applySpanPatch() {
+    const el = document.getElementById("span-patch");
+    if (!el || !el.dataset.spans) return;
+    let rows = [];
+    try {
+      rows = JSON.parse(el.dataset.spans);
+    } catch (err) {
+      rows = [];
+    }
+    el.dataset.spans = "";
+    for (const [id, label, status, version, ref, rep, extra] of rows) {
+      const m = markOf(String(id));
+      if (!m) continue;
+      m.className = "span lab-" + label + " st-" + status + (extra ? " " + extra : "");
+      m.dataset.label = label;
+      m.dataset.status = status;
+      m.dataset.version = String(version);
+      m.dataset.ref = ref;
+      const old = document.getElementById("p-" + id) || document.getElementById("k-" + id);
+      if (!old) continue;
+      const twin = document.createElement("span");
+      if (rep === null) {
+        twin.className = "kept";
+        twin.id = "k-" + id;
+        twin.dataset.keptId = String(id);
+        twin.title = label + " rejected: kept";
+        twin.textContent = m.textContent;
+      } else {
+        twin.className = "rep lab-" + label + " st-" + status;
+        twin.id = "p-" + id;
+        twin.dataset.spanId = String(id);
+        twin.dataset.ref = ref;
+        twin.dataset.label = label;
+        twin.textContent = rep;
+      }
+      old.replaceWith(twin);
+    }
+  }
   function answered(action, id, pressedAt) {
+    applySpanPatch();
     afterSwap();
     const patch = document.getElementById("queue-patch");
     if (patch && patch.dataset.patch) {

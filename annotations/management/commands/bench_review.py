@@ -27,6 +27,7 @@ from django.urls import reverse
 
 from annotations import locking
 from annotations.models import Entity, Span
+from annotations.selectors import review_windows
 from annotations.services.review import review_assign_entities, word_step
 from anonreview import roles
 from anonreview.core.models import AuditEvent
@@ -136,14 +137,18 @@ class Command(BaseCommand):
                 f"{result['database']}, Chromium: page interactive {result['interactive_ms']} ms"
             )
             self.stdout.write(
-                f"{'key':<10}{'median ms':>10}{'p95 ms':>9}{'max ms':>9}{'answer B':>10}"
-                f"{'answered ms':>13}{'confirmed med/p95 ms':>22}"
+                f"{'key':<10}{'median ms':>10}{'p95 ms':>9}{'max ms':>9}"
+                f"{'answer B med/p95/max':>22}{'answered ms':>13}{'confirmed med/p95 ms':>22}"
+                f"{'server med/p95 ms':>19}"
             )
             for name, row in result["timings"].items():
                 self.stdout.write(
                     f"{name:<10}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}"
-                    f"{row['max_ms']:>9.1f}{row['answer_bytes']:>10}{row['answered_ms']:>13.1f}"
+                    f"{row['max_ms']:>9.1f}"
+                    f"{row['answer_bytes']:>8}/{row['answer_p95_bytes']:>6}/{row['answer_max_bytes']:>6}"
+                    f"{row['answered_ms']:>13.1f}"
                     f"{row['confirmed_median_ms']:>14.1f} / {row['confirmed_p95_ms']:<6.1f}"
+                    f"{row['server_median_ms']:>11.1f} / {row['server_p95_ms']:<6.1f}"
                 )
             return
         self.stdout.write(
@@ -152,11 +157,13 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"{'request':<22}{'median ms':>10}{'p95 ms':>9}{'max ms':>9}{'queries':>9}"
+            f"{'answer B med/max':>18}"
         )
         for name, row in result["timings"].items():
             self.stdout.write(
                 f"{name:<22}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}"
                 f"{row['max_ms']:>9.1f}{row['queries']:>9}"
+                f"{row['answer_bytes']:>10}/{row['answer_max_bytes']:>7}"
             )
 
     def _run(self, options) -> dict:
@@ -202,12 +209,15 @@ class Command(BaseCommand):
         def spans(**filters):
             return list(Span.objects.filter(transcript=transcript, **filters).order_by("start"))
 
+        sizes: dict[str, list[int]] = {}
+
         def call(name, method, url, data=None, expect=(200,)):
             t0 = time.perf_counter()
             response = getattr(client, method)(url, data or {})
             elapsed = (time.perf_counter() - t0) * 1000
             if response.status_code not in expect:
                 raise RuntimeError(f"{name}: HTTP {response.status_code}")
+            sizes.setdefault(name, []).append(len(response.content))
             return elapsed
 
         def timed(name, method, make_args, expect=(200,)):
@@ -243,6 +253,30 @@ class Command(BaseCommand):
         timed("accept", "post", span_post("accept"))
         timed("reject", "post", span_post("reject"))
         timed("relabel", "post", span_post("relabel", {"label": "ORGANIZATION"}))
+
+        # The worst case for an answer's size: spans on the longest utterances of the
+        # loaded windows (a line sent whole costs about 10 KB per 3,000 characters).
+        loaded_pages = [p for w in review_windows(transcript=transcript)[:2] for p in w.pages]
+        longest = sorted(
+            Utterance.objects.filter(transcript=transcript, page__in=loaded_pages),
+            key=lambda u: u.start - u.end,
+        )[:6]
+        on_long = iter(
+            [s for u in longest for s in spans(status="suggested", start__gte=u.start,
+                                               start__lt=u.end)]
+        )  # fmt: skip
+
+        def long_post(name, extra=None):
+            def make():
+                span = next(on_long)
+                span.refresh_from_db()
+                return action(name), {"span": span.pk, "version": span.version, "loaded": loaded,
+                                      **(extra or {})}  # fmt: skip
+
+            return make
+
+        timed("accept_long_line", "post", long_post("accept"))
+        timed("relabel_long_line", "post", long_post("relabel", {"label": "ORGANIZATION"}))
 
         def resizable():
             # Suggested spans whose left neighbour word is free and on the same line, so
@@ -348,6 +382,8 @@ class Command(BaseCommand):
                     "p95_ms": round(sorted(values)[max(0, int(len(values) * 0.95) - 1)], 1),
                     "max_ms": round(max(values), 1),
                     "queries": queries[name],
+                    "answer_bytes": round(statistics.median(sizes[name])),
+                    "answer_max_bytes": max(sizes[name]),
                 }
                 for name, values in timings.items()
             },

@@ -20,15 +20,23 @@ from dataclasses import dataclass, field
 @dataclass
 class Touched:
     """The spans an action touched (ids, start offsets, labels) and the groups it touched
-    or created: what the review view redraws."""
+    or created: what the review view redraws. ``states`` holds, per span, every
+    ``(start, end, label, status)`` its snapshots showed, and ``existed`` the spans that
+    were there before the action: such a span whose extent never changed can be redrawn
+    alone instead of its whole line (a new or recreated one has no element to replace)."""
 
     spans: set[int] = field(default_factory=set)
     offsets: set[int] = field(default_factory=set)
     entities: set[int] = field(default_factory=set)
     labels: set[str] = field(default_factory=set)
+    states: dict[int, set[tuple[int, int, str, str]]] = field(default_factory=dict)
+    existed: set[int] = field(default_factory=set)  # spans in a ``before`` side
 
     def add_snapshot(self, snap: dict) -> None:
         self.spans.add(snap["id"])
+        self.states.setdefault(snap["id"], set()).add(
+            (snap["start"], snap["end"], snap["label"], snap.get("status", ""))
+        )
         self.offsets.add(snap["start"])
         self.labels.add(snap["label"])
         if snap.get("entity_id"):
@@ -37,6 +45,8 @@ class Touched:
     def add_sides(self, before: dict | None, after: dict | None) -> None:
         """Add an audit event's ``before``/``after`` (span snapshots, created groups,
         removed span ids)."""
+        for snap in (before or {}).get("spans", []) or []:
+            self.existed.add(snap["id"])
         for side in (before or {}, after or {}):
             for snap in side.get("spans", []) or []:
                 self.add_snapshot(snap)

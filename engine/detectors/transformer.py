@@ -75,7 +75,10 @@ def may_hold_entity(sentence: str) -> bool:
     A transcript in capitals only (no lower case) is read in full: there capitals say
     nothing.
     """
-    body = _SPEAKER.sub("", sentence, count=1)
+    return _has_candidate(_SPEAKER.sub("", sentence, count=1))
+
+
+def _has_candidate(body: str) -> bool:
     for m in _CANDIDATE.finditer(body):
         word = m.group(0)
         if not word[0].isalpha() or len(word) > 1 and not word[1:2].isalpha():
@@ -163,6 +166,19 @@ def load_model(
     return model
 
 
+def _copied(detections: list[Detection], copies: list[tuple[int, int, int]]) -> list[Detection]:
+    """The spans found inside a speaker label where it was read, moved to each later
+    occurrence ``(start, first start, length)`` of the same label."""
+    inside: dict[int, list[Detection]] = {}
+    for first, length in {(first, length) for _start, first, length in copies}:
+        inside[first] = [d for d in detections if first <= d.start and d.end <= first + length]
+    return [
+        d.moved(d.start + start - first, d.end + start - first)
+        for start, first, _length in copies
+        for d in inside[first]
+    ]
+
+
 class TransformerDetector(Detector):
     """Token classification with an ONNX BERT model (default: Rampart).
 
@@ -205,28 +221,47 @@ class TransformerDetector(Detector):
         return bool(self.options.get("skip", True))
 
     def _regions(self, text: str) -> list[tuple[int, int]]:
-        """The (start, end) of the text the model reads: every line, or with ``skip`` on
-        (the default) the sentences that can hold something it finds (``may_hold_entity``)
-        and every speaker label."""
+        """The (start, end) of the text the model reads (see ``_plan``)."""
+        return self._plan(text)[0]
+
+    def _plan(self, text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int, int]]]:
+        """What the model reads: every line, or with ``skip`` on (the default) the
+        sentences that can hold something it finds (``may_hold_entity``) and each speaker
+        label. A label is read once, where it first appears: ``copies`` lists each later
+        (start, first start, length) of the same label, which gets the first one's spans (a
+        hearing repeats its few labels hundreds of times: ~17 % of what was read)."""
         regions = []
+        copies = []
+        first_at: dict[str, int] = {}
         pos = 0
         skip = self.skip and _LOWER.search(text) is not None
         for line in text.splitlines(keepends=True):
             if not skip:
                 regions.append((pos, pos + len(line)))
-            else:
-                for m in _SENTENCE.finditer(line):
-                    if may_hold_entity(m.group(0)):
-                        regions.append((pos + m.start(), pos + m.end()))
-                    elif m.start() == 0 and (label := _SPEAKER.match(line)):
-                        regions.append((pos, pos + label.end()))  # "JOHN DOE:" stays
+                pos += len(line)
+                continue
+            label = _SPEAKER.match(line)
+            if label:
+                seen = first_at.setdefault(label.group(0), pos)
+                if seen == pos:
+                    regions.append((pos, pos + label.end()))  # "JOHN DOE:" stays
+                else:
+                    copies.append((pos, seen, label.end()))
+            body = label.end() if label else 0
+            for m in _SENTENCE.finditer(line):
+                start = max(m.start(), body)  # a label's "MR. " is no sentence
+                if m.end() > start and _has_candidate(line[start : m.end()]):
+                    regions.append((pos + start, pos + m.end()))
             pos += len(line)
-        return regions
+        return regions, copies
 
-    def _pieces(self, text: str) -> list[tuple[int, list[int], list[tuple[int, int]]]]:
+    def _pieces(
+        self, text: str, regions: list[tuple[int, int]] | None = None
+    ) -> list[tuple[int, list[int], list[tuple[int, int]]]]:
         """(0, token ids, token offsets in ``text``) per piece of at most ``max_tokens``
         word pieces; pieces end between regions, an overlong region is cut in windows."""
-        regions = self._regions(text)
+        if regions is None:
+            regions = self._regions(text)
         encodings = self.model.tokenizer.encode_batch(
             [text[a:b] for a, b in regions], add_special_tokens=False
         )
@@ -253,7 +288,8 @@ class TransformerDetector(Detector):
         self.ensure_loaded()
         text = document.text
         model = self.model
-        pieces = self._pieces(text)
+        regions, copies = self._plan(text)
+        pieces = self._pieces(text, regions)
         detections: list[Detection] = []
         order = sorted(range(len(pieces)), key=lambda i: len(pieces[i][1]))  # less padding
         for b in range(0, len(order), self.batch_size):
@@ -282,7 +318,7 @@ class TransformerDetector(Detector):
                     for i in range(len(ids))
                 ]
                 detections.extend(self._spans(text, offset, offs, tags))
-        return detections
+        return detections + _copied(detections, copies)
 
     def _spans(self, text, offset, offs, tags) -> list[Detection]:
         out = []

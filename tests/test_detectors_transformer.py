@@ -6,8 +6,10 @@ tests/test_detectors_quantize.py.
 
 import pytest
 
+from engine.detectors.base import Detection
 from engine.detectors.transformer import (
     TransformerDetector,
+    _copied,
     may_hold_entity,
     session_options,
 )
@@ -22,6 +24,7 @@ from engine.detectors.transformer import (
         "It is spelled S-M-I-T-H.",
         "Write to jo@example.org.",
         "She lived in Delano then.",
+        "O'Brien told me.",  # an apostrophe inside a name is no spelled letter
     ],
 )
 def test_sentences_with_a_possible_entity_are_read(sentence):
@@ -30,7 +33,16 @@ def test_sentences_with_a_possible_entity_are_read(sentence):
 
 @pytest.mark.parametrize(
     "sentence",
-    ["Yes, sir.", "I ran.", "Thank you.", "ATTORNEY LOPEZ: No, that's correct.", "all right."],
+    [
+        "Yes, sir.",
+        "I ran.",
+        "Thank you.",
+        "ATTORNEY LOPEZ: No, that's correct.",
+        "all right.",
+        "I'm grateful.",  # "I'm" is a common word, not letters spelled out
+        "Anything to add?",
+        "Honestly, I don't know.",
+    ],
 )
 def test_sentences_without_one_are_skipped(sentence):
     assert not may_hold_entity(sentence)
@@ -47,6 +59,28 @@ def test_skipped_sentences_keep_their_speaker_label():
     assert "I told Cameron about it.\n" in parts
     assert "MS. LEE: " in parts
     assert not any("Thank you" in p or "Yes, sir" in p for p in parts)
+
+
+def test_a_speaker_label_is_read_once_and_its_later_occurrences_are_copies():
+    text = "MS. LEE: I saw Ann.\nBOB KANE: Yes.\nMS. LEE: Fresno, then.\nMS. LEE: Okay.\n"
+    regions, copies = TransformerDetector()._plan(text)
+    parts = [text[a:b] for a, b in regions]
+    assert parts.count("MS. LEE: ") == 1 and parts.count("BOB KANE: ") == 1
+    assert "Fresno, then.\n" in parts  # the sentence is read, without its label
+    second, third = (i for i in range(len(text)) if text.startswith("MS. LEE:", i) and i)
+    assert copies == [(second, 0, len("MS. LEE: ")), (third, 0, len("MS. LEE: "))]
+
+
+def test_spans_in_a_label_are_copied_to_its_later_occurrences_only():
+    text = "MS. LEE: I saw Ann.\nMS. LEE: Yes.\n"
+    second = text.index("MS. LEE", 1)
+    found = [
+        Detection(4, 7, "PERSON", 0.9, "transformer"),  # LEE in the label
+        Detection(14, 17, "PERSON", 0.9, "transformer"),  # Ann, after the label
+    ]
+    (copy,) = _copied(found, [(second, 0, len("MS. LEE: "))])
+    assert text[copy.start : copy.end] == "LEE" and copy.start == second + 4
+    assert (copy.label, copy.score, copy.detector) == ("PERSON", 0.9, "transformer")
 
 
 def test_every_line_is_read_when_skipping_is_off_or_the_text_is_all_capitals():

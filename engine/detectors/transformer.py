@@ -63,7 +63,16 @@ _COMMON = frozenset(
     same say she should since so some such than thank thanks that that's the their them
     then there these they this those through to too um uh under until up very was we
     we'll we're well were what when where which while who whom why will with would yeah
-    yes you you're your sir ma'am correct sure alright""".split()
+    yes you you're your sir ma'am correct sure alright
+    anything anyone anybody something someone somebody everything everyone everybody
+    nothing nobody another both either neither every many much several
+    there's here's let's what's who's where's how's he's she's they're they've we've
+    you've you'll he'll she'll they'll it'll isn't aren't wasn't weren't don't doesn't
+    didn't can't cannot won't wouldn't couldn't shouldn't haven't hasn't hadn't
+    today tonight tomorrow yesterday actually basically really probably definitely
+    absolutely certainly obviously honestly anyway instead still already finally first
+    next last later go get tell see look take give make keep stay come put describe
+    explain talk think know""".split()
 )
 
 
@@ -81,8 +90,8 @@ def may_hold_entity(sentence: str) -> bool:
 def _has_candidate(body: str) -> bool:
     for m in _CANDIDATE.finditer(body):
         word = m.group(0)
-        if not word[0].isalpha() or len(word) > 1 and not word[1:2].isalpha():
-            return True  # a digit, an @ or spelled-out letters
+        if not word[0].isalpha() or word[1:2] in ("-", ".", " "):
+            return True  # a digit, an @ or spelled-out letters (not "I'm")
         if word.lower().replace("’", "'") not in _COMMON:
             return True
     return False

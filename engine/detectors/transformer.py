@@ -50,9 +50,12 @@ _LOCK = threading.Lock()
 _SENTENCE = re.compile(r".*?(?:[.?!]+(?=\s)\s*|$)", re.S)
 _LOWER = re.compile(r"[a-z]")
 _SPEAKER = re.compile(r"^\s*[A-Z][A-Z.'’ -]*:\s*")
-# Something the model could tag: a digit, an @ (e-mail), letters spelled out one by one
-# (S-M-I-T-H, S M I T H), or a capitalised word.
-_CANDIDATE = re.compile(r"[\d@]|\b[A-Za-z](?:[-. ]+[A-Za-z])+\b|\b[A-Z][\w'’]*")
+# Something the model could tag: an @ (e-mail), a number of five digits or more (phone,
+# ZIP code, ID: "415-541-0922", "(213) 682-7951"; not a year, an age, a height or a date
+# written with slashes: the model tags none of those), letters spelled out one by one
+# (S-M-I-T-H, S M I T H; not a stutter, "I-I-I"), or a capitalised word.
+_CANDIDATE = re.compile(r"@|\d(?:[ ().-]*\d){4,}|\b[A-Za-z](?:[-. ]+[A-Za-z])+\b|\b[A-Z][\w'’]*")
+_AM_PM = frozenset({"a.m", "p.m"})
 # Capitalised words that start sentences and are never anything the model finds.
 _COMMON = frozenset(
     """a about after again all also am an and any are as at be because been before being
@@ -77,9 +80,10 @@ _COMMON = frozenset(
 
 
 def may_hold_entity(sentence: str) -> bool:
-    """Whether ``sentence`` (its speaker label aside) has a digit, an @, spelled-out
-    letters or a capitalised word other than a common one. Names, places, phone numbers,
-    e-mails, URLs and IDs all do; "Yes, sir." or "I ran." do not.
+    """Whether ``sentence`` (its speaker label aside) has an @, a number of five digits
+    or more, spelled-out letters or a capitalised word other than a common one. Names,
+    places, phone numbers, e-mails, URLs and IDs all do; "Yes, sir.", "I ran." or "She
+    is 36." do not.
 
     A transcript in capitals only (no lower case) is read in full: there capitals say
     nothing.
@@ -90,8 +94,12 @@ def may_hold_entity(sentence: str) -> bool:
 def _has_candidate(body: str) -> bool:
     for m in _CANDIDATE.finditer(body):
         word = m.group(0)
-        if not word[0].isalpha() or word[1:2] in ("-", ".", " "):
-            return True  # a digit, an @ or spelled-out letters (not "I'm")
+        if not word[0].isalpha():
+            return True  # an @ or a long number
+        if word[1:2] in ("-", ".", " "):  # letters spelled out (not "I'm")
+            if len({c for c in word.lower() if c.isalpha()}) > 1 and word.lower() not in _AM_PM:
+                return True  # not a stutter ("I-I-I", "M-m") nor "a.m."
+            continue
         if word.lower().replace("’", "'") not in _COMMON:
             return True
     return False

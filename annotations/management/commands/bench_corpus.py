@@ -39,6 +39,10 @@ from annotations.management.database import require_migrated_database
 CORPUS = 334  # hearings in the paper's corpus
 WORKER_START_TIMEOUT = 600
 RUN_TIMEOUT = 3600
+# How often an idle worker asks for a job (db_worker's --interval). A worker that finds
+# one takes the next at once; the interval only delays the first job of the run (and a
+# worker that ran dry), which counts in wall_s: 0.05 s instead of up to 0.2 s.
+POLL_INTERVAL = "0.05"
 
 
 def _workers_arg(value: str) -> list[int]:
@@ -322,7 +326,7 @@ class Command(BaseCommand):
                         "--worker-id",
                         worker_id,
                         "--interval",
-                        "0.2",
+                        POLL_INTERVAL,
                         "--no-startup-delay",
                         "--no-reload",
                     ],

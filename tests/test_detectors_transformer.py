@@ -61,26 +61,35 @@ def test_skipped_sentences_keep_their_speaker_label():
     assert not any("Thank you" in p or "Yes, sir" in p for p in parts)
 
 
-def test_a_speaker_label_is_read_once_and_its_later_occurrences_are_copies():
+def test_a_speaker_label_is_read_label_reads_times_and_its_later_occurrences_are_copies():
     text = "MS. LEE: I saw Ann.\nBOB KANE: Yes.\nMS. LEE: Fresno, then.\nMS. LEE: Okay.\n"
-    regions, copies = TransformerDetector()._plan(text)
+    regions, copies = TransformerDetector(label_reads=2)._plan(text)
     parts = [text[a:b] for a, b in regions]
-    assert parts.count("MS. LEE: ") == 1 and parts.count("BOB KANE: ") == 1
+    assert parts.count("MS. LEE: ") == 2 and parts.count("BOB KANE: ") == 1
     assert "Fresno, then.\n" in parts  # the sentence is read, without its label
-    second, third = (i for i in range(len(text)) if text.startswith("MS. LEE:", i) and i)
-    assert copies == [(second, 0, len("MS. LEE: ")), (third, 0, len("MS. LEE: "))]
+    first, second, third = (i for i in range(len(text)) if text.startswith("MS. LEE:", i))
+    assert copies == [(third, (first, second), len("MS. LEE: "))]
 
 
-def test_spans_in_a_label_are_copied_to_its_later_occurrences_only():
-    text = "MS. LEE: I saw Ann.\nMS. LEE: Yes.\n"
-    second = text.index("MS. LEE", 1)
-    found = [
-        Detection(4, 7, "PERSON", 0.9, "transformer"),  # LEE in the label
-        Detection(14, 17, "PERSON", 0.9, "transformer"),  # Ann, after the label
-    ]
-    (copy,) = _copied(found, [(second, 0, len("MS. LEE: "))])
-    assert text[copy.start : copy.end] == "LEE" and copy.start == second + 4
-    assert (copy.label, copy.score, copy.detector) == ("PERSON", 0.9, "transformer")
+def test_a_copied_label_gets_the_reading_found_most_often():
+    text = "MS. LEE: A.\nMS. LEE: B.\nMS. LEE: C.\nMS. LEE: D.\n"
+    at = [i for i in range(len(text)) if text.startswith("MS. LEE:", i)]
+
+    def lee(start, score=0.9):
+        return Detection(start + 4, start + 7, "PERSON", score, "transformer")
+
+    found = [lee(at[0]), lee(at[2], 0.8), Detection(at[1], at[1] + 7, "PERSON", 0.7, "x")]
+    copies = [(at[3], (at[0], at[1], at[2]), len("MS. LEE: "))]
+    (copy,) = _copied(found, copies)  # "LEE" twice against "MS. LEE" once
+    assert text[copy.start : copy.end] == "LEE" and copy.start == at[3] + 4
+    assert (copy.label, copy.detector) == ("PERSON", "transformer")
+
+
+def test_a_label_found_empty_most_often_copies_nothing():
+    text = "AL: A.\nAL: B.\nAL: C.\nAL: D.\n"
+    at = [i for i in range(len(text)) if text.startswith("AL:", i)]
+    found = [Detection(at[0], at[0] + 2, "PERSON", 0.9, "transformer")]
+    assert _copied(found, [(at[3], (at[0], at[1], at[2]), 4)]) == []
 
 
 def test_every_line_is_read_when_skipping_is_off_or_the_text_is_all_capitals():

@@ -183,16 +183,31 @@ def load_model(
     return model
 
 
-def _copied(detections: list[Detection], copies: list[tuple[int, int, int]]) -> list[Detection]:
-    """The spans found inside a speaker label where it was read, moved to each later
-    occurrence ``(start, first start, length)`` of the same label."""
-    inside: dict[int, list[Detection]] = {}
-    for first, length in {(first, length) for _start, first, length in copies}:
-        inside[first] = [d for d in detections if first <= d.start and d.end <= first + length]
+def _copied(
+    detections: list[Detection], copies: list[tuple[int, tuple[int, ...], int]]
+) -> list[Detection]:
+    """For each later occurrence ``(start, where it was read, length)`` of a speaker
+    label, the spans found inside the label where it was read, moved there: the reading
+    found most often (on a tie, the one with more spans)."""
+    chosen: dict[tuple[int, ...], list[Detection]] = {}
+    for reads, length in {(reads, length) for _start, reads, length in copies}:
+        readings: dict[tuple, list[Detection]] = {}
+        votes: dict[tuple, int] = {}
+        for first in reads:
+            inside = sorted(
+                d.moved(d.start - first, d.end - first)
+                for d in detections
+                if first <= d.start and d.end <= first + length
+            )
+            key = tuple((d.start, d.end, d.label) for d in inside)
+            readings.setdefault(key, inside)
+            votes[key] = votes.get(key, 0) + 1
+        best = max(votes, key=lambda k: (votes[k], len(k)))
+        chosen[reads] = readings[best]
     return [
-        d.moved(d.start + start - first, d.end + start - first)
-        for start, first, _length in copies
-        for d in inside[first]
+        d.moved(d.start + start, d.end + start)
+        for start, reads, _length in copies
+        for d in chosen[reads]
     ]
 
 
@@ -241,15 +256,23 @@ class TransformerDetector(Detector):
         """The (start, end) of the text the model reads (see ``_plan``)."""
         return self._plan(text)[0]
 
-    def _plan(self, text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int, int]]]:
+    @property
+    def label_reads(self) -> int:
+        return int(self.options.get("label_reads", 5))
+
+    def _plan(
+        self, text: str
+    ) -> tuple[list[tuple[int, int]], list[tuple[int, tuple[int, ...], int]]]:
         """What the model reads: every line, or with ``skip`` on (the default) the
-        sentences that can hold something it finds (``may_hold_entity``) and each speaker
-        label. A label is read once, where it first appears: ``copies`` lists each later
-        (start, first start, length) of the same label, which gets the first one's spans (a
-        hearing repeats its few labels hundreds of times: ~17 % of what was read)."""
+        sentences that can hold something it finds (``may_hold_entity``) and the speaker
+        labels. A hearing repeats its few labels hundreds of times (~17 % of what was
+        read): a label is read where it first appears, ``label_reads`` times (default 5;
+        what the model finds in a label depends a little on the sentence after it), and
+        ``copies`` lists each later occurrence as (start, where it was read, length): it
+        gets the union of what was found there."""
         regions = []
         copies = []
-        first_at: dict[str, int] = {}
+        read_at: dict[str, list[int]] = {}
         pos = 0
         skip = self.skip and _LOWER.search(text) is not None
         for line in text.splitlines(keepends=True):
@@ -259,18 +282,19 @@ class TransformerDetector(Detector):
                 continue
             label = _SPEAKER.match(line)
             if label:
-                seen = first_at.setdefault(label.group(0), pos)
-                if seen == pos:
+                reads = read_at.setdefault(label.group(0), [])
+                if len(reads) < self.label_reads:
+                    reads.append(pos)
                     regions.append((pos, pos + label.end()))  # "JOHN DOE:" stays
                 else:
-                    copies.append((pos, seen, label.end()))
+                    copies.append((pos, label.group(0), label.end()))
             body = label.end() if label else 0
             for m in _SENTENCE.finditer(line):
                 start = max(m.start(), body)  # a label's "MR. " is no sentence
                 if m.end() > start and _has_candidate(line[start : m.end()]):
                     regions.append((pos + start, pos + m.end()))
             pos += len(line)
-        return regions, copies
+        return regions, [(start, tuple(read_at[key]), n) for start, key, n in copies]
 
     def _pieces(
         self, text: str, regions: list[tuple[int, int]] | None = None

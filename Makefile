@@ -74,12 +74,12 @@ run: demo static tesseract
 	@trap 'kill 0' INT TERM EXIT; \
 	for i in $$(seq 1 $(WORKERS)); do \
 	  $(RUN_ENV) ANONREVIEW_WORKERS=$(WORKERS) ANONREVIEW_PRELOAD_DETECTORS=1 \
-	  $(PY) manage.py db_worker --no-reload --worker-id "local-$$i" & done; \
+	  $(PY) manage.py db_worker --no-reload --interval 0.2 --worker-id "local-$$i" & done; \
 	$(RUN_ENV) $(VENV)/bin/gunicorn anonreview.wsgi:application --bind $(HOST):$(PORT) \
 	  --workers $(WEB_WORKERS) --access-logfile - --access-logformat $(ACCESS_LOG)
 
 worker: install secret tesseract
-	$(RUN_ENV) $(PY) manage.py db_worker
+	$(RUN_ENV) $(PY) manage.py db_worker --interval 0.2
 
 test: install-dev chromium tesseract
 	$(VENV)/bin/lint-imports

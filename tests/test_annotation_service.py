@@ -262,3 +262,33 @@ def test_preload_survives_detectors_that_fail(tmp_path, settings):
     ready = tmp_path / "ready"
     annotation.detectors_preload(ready_file=str(ready))  # logs, does not raise
     assert ready.exists()
+
+
+def test_preload_warms_the_subtype_classifier_with_every_subtype(tmp_path, settings, monkeypatch):
+    from annotations.services import pseudonymization
+    from engine.pseudonymize.classifier import DESCRIPTIONS
+
+    calls = []
+
+    class Classifier:
+        def prefetch(self, items):
+            calls.extend(items)
+
+    monkeypatch.setattr(pseudonymization, "configured_classifier", Classifier)
+    settings.DETECTORS = [{"NAME": "engine.detectors.cover.CoverPageDetector"}]
+    annotation.detectors_preload(ready_file=str(tmp_path / "ready"))
+    ((_label, _mention, candidates),) = calls
+    assert set(candidates) == set(DESCRIPTIONS)
+
+
+def test_preload_survives_a_subtype_classifier_that_fails(tmp_path, settings, monkeypatch):
+    from annotations.services import pseudonymization
+
+    def broken():
+        raise OSError("no model")
+
+    monkeypatch.setattr(pseudonymization, "configured_classifier", broken)
+    settings.DETECTORS = [{"NAME": "engine.detectors.cover.CoverPageDetector"}]
+    ready = tmp_path / "ready"
+    annotation.detectors_preload(ready_file=str(ready))  # logs, does not raise
+    assert ready.exists()

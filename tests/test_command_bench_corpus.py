@@ -68,6 +68,9 @@ def test_bench_corpus_annotates_through_real_workers_and_cleans_up(file_db_env):
     assert run["annotated"] == 1 and run["suggestions"] > 0  # really annotated
     assert 0 < run["import_s"] < run["wall_s"] and 0 < run["annotate_s"] < run["wall_s"]
     assert report["peak_rss_mb_per_worker"] > 0
+    (worker,) = run["per_worker"]  # one worker: its import, then its annotation
+    assert worker["jobs"] == "IA" and worker["tail_s"] == 0 and worker["cpu_s"] > 0
+    assert worker["busy_s"] + worker["idle_s"] == pytest.approx(run["wall_s"], abs=0.01)
     with sqlite3.connect(db) as con:  # the benchmark's rows are gone
         assert con.execute("select count(*) from transcripts_transcript").fetchone() == (0,)
         assert con.execute("select count(*) from transcripts_job").fetchone() == (0,)
@@ -88,3 +91,21 @@ def test_bench_corpus_asks_for_migrate_on_a_half_migrated_database(file_db_env):
     done = manage("bench_corpus", "--n", "1", "--words", "800", env=env, timeout=60)
     assert done.returncode != 0
     assert "migrate" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_worker_summary_splits_idle_time_into_start_gaps_and_tail():
+    from annotations.management.commands.bench_corpus import _worker_summary
+
+    timeline = [
+        {"worker": "a", "kind": "import", "start_s": 0.1, "end_s": 1.0},
+        {"worker": "b", "kind": "import", "start_s": 0.2, "end_s": 1.1},
+        {"worker": "a", "kind": "annotate", "start_s": 1.5, "end_s": 5.0},
+        {"worker": "b", "kind": "annotate", "start_s": 1.1, "end_s": 6.0},
+    ]
+    a = _worker_summary(timeline, 6.0, "a")
+    assert a["jobs"] == "IA" and a["busy_s"] == pytest.approx(4.4)
+    assert (a["start_s"], a["gaps_s"], a["tail_s"]) == pytest.approx((0.1, 0.5, 1.0))
+    assert a["idle_s"] == pytest.approx(a["start_s"] + a["gaps_s"] + a["tail_s"])
+    assert _worker_summary(timeline, 6.0, "b")["tail_s"] == 0
+    idle = _worker_summary(timeline, 6.0, "c")  # a worker that got no job
+    assert idle["jobs"] == "" and idle["tail_s"] == 6.0

@@ -6,8 +6,10 @@ tests/test_detectors_quantize.py.
 
 import pytest
 
+from engine.detectors.base import Detection
 from engine.detectors.transformer import (
     TransformerDetector,
+    _copied,
     may_hold_entity,
     session_options,
 )
@@ -22,6 +24,7 @@ from engine.detectors.transformer import (
         "It is spelled S-M-I-T-H.",
         "Write to jo@example.org.",
         "She lived in Delano then.",
+        "O'Brien told me.",  # an apostrophe inside a name is no spelled letter
     ],
 )
 def test_sentences_with_a_possible_entity_are_read(sentence):
@@ -30,7 +33,16 @@ def test_sentences_with_a_possible_entity_are_read(sentence):
 
 @pytest.mark.parametrize(
     "sentence",
-    ["Yes, sir.", "I ran.", "Thank you.", "ATTORNEY LOPEZ: No, that's correct.", "all right."],
+    [
+        "Yes, sir.",
+        "I ran.",
+        "Thank you.",
+        "ATTORNEY LOPEZ: No, that's correct.",
+        "all right.",
+        "I'm grateful.",  # "I'm" is a common word, not letters spelled out
+        "Anything to add?",
+        "Honestly, I don't know.",
+    ],
 )
 def test_sentences_without_one_are_skipped(sentence):
     assert not may_hold_entity(sentence)
@@ -47,6 +59,37 @@ def test_skipped_sentences_keep_their_speaker_label():
     assert "I told Cameron about it.\n" in parts
     assert "MS. LEE: " in parts
     assert not any("Thank you" in p or "Yes, sir" in p for p in parts)
+
+
+def test_a_speaker_label_is_read_label_reads_times_and_its_later_occurrences_are_copies():
+    text = "MS. LEE: I saw Ann.\nBOB KANE: Yes.\nMS. LEE: Fresno, then.\nMS. LEE: Okay.\n"
+    regions, copies = TransformerDetector(label_reads=2)._plan(text)
+    parts = [text[a:b] for a, b in regions]
+    assert parts.count("MS. LEE: ") == 2 and parts.count("BOB KANE: ") == 1
+    assert "Fresno, then.\n" in parts  # the sentence is read, without its label
+    first, second, third = (i for i in range(len(text)) if text.startswith("MS. LEE:", i))
+    assert copies == [(third, (first, second), len("MS. LEE: "))]
+
+
+def test_a_copied_label_gets_the_reading_found_most_often():
+    text = "MS. LEE: A.\nMS. LEE: B.\nMS. LEE: C.\nMS. LEE: D.\n"
+    at = [i for i in range(len(text)) if text.startswith("MS. LEE:", i)]
+
+    def lee(start, score=0.9):
+        return Detection(start + 4, start + 7, "PERSON", score, "transformer")
+
+    found = [lee(at[0]), lee(at[2], 0.8), Detection(at[1], at[1] + 7, "PERSON", 0.7, "x")]
+    copies = [(at[3], (at[0], at[1], at[2]), len("MS. LEE: "))]
+    (copy,) = _copied(found, copies)  # "LEE" twice against "MS. LEE" once
+    assert text[copy.start : copy.end] == "LEE" and copy.start == at[3] + 4
+    assert (copy.label, copy.detector) == ("PERSON", "transformer")
+
+
+def test_a_label_found_empty_most_often_copies_nothing():
+    text = "AL: A.\nAL: B.\nAL: C.\nAL: D.\n"
+    at = [i for i in range(len(text)) if text.startswith("AL:", i)]
+    found = [Detection(at[0], at[0] + 2, "PERSON", 0.9, "transformer")]
+    assert _copied(found, [(at[3], (at[0], at[1], at[2]), 4)]) == []
 
 
 def test_every_line_is_read_when_skipping_is_off_or_the_text_is_all_capitals():

@@ -10,7 +10,7 @@ and stored originals, with one audit row saying so.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 
@@ -36,6 +36,9 @@ class Stages:
     annotated: int = 0
     failed: int = 0
     suggestions: int = 0
+    # one row per job: {"worker", "kind" ("import"/"annotate"), "start_s", "end_s"},
+    # seconds from the upload's enqueueing (for each worker's busy/idle timeline)
+    timeline: list[dict] = field(default_factory=list)
 
 
 def _task_rows(task_ids: list[str]):
@@ -43,7 +46,7 @@ def _task_rows(task_ids: list[str]):
 
     return list(
         DBTaskResult.objects.filter(id__in=[t for t in task_ids if t]).values(
-            "id", "enqueued_at", "started_at", "finished_at"
+            "id", "enqueued_at", "started_at", "finished_at", "worker_ids"
         )
     )
 
@@ -82,6 +85,20 @@ def benchmark_stages(*, import_job_id: int) -> Stages:
         return Stages(done=False, transcripts=len(ids))
     last = max(r["finished_at"] for r in import_rows + annotate_rows)
     first = min(r["enqueued_at"] for r in import_rows)
+    timeline = sorted(
+        (
+            {
+                "worker": (r["worker_ids"] or ["?"])[-1],
+                "kind": kind,
+                "start_s": round((r["started_at"] - first).total_seconds(), 3),
+                "end_s": round((r["finished_at"] - first).total_seconds(), 3),
+            }
+            for kind, rows in (("import", import_rows), ("annotate", annotate_rows))
+            for r in rows
+            if r["started_at"] is not None
+        ),
+        key=lambda row: (row["worker"], row["start_s"]),
+    )
     return Stages(
         done=True,
         wall_s=(last - first).total_seconds(),
@@ -91,6 +108,7 @@ def benchmark_stages(*, import_job_id: int) -> Stages:
         annotated=Transcript.objects.filter(pk__in=ids, state=Transcript.State.READY).count(),
         failed=sum(1 for j in annotation_jobs if j["status"] == Job.Status.FAILED),
         suggestions=Span.objects.filter(transcript_id__in=ids).count(),
+        timeline=timeline,
     )
 
 

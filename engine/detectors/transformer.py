@@ -50,9 +50,12 @@ _LOCK = threading.Lock()
 _SENTENCE = re.compile(r".*?(?:[.?!]+(?=\s)\s*|$)", re.S)
 _LOWER = re.compile(r"[a-z]")
 _SPEAKER = re.compile(r"^\s*[A-Z][A-Z.'’ -]*:\s*")
-# Something the model could tag: a digit, an @ (e-mail), letters spelled out one by one
-# (S-M-I-T-H, S M I T H), or a capitalised word.
-_CANDIDATE = re.compile(r"[\d@]|\b[A-Za-z](?:[-. ]+[A-Za-z])+\b|\b[A-Z][\w'’]*")
+# Something the model could tag: an @ (e-mail), a number of five digits or more (phone,
+# ZIP code, ID: "415-541-0922", "(213) 682-7951"; not a year, an age, a height or a date
+# written with slashes: the model tags none of those), letters spelled out one by one
+# (S-M-I-T-H, S M I T H; not a stutter, "I-I-I"), or a capitalised word.
+_CANDIDATE = re.compile(r"@|\d(?:[ ().-]*\d){4,}|\b[A-Za-z](?:[-. ]+[A-Za-z])+\b|\b[A-Z][\w'’]*")
+_AM_PM = frozenset({"a.m", "p.m"})
 # Capitalised words that start sentences and are never anything the model finds.
 _COMMON = frozenset(
     """a about after again all also am an and any are as at be because been before being
@@ -63,23 +66,40 @@ _COMMON = frozenset(
     same say she should since so some such than thank thanks that that's the their them
     then there these they this those through to too um uh under until up very was we
     we'll we're well were what when where which while who whom why will with would yeah
-    yes you you're your sir ma'am correct sure alright""".split()
+    yes you you're your sir ma'am correct sure alright
+    anything anyone anybody something someone somebody everything everyone everybody
+    nothing nobody another both either neither every many much several
+    there's here's let's what's who's where's how's he's she's they're they've we've
+    you've you'll he'll she'll they'll it'll isn't aren't wasn't weren't don't doesn't
+    didn't can't cannot won't wouldn't couldn't shouldn't haven't hasn't hadn't
+    today tonight tomorrow yesterday actually basically really probably definitely
+    absolutely certainly obviously honestly anyway instead still already finally first
+    next last later go get tell see look take give make keep stay come put describe
+    explain talk think know""".split()
 )
 
 
 def may_hold_entity(sentence: str) -> bool:
-    """Whether ``sentence`` (its speaker label aside) has a digit, an @, spelled-out
-    letters or a capitalised word other than a common one. Names, places, phone numbers,
-    e-mails, URLs and IDs all do; "Yes, sir." or "I ran." do not.
+    """Whether ``sentence`` (its speaker label aside) has an @, a number of five digits
+    or more, spelled-out letters or a capitalised word other than a common one. Names,
+    places, phone numbers, e-mails, URLs and IDs all do; "Yes, sir.", "I ran." or "She
+    is 36." do not.
 
     A transcript in capitals only (no lower case) is read in full: there capitals say
     nothing.
     """
-    body = _SPEAKER.sub("", sentence, count=1)
+    return _has_candidate(_SPEAKER.sub("", sentence, count=1))
+
+
+def _has_candidate(body: str) -> bool:
     for m in _CANDIDATE.finditer(body):
         word = m.group(0)
-        if not word[0].isalpha() or len(word) > 1 and not word[1:2].isalpha():
-            return True  # a digit, an @ or spelled-out letters
+        if not word[0].isalpha():
+            return True  # an @ or a long number
+        if word[1:2] in ("-", ".", " "):  # letters spelled out (not "I'm")
+            if len({c for c in word.lower() if c.isalpha()}) > 1 and word.lower() not in _AM_PM:
+                return True  # not a stutter ("I-I-I", "M-m") nor "a.m."
+            continue
         if word.lower().replace("’", "'") not in _COMMON:
             return True
     return False
@@ -163,6 +183,34 @@ def load_model(
     return model
 
 
+def _copied(
+    detections: list[Detection], copies: list[tuple[int, tuple[int, ...], int]]
+) -> list[Detection]:
+    """For each later occurrence ``(start, where it was read, length)`` of a speaker
+    label, the spans found inside the label where it was read, moved there: the reading
+    found most often (on a tie, the one with more spans)."""
+    chosen: dict[tuple[int, ...], list[Detection]] = {}
+    for reads, length in {(reads, length) for _start, reads, length in copies}:
+        readings: dict[tuple, list[Detection]] = {}
+        votes: dict[tuple, int] = {}
+        for first in reads:
+            inside = sorted(
+                d.moved(d.start - first, d.end - first)
+                for d in detections
+                if first <= d.start and d.end <= first + length
+            )
+            key = tuple((d.start, d.end, d.label) for d in inside)
+            readings.setdefault(key, inside)
+            votes[key] = votes.get(key, 0) + 1
+        best = max(votes, key=lambda k: (votes[k], len(k)))
+        chosen[reads] = readings[best]
+    return [
+        d.moved(d.start + start, d.end + start)
+        for start, reads, _length in copies
+        for d in chosen[reads]
+    ]
+
+
 class TransformerDetector(Detector):
     """Token classification with an ONNX BERT model (default: Rampart).
 
@@ -205,28 +253,56 @@ class TransformerDetector(Detector):
         return bool(self.options.get("skip", True))
 
     def _regions(self, text: str) -> list[tuple[int, int]]:
-        """The (start, end) of the text the model reads: every line, or with ``skip`` on
-        (the default) the sentences that can hold something it finds (``may_hold_entity``)
-        and every speaker label."""
+        """The (start, end) of the text the model reads (see ``_plan``)."""
+        return self._plan(text)[0]
+
+    @property
+    def label_reads(self) -> int:
+        return int(self.options.get("label_reads", 5))
+
+    def _plan(
+        self, text: str
+    ) -> tuple[list[tuple[int, int]], list[tuple[int, tuple[int, ...], int]]]:
+        """What the model reads: every line, or with ``skip`` on (the default) the
+        sentences that can hold something it finds (``may_hold_entity``) and the speaker
+        labels. A hearing repeats its few labels hundreds of times (~17 % of what was
+        read): a label is read where it first appears, ``label_reads`` times (default 5;
+        what the model finds in a label depends a little on the sentence after it), and
+        ``copies`` lists each later occurrence as (start, where it was read, length): it
+        gets the union of what was found there."""
         regions = []
+        copies = []
+        read_at: dict[str, list[int]] = {}
         pos = 0
         skip = self.skip and _LOWER.search(text) is not None
         for line in text.splitlines(keepends=True):
             if not skip:
                 regions.append((pos, pos + len(line)))
-            else:
-                for m in _SENTENCE.finditer(line):
-                    if may_hold_entity(m.group(0)):
-                        regions.append((pos + m.start(), pos + m.end()))
-                    elif m.start() == 0 and (label := _SPEAKER.match(line)):
-                        regions.append((pos, pos + label.end()))  # "JOHN DOE:" stays
+                pos += len(line)
+                continue
+            label = _SPEAKER.match(line)
+            if label:
+                reads = read_at.setdefault(label.group(0), [])
+                if len(reads) < self.label_reads:
+                    reads.append(pos)
+                    regions.append((pos, pos + label.end()))  # "JOHN DOE:" stays
+                else:
+                    copies.append((pos, label.group(0), label.end()))
+            body = label.end() if label else 0
+            for m in _SENTENCE.finditer(line):
+                start = max(m.start(), body)  # a label's "MR. " is no sentence
+                if m.end() > start and _has_candidate(line[start : m.end()]):
+                    regions.append((pos + start, pos + m.end()))
             pos += len(line)
-        return regions
+        return regions, [(start, tuple(read_at[key]), n) for start, key, n in copies]
 
-    def _pieces(self, text: str) -> list[tuple[int, list[int], list[tuple[int, int]]]]:
+    def _pieces(
+        self, text: str, regions: list[tuple[int, int]] | None = None
+    ) -> list[tuple[int, list[int], list[tuple[int, int]]]]:
         """(0, token ids, token offsets in ``text``) per piece of at most ``max_tokens``
         word pieces; pieces end between regions, an overlong region is cut in windows."""
-        regions = self._regions(text)
+        if regions is None:
+            regions = self._regions(text)
         encodings = self.model.tokenizer.encode_batch(
             [text[a:b] for a, b in regions], add_special_tokens=False
         )
@@ -253,7 +329,8 @@ class TransformerDetector(Detector):
         self.ensure_loaded()
         text = document.text
         model = self.model
-        pieces = self._pieces(text)
+        regions, copies = self._plan(text)
+        pieces = self._pieces(text, regions)
         detections: list[Detection] = []
         order = sorted(range(len(pieces)), key=lambda i: len(pieces[i][1]))  # less padding
         for b in range(0, len(order), self.batch_size):
@@ -282,7 +359,7 @@ class TransformerDetector(Detector):
                     for i in range(len(ids))
                 ]
                 detections.extend(self._spans(text, offset, offs, tags))
-        return detections
+        return detections + _copied(detections, copies)
 
     def _spans(self, text, offset, offs, tags) -> list[Detection]:
         out = []

@@ -131,6 +131,46 @@ def test_clean_drops_dates_without_number_month_or_weekday():
     assert [text[d.start : d.end] for d in out] == ["Monday", "1998"]
 
 
+def test_a_url_or_email_without_an_address_shape_is_dropped_so_the_name_wins():
+    text = "Ms. Hensley. H-E-N-S-L-E-Y. Mail hensley@example.org or www.example.org."
+
+    def at(part: str, label: str, detector: str, score: float = 0.9) -> Detection:
+        start = text.index(part)
+        return Detection(start, start + len(part), label, score, detector)
+
+    out = merge(
+        clean(
+            text,
+            [
+                at("Hensley", "PERSON", "spacy", 0.85),
+                at("H-E-N-S-L-E-Y", "SPELLED_NAME", "presidio"),
+                at("Hensley. H-E-N-S-L-E-Y", "URL", "transformer"),
+                at("Hensley", "EMAIL_ADDRESS", "transformer", 0.8),
+                at("hensley@example.org", "EMAIL_ADDRESS", "transformer"),
+                at("www.example.org", "URL", "transformer"),
+            ],
+        )
+    )
+    assert [(text[d.start : d.end], d.label) for d in out] == [
+        ("Hensley", "PERSON"),
+        ("H-E-N-S-L-E-Y", "SPELLED_NAME"),
+        ("hensley@example.org", "EMAIL_ADDRESS"),
+        ("www.example.org", "URL"),
+    ]
+
+
+def test_a_spoken_address_keeps_its_url_or_email_label():
+    text = "It was jay smith at example dot com, and example dot org for the form."
+    out = clean(
+        text,
+        [
+            Detection(7, 35, "EMAIL_ADDRESS", 0.9, "transformer"),
+            Detection(41, 56, "URL", 0.9, "transformer"),
+        ],
+    )
+    assert [d.label for d in out] == ["EMAIL_ADDRESS", "URL"]
+
+
 def test_clean_drops_times_without_a_clock_and_stutters():
     text = "Good morning. At 9:00 a.m. th-th-that place."
     out = clean(

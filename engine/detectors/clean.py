@@ -51,6 +51,16 @@ _TIME_STRICT = re.compile(
     re.IGNORECASE,
 )
 _STUTTER = re.compile(r"^(\w{1,3})-(?:\1-)*\1\w*$", re.IGNORECASE)
+# An address has its shape, written ("x@y.org", "www.", "cdcr.ca.gov") or spoken ("at …
+# dot com"): a name followed by its spelling ("Hensley. H-E-N-S-L-E-Y") that the token
+# classifier reads as a URL or e-mail has none, and must not win the merge over PERSON.
+_SPOKEN_DOMAIN = r"\bdot\s+(?:com|org|net|gov|edu|us|io|info)\b"
+_ADDRESS_SHAPE = {
+    "EMAIL_ADDRESS": re.compile(rf"@|\bat\b.*{_SPOKEN_DOMAIN}", re.IGNORECASE),
+    "URL": re.compile(
+        rf"://|\bwww\.|[a-z0-9-]\.(?:[a-z]{{2,}})(?:\b|/)|{_SPOKEN_DOMAIN}", re.IGNORECASE
+    ),
+}
 _ALNUM = re.compile(r"\w")
 
 
@@ -296,6 +306,8 @@ def clean(
             # "PLEASANT VALLEY STATE PRISON\nCOALINGA"
             pending.extend((piece, refined_already) for piece in _line_pieces(text, d))
             continue
+        if d.label in _ADDRESS_SHAPE and not _ADDRESS_SHAPE[d.label].search(value):
+            continue  # a URL or e-mail without an address's shape
         if d.label in {"DATE", "TIME"} and not refined_already:
             refined = _refine(text, d)
             if refined != [d]:

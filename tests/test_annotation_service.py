@@ -292,3 +292,23 @@ def test_preload_survives_a_subtype_classifier_that_fails(tmp_path, settings, mo
     ready = tmp_path / "ready"
     annotation.detectors_preload(ready_file=str(ready))  # logs, does not raise
     assert ready.exists()
+
+
+@pytest.mark.parametrize(("threads", "expected"), [(1, 1), (2, 1), (4, 3)])
+def test_the_transformer_beside_spacy_leaves_one_of_the_workers_threads_to_the_parse(
+    settings, tmp_path, threads, expected
+):
+    settings.DETECTOR_THREADS = threads
+    (transformer,) = annotation.detectors_from_settings(
+        [
+            {
+                "NAME": "engine.detectors.transformer.TransformerDetector",
+                "OPTIONS": {"model_dir": str(tmp_path / f"threads-{threads}")},
+            }
+        ]
+    )
+    assert transformer.options["threads"] == expected
+    # it runs beside the parse only when the worker has two threads or more
+    assert annotation.ensemble_build(detectors=[transformer], allow_list=[]).parallel is (
+        threads >= 2
+    )

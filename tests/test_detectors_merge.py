@@ -433,3 +433,24 @@ def test_what_a_body_keeps_between_two_kept_names_is_no_name():
         ("DORA", "PERSON"),
         ("VARGA", "PERSON"),
     }
+
+
+def test_allow_list_lookups_agree_with_a_scan_of_every_occurrence():
+    rng = random.Random(7)
+    terms = ["Board of Parole Hearings", "Parole Hearings", "Life Prisoner", "Penal Code"]
+    words = ["the", "Board", "of", "Parole", "Hearings", "Life", "Prisoner", "Penal", "Code", "x"]
+    text = " ".join(rng.choice(words) for _ in range(400))
+    allow = AllowList(terms)
+    regions = allow.regions(text)
+    assert regions == sorted(regions) and all(
+        a[1] <= b[0] for a, b in zip(regions, regions[1:], strict=False)
+    )
+    for _ in range(2000):
+        start = rng.randrange(len(text))
+        end = rng.randrange(start, min(len(text), start + 40) + 1)
+        scanned_inside = text[start:end] in allow or any(
+            s <= start and end <= e for s, e in regions
+        )
+        scanned_overlap = any(s < end and start < e for s, e in regions)
+        assert allow.allows(text, start, end) is scanned_inside
+        assert allow.overlaps_term(text, start, end) is scanned_overlap

@@ -86,7 +86,7 @@ def detectors_from_settings(config: list[dict] | None = None) -> list[Detector]:
                 raise ImproperlyConfigured(f"DETECTORS: {entry['NAME']!r} is not a Detector class.")
             options = dict(entry.get("OPTIONS") or {})
             if cls.__name__ in _THREADED:
-                options.setdefault("threads", getattr(settings, "DETECTOR_THREADS", 0))
+                options.setdefault("threads", _detector_threads(cls))
             if cls.__name__ == "TransformerDetector":
                 options.setdefault("cache_dir", str(getattr(settings, "MODEL_CACHE_DIR", "")))
             if cls.__name__ in _SPACY_USERS:
@@ -104,6 +104,17 @@ def detectors_from_settings(config: list[dict] | None = None) -> list[Detector]:
             raise ImproperlyConfigured(f"DETECTORS: detector names must be unique, got {names}.")
         _cache[key] = detectors
     return detectors
+
+
+def _detector_threads(cls: type[Detector]) -> int:
+    """A detector's share of the worker's threads. One that runs beside the others
+    (``runs_apart``, the transformer) leaves one thread to spaCy and Presidio, which run
+    meanwhile in the calling thread: with all of them it oversubscribed the cores and
+    slowed the parse, which is what the hearing waits for (docs/speed.md)."""
+    threads = int(getattr(settings, "DETECTOR_THREADS", 0) or 0)
+    if threads >= 2 and cls.runs_apart:
+        return threads - 1
+    return threads
 
 
 def ensemble_build(

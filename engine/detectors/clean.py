@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable
 
@@ -85,7 +86,7 @@ class AllowList:
             if alternatives
             else None
         )
-        self._regions_for: tuple[str, list[tuple[int, int]]] | None = None
+        self._regions_for: tuple[str, list[tuple[int, int]], list[int], list[int]] | None = None
 
     def __contains__(self, text: str) -> bool:
         key = normalise_term(text)
@@ -93,25 +94,33 @@ class AllowList:
         return key in self.terms or re.sub(r"'s?$|s$", "", key) in self.terms
 
     def regions(self, text: str) -> list[tuple[int, int]]:
-        """Where multi-word terms occur in ``text`` (cached for the last text)."""
+        """Where multi-word terms occur in ``text`` (cached for the last text), in order
+        and without overlaps (one left-to-right scan)."""
+        return self._indexed(text)[0]
+
+    def _indexed(self, text: str) -> tuple[list[tuple[int, int]], list[int], list[int]]:
         if self._multi is None:
-            return []
+            return [], [], []
         # Keyed by the text object itself (kept referenced): an id() could be reused.
         if self._regions_for is None or self._regions_for[0] is not text:
-            self._regions_for = (text, [m.span() for m in self._multi.finditer(text)])
-        return self._regions_for[1]
+            found = [m.span() for m in self._multi.finditer(text)]
+            self._regions_for = (text, found, [s for s, _ in found], [e for _, e in found])
+        return self._regions_for[1:]
 
     def overlaps_term(self, text: str, start: int, end: int) -> bool:
         """Whether a multi-word term occurs inside or across ``text[start:end]``."""
-        return any(s < end and start < e for s, e in self.regions(text))
+        regions, _starts, ends = self._indexed(text)
+        # the first occurrence ending after ``start`` is the only candidate (sorted, disjoint)
+        i = bisect.bisect_right(ends, start)
+        return i < len(regions) and regions[i][0] < end
 
     def allows(self, text: str, start: int, end: int) -> bool:
         if text[start:end] in self:
             return True
-        for s, e in self.regions(text):
-            if s <= start and end <= e:
-                return True
-        return False
+        regions, starts, _ends = self._indexed(text)
+        # the last occurrence starting at or before ``start`` is the only one that can hold it
+        i = bisect.bisect_right(starts, start) - 1
+        return i >= 0 and end <= regions[i][1]
 
 
 def trim(text: str, d: Detection) -> Detection | None:

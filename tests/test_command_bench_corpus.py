@@ -109,3 +109,15 @@ def test_worker_summary_splits_idle_time_into_start_gaps_and_tail():
     assert _worker_summary(timeline, 6.0, "b")["tail_s"] == 0
     idle = _worker_summary(timeline, 6.0, "c")  # a worker that got no job
     assert idle["jobs"] == "" and idle["tail_s"] == 6.0
+
+
+def test_threads_per_worker_divide_the_cores_or_the_runs_thread_setting(monkeypatch):
+    from annotations.management.commands import bench_corpus
+
+    monkeypatch.setattr(bench_corpus, "_cores", lambda: 2)
+    monkeypatch.delenv("ANONREVIEW_THREADS", raising=False)
+    assert [bench_corpus.threads_per_worker(k) for k in (1, 2, 3)] == [2, 1, 1]
+    monkeypatch.setenv("ANONREVIEW_THREADS", "1")
+    assert [bench_corpus.threads_per_worker(k) for k in (1, 2)] == [1, 1]
+    monkeypatch.setenv("ANONREVIEW_THREADS", "8")
+    assert [bench_corpus.threads_per_worker(k) for k in (1, 2)] == [8, 4]

@@ -80,6 +80,13 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+def threads_per_worker(k: int) -> int:
+    """The threads each of ``k`` workers gets: ANONREVIEW_THREADS (the threads of the whole
+    run, when set) or the cores, divided by the workers, never below one."""
+    total = int(os.environ.get("ANONREVIEW_THREADS") or 0) or _cores()
+    return max(1, total // k)
+
+
 def _peak_rss_mb(pid: int) -> float | None:
     """The process's peak resident memory (Linux's VmHWM), in MB."""
     try:
@@ -287,7 +294,7 @@ class Command(BaseCommand):
             "annotate_s": round(stages.annotate_s, 3),
             "annotated": stages.annotated,
             "suggestions": stages.suggestions,
-            "threads_per_worker": max(1, _cores() // k),
+            "threads_per_worker": threads_per_worker(k),
             "peak_rss_mb": max((p for p in peaks if p is not None), default=None),
             "cpu_s": round(sum(w.get("cpu_s", 0.0) for w in per_worker), 2),
             "tail_s": max(w["tail_s"] for w in per_worker),
@@ -317,8 +324,8 @@ class Command(BaseCommand):
             # The thread variables are set per process from ANONREVIEW_WORKERS.
             for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
                 env.pop(var, None)
-            if "ANONREVIEW_THREADS" in os.environ:
-                env["ANONREVIEW_THREADS"] = str(max(1, int(os.environ["ANONREVIEW_THREADS"]) // k))
+            if os.environ.get("ANONREVIEW_THREADS"):
+                env["ANONREVIEW_THREADS"] = str(threads_per_worker(k))
             log = (tmp / f"worker-{i}.log").open("wb")
             worker_id = f"bench-{os.getpid()}-{k}-{i}"
             procs.append(

@@ -257,14 +257,20 @@ class Command(BaseCommand):
         # The worst case for an answer's size: spans on the longest utterances of the
         # loaded windows (a line sent whole costs about 10 KB per 3,000 characters).
         loaded_pages = [p for w in review_windows(transcript=transcript)[:2] for p in w.pages]
-        longest = sorted(
-            Utterance.objects.filter(transcript=transcript, page__in=loaded_pages),
-            key=lambda u: u.start - u.end,
-        )[:6]
-        on_long = iter(
-            [s for u in longest for s in spans(status="suggested", start__gte=u.start,
-                                               start__lt=u.end)]
-        )  # fmt: skip
+        by_length = sorted(
+            Utterance.objects.filter(transcript=transcript), key=lambda u: u.start - u.end
+        )
+        # the longest utterances, those of the loaded windows first, that hold enough
+        # suggestions for both timed actions (each: a warm-up, a counted and ``repeat`` calls)
+        longest = [u for u in by_length if u.page in loaded_pages] + [
+            u for u in by_length if u.page not in loaded_pages
+        ]
+        on_long_spans = []
+        for u in longest:
+            if len(on_long_spans) >= 2 * (repeat + 2):
+                break
+            on_long_spans += spans(status="suggested", start__gte=u.start, start__lt=u.end)
+        on_long = iter(on_long_spans)
 
         def long_post(name, extra=None):
             def make():

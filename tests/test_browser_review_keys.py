@@ -48,6 +48,28 @@ def current(page):
     )
 
 
+def merge_two_person_groups(page, status: str = "") -> tuple[str, str]:
+    """Click a mention of the first PERSON group in the original pane (among the marks
+    matching ``status``, a CSS attribute selector), then one of the second, press ``m``
+    and confirm the dialog with Enter. Returns the two span ids, in the order clicked;
+    afterwards they are in one group."""
+    a, b = page.evaluate(
+        """(status) => { const seen = new Map();
+        for (const m of document.querySelectorAll('#original mark[data-label=PERSON]' + status)) {
+          if (!seen.has(m.dataset.ref)) seen.set(m.dataset.ref, m.dataset.spanId);
+          if (seen.size === 2) break; }
+        return Array.from(seen.values()); }""",
+        status,
+    )
+    page.locator(f"#s-{a}").click()
+    page.locator(f"#s-{b}").click()
+    page.keyboard.press("m")
+    page.locator("#merge-dialog[open]").wait_for()
+    page.keyboard.press("Enter")
+    idle(page)
+    return a, b
+
+
 def state(transcript) -> dict:
     return {
         "spans": {
@@ -157,19 +179,7 @@ def test_undo_walks_back_twenty_mixed_actions_typed_without_waits(
     page.keyboard.press("5")
     idle(page)
     # merge (9): two PERSON groups, m, Enter
-    a, b = page.evaluate(
-        """() => { const seen = new Map();
-        for (const m of document.querySelectorAll('#original mark[data-label=PERSON][data-status=suggested]')) {
-          if (!seen.has(m.dataset.ref)) seen.set(m.dataset.ref, m.dataset.spanId);
-          if (seen.size === 2) break; }
-        return Array.from(seen.values()); }"""
-    )
-    page.locator(f"#s-{a}").click()
-    page.locator(f"#s-{b}").click()
-    page.keyboard.press("m")
-    page.locator("#merge-dialog[open]").wait_for()
-    page.keyboard.press("Enter")
-    idle(page)
+    a, b = merge_two_person_groups(page, "[data-status=suggested]")
     # split (10): the span b back out of the merged group
     page.wait_for_selector(f'#inspector[data-focus="{b}"] button:has-text("Split off")')
     page.locator("#inspector button:has-text('Split off')").click()

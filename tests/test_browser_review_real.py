@@ -14,7 +14,13 @@ from annotations.models import Span
 from annotations.services.annotation import transcript_annotate
 from anonreview.core.models import AuditEvent
 from engine.synthetic import generate_hearing
-from tests.test_browser_review_keys import current, idle, open_review, state
+from tests.test_browser_review_keys import (
+    current,
+    idle,
+    merge_two_person_groups,
+    open_review,
+    state,
+)
 from transcripts.services.importing import transcript_import
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -118,19 +124,7 @@ def test_j_and_a_or_x_pairs_typed_without_waits_decide_exactly_the_intended_span
         pseudo = f"#p-{pk}" if status == "accepted" else f"#k-{pk}"
         assert page.locator(f"#pseudonymized {pseudo}").count() == 1, (pk, status)
     # A merge of two PERSON groups moves mentions across many lines (attributes only).
-    a, b = page.evaluate(
-        """() => { const seen = new Map();
-        for (const m of document.querySelectorAll('#original mark[data-label=PERSON]')) {
-          if (!seen.has(m.dataset.ref)) seen.set(m.dataset.ref, m.dataset.spanId);
-          if (seen.size === 2) break; }
-        return Array.from(seen.values()); }"""
-    )
-    page.locator(f"#s-{a}").click()
-    page.locator(f"#s-{b}").click()
-    page.keyboard.press("m")
-    page.locator("#merge-dialog[open]").wait_for()
-    page.keyboard.press("Enter")
-    idle(page)
+    a, b = merge_two_person_groups(page)
     moved = Span.objects.get(pk=b).entity.ref
     assert page.get_attribute(f"#s-{a}", "data-ref") == moved
     # Both panes are exactly what the server draws on a fresh page.

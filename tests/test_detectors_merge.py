@@ -168,7 +168,10 @@ def test_a_spoken_address_keeps_its_url_or_email_label():
             Detection(41, 56, "URL", 0.9, "transformer"),
         ],
     )
-    assert [d.label for d in out] == ["EMAIL_ADDRESS", "URL"]
+    assert [(text[d.start : d.end], d.label) for d in out] == [
+        ("jay smith at example dot com", "EMAIL_ADDRESS"),
+        ("example dot org", "URL"),
+    ]
 
 
 def test_clean_drops_times_without_a_clock_and_stutters():

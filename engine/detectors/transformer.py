@@ -269,7 +269,7 @@ class TransformerDetector(Detector):
         read): a label is read where it first appears, ``label_reads`` times (default 5;
         what the model finds in a label depends a little on the sentence after it), and
         ``copies`` lists each later occurrence as (start, where it was read, length): it
-        gets the union of what was found there."""
+        gets the reading found most often there (``_copied``)."""
         regions = []
         copies = []
         read_at: dict[str, list[int]] = {}

@@ -139,13 +139,14 @@ def test_leak_check_on_given_output_text_and_allow_list():
 
 
 @pytest.mark.django_db
-def test_still_suggested_span_is_reported_as_unreviewed_without_blocking():
+def test_still_suggested_span_is_reported_as_suggested_and_blocks():
+    """Issue 20: an undecided suggestion is not replaced, so its text would leave in clear."""
     t = make_transcript("Mr. Quill spoke to Reyes.")
     Span.objects.create(transcript=t, start=4, end=9, label="PERSON", status="accepted")
     Span.objects.create(transcript=t, start=19, end=24, label="PERSON", status="suggested")
     leaks = leak_check(transcript=t)
-    assert [(x.kind, x.label, x.blocking) for x in leaks] == [("suggested", "PERSON", False)]
-    assert blocking_leaks(leaks) == []
+    assert [(x.kind, x.label, x.blocking) for x in leaks] == [("suggested", "PERSON", True)]
+    assert blocking_leaks(leaks) == leaks
 
 
 def test_a_surrogate_equal_to_another_original_is_not_a_leak():

@@ -64,8 +64,8 @@ def transcript_needles(*, transcript: Transcript) -> list[Needle]:
     for speaker in speakers:
         needles.extend(speaker_tag_needles(speaker))
     needles.extend(honorific_needles(text))
-    # Undecided possible misses (the safety net's suggestions) block; other still-suggested
-    # spans last: reported as unreviewed, never blocking by themselves.
+    # Undecided possible misses (the safety net's suggestions) block; so do other
+    # still-suggested spans (the release rule: nothing undecided leaves), as "suggested".
     for start, end, label, status, provenance in spans:
         if status == Span.Status.SUGGESTED and is_possible_miss(provenance):
             needles.extend(possible_miss_needles(text[start:end], label))

@@ -15,6 +15,7 @@ from annotations.services.export import release_build
 from annotations.services.leaks import LeakError, leak_check
 from anonreview import roles
 from anonreview.core.audit import audit_record
+from anonreview.core.models import AuditEvent
 from transcripts.models import Transcript
 from transcripts.services.workflow import (
     ALLOWED,
@@ -29,6 +30,7 @@ from transcripts.services.workflow import (
     transcript_start_review,
     transcript_transition,
     transition_allowed,
+    undecided_check,
 )
 from transcripts.services.workflow import transcript_submit as _transcript_submit
 
@@ -40,6 +42,7 @@ __all__ = [
     "TransitionError",
     "UndecidedSpansError",
     "allowed_targets",
+    "approval_refusal",
     "own_annotators",
     "transcript_approve",
     "transcript_release",
@@ -80,12 +83,56 @@ class SubmitLeaksFound(LeakCheckFailed):
 
 def own_annotators(*, transcript: Transcript) -> set[int]:
     """User ids that annotated this transcript: its assignees, the assignees of its
-    second-annotation copies, and everyone who decided one of its spans."""
-    ids = set(transcript.assignees.values_list("pk", flat=True))
-    ids |= set(transcript.spans.exclude(reviewer=None).values_list("reviewer", flat=True))
-    ids |= set(Transcript.objects.filter(double_of=transcript).values_list("assignees", flat=True))
-    ids.discard(None)
-    return ids
+    second-annotation copies, everyone who decided one of its spans, everyone with any
+    ``review.*`` audit event on it (delete and undo included: a deleted span leaves no
+    reviewer behind) and whoever submitted it."""
+    return set(_own_work(transcript=transcript))
+
+
+def _own_work(*, transcript: Transcript) -> dict[int, list[str]]:
+    """{user id: why they count as having worked on ``transcript``}: a few queries over
+    the audit rows, the spans and the assignments, whatever the transcript's size."""
+    from annotations.services.review import EVENT_PREFIX
+
+    why: dict[int, list[str]] = {}
+
+    def note(ids, reason: str) -> None:
+        for pk in ids:
+            if pk is not None and reason not in why.setdefault(pk, []):
+                why[pk].append(reason)
+
+    events = AuditEvent.objects.filter(transcript=transcript, actor__isnull=False)
+    actions: dict[int, set[str]] = {}
+    for actor_id, kind in (
+        events.filter(event_type__startswith=EVENT_PREFIX)
+        .values_list("actor", "event_type")
+        .distinct()
+    ):
+        actions.setdefault(actor_id, set()).add(kind.removeprefix(EVENT_PREFIX).replace("_", " "))
+    for actor_id, kinds in actions.items():
+        note([actor_id], f"you made review changes on it ({', '.join(sorted(kinds))})")
+    submitted = events.filter(event_type="transcript.transition", after__state=S.SUBMITTED)
+    note(submitted.values_list("actor", flat=True).distinct(), "you submitted it")
+    note(transcript.spans.exclude(reviewer=None).values_list("reviewer", flat=True).distinct(),
+         "you decided some of its spans")  # fmt: skip
+    note(transcript.assignees.values_list("pk", flat=True), "you are assigned to annotate it")
+    note(
+        Transcript.objects.filter(double_of=transcript).values_list("assignees", flat=True),
+        "you annotate its second copy",
+    )
+    return why
+
+
+def approval_refusal(*, transcript: Transcript, actor) -> str | None:
+    """The four-eyes rule: why ``actor`` may not approve ``transcript`` (or ``None``).
+    Whoever changed, decided or submitted it cannot approve it; the refusal says why."""
+    reasons = _own_work(transcript=transcript).get(getattr(actor, "pk", None))
+    if reasons:
+        return (
+            f"You cannot approve this transcript: {' and '.join(reasons)}; "
+            "another lead must approve it."
+        )
+    return None
 
 
 def _run_leak_check(transcript: Transcript) -> list:
@@ -134,13 +181,13 @@ def transcript_approve(*, transcript: Transcript, actor) -> Transcript:
                 )
             if not roles.is_lead(actor):
                 raise TransitionError("Only leads can approve a transcript.")
-            if getattr(actor, "pk", None) in own_annotators(transcript=locked):
-                raise TransitionError(
-                    "You annotated this transcript; another lead must approve it."
-                )
+            refusal = approval_refusal(transcript=locked, actor=actor)
+            if refusal:
+                raise TransitionError(refusal)
             if (locked.state, S.APPROVED) not in ALLOWED:
                 # Let the table produce its message in words.
                 transcript_transition(transcript=locked, target=S.APPROVED, actor=actor)
+            undecided_check(locked, doing="approving")
             leaks = _run_leak_check(locked)
             if leaks:
                 raise LeakCheckFailed(leaks)
@@ -180,6 +227,7 @@ def transcript_release(*, transcripts, actor, strategy: str = "tags") -> bytes:
                         f"Transcript {t.pk} is {S(t.state).label.lower()}: only approved transcripts can be released."
                     )
                 raise TransitionError("Only leads can release transcripts.")
+            undecided_check(t, doing="releasing")
         try:
             data = release_build(transcripts=locked, strategy=strategy, actor=actor)
         except LeakError as exc:

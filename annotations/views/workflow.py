@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
@@ -30,6 +31,20 @@ def _get(request, pk: int) -> Transcript:
         raise Http404("No such transcript.") from exc
 
 
+def _error(request, exc: Exception) -> None:
+    """A refusal as a message, with a link to the place to act when it has one (the
+    first undecided span)."""
+    url = getattr(exc, "url", "")
+    if url:
+        text = str(exc).replace(f" The first: {url}", "")
+        messages.error(
+            request,
+            format_html('{} <a href="{}" class="refusal-link">Go to the first one</a>.', text, url),
+        )
+    else:
+        messages.error(request, str(exc))
+
+
 def review_url(transcript: Transcript) -> str:
     return f"/transcripts/{transcript.pk}/review/"
 
@@ -41,7 +56,8 @@ def _context(request, transcript: Transcript, **extra) -> dict:
     total = spans.count()
     undecided = spans.filter(status="suggested").count()
     targets = set(wf.allowed_targets(transcript=transcript, actor=user))
-    own = user.pk in wf.own_annotators(transcript=transcript)
+    own_reason = wf.approval_refusal(transcript=transcript, actor=user)
+    own = own_reason is not None
     is_copy = transcript.double_of_id is not None
     return {
         "transcript": transcript,
@@ -55,6 +71,7 @@ def _context(request, transcript: Transcript, **extra) -> dict:
         "can_submit": S.SUBMITTED in targets,
         "can_approve": S.APPROVED in targets and is_lead and not own and not is_copy,
         "own_work": own,
+        "own_work_reason": own_reason,
         "can_return": S.RETURNED in targets and is_lead,
         "can_release": S.RELEASED in targets and is_lead and not is_copy,
         # Leads only: an annotator must not see the other's decisions before submitting.
@@ -92,7 +109,7 @@ def transcript_start_review_view(request, pk: int):
     try:
         wf.transcript_start_review(transcript=transcript, actor=request.user)
     except wf.TransitionError as exc:
-        messages.error(request, str(exc))
+        _error(request, exc)
         return redirect("annotations:detail", pk=pk)
     return redirect(review_url(transcript))
 
@@ -106,7 +123,7 @@ def transcript_submit_view(request, pk: int):
         context = _leak_context(request, transcript, exc)
         return render(request, "transcripts/detail.html", context, status=409)
     except wf.TransitionError as exc:
-        messages.error(request, str(exc))
+        _error(request, exc)
         return redirect("annotations:detail", pk=pk)
     messages.success(request, f"Transcript {pk} submitted for approval.")
     return redirect("transcripts:list")
@@ -123,7 +140,7 @@ def transcript_approve_view(request, pk: int):
         context = _leak_context(request, transcript, exc)
         return render(request, "transcripts/detail.html", context, status=409)
     except wf.TransitionError as exc:
-        messages.error(request, str(exc))
+        _error(request, exc)
         return redirect("annotations:detail", pk=pk)
     messages.success(request, f"Transcript {pk} approved: the leak check passed.")
     return redirect("annotations:detail", pk=pk)
@@ -139,7 +156,7 @@ def transcript_return_view(request, pk: int):
             transcript=transcript, actor=request.user, comment=request.POST.get("comment", "")
         )
     except wf.TransitionError as exc:
-        messages.error(request, str(exc))
+        _error(request, exc)
         return redirect("annotations:detail", pk=pk)
     messages.success(request, f"Transcript {pk} returned to its annotator.")
     return redirect("annotations:detail", pk=pk)
@@ -170,7 +187,7 @@ def transcript_release_view(request):
         messages.error(request, f"{exc} Nothing was released.")
         return redirect(back or "transcripts:list")
     except wf.TransitionError as exc:
-        messages.error(request, str(exc))
+        _error(request, exc)
         return redirect(back or "transcripts:list")
     stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
     response = HttpResponse(data, content_type="application/zip")

@@ -10,8 +10,9 @@ Only leaks of direct identifiers (``engine.labels.DIRECT_IDENTIFIERS``) and of t
 cover page block a release; the others (an ORGANIZATION, an AGE, a state or country named
 again) are reported with ``blocking=False``. A name part that occurs only in lower case (``rose`` for the surname
 ``Rose``) is reported with ``blocking=False`` too: transcribers capitalise names, so it is
-most likely the common word, but a lead sees it. So are the texts of spans still only
-suggested (``Needle.unreviewed``): a release replaces reviewed spans only.
+most likely the common word, but a lead sees it. The texts of spans still only suggested
+(``Needle.unreviewed``, reported as kind ``suggested``) block like any other (issue 20: an
+undecided suggestion is not replaced, so its text would be released in clear).
 
 Name-shaped text that no accepted span covers is found too (issue 11): every name part
 of a speaker tag (``INCARCERATED PERSON QUILLFEATHER:``; roles and titles such as
@@ -86,7 +87,7 @@ class Needle:
     kind: str  # span | name_part | spelled | id | cover (a Leak from an unreviewed one: suggested)
     label: str
     name_like: bool = False  # lower-case occurrences are non-blocking
-    unreviewed: bool = False  # from a still-suggested span: reported, never blocking
+    unreviewed: bool = False  # from a still-suggested span: reported as "suggested"; blocks
     coarse: bool = False  # a state or country: identifies no one; reported, never blocking
 
 
@@ -328,7 +329,6 @@ def find_leaks(
             blocking = (
                 (needle.kind in ("cover", POSSIBLE_MISS) or needle.label in DIRECT_IDENTIFIERS)
                 and not (needle.name_like and found.islower() and not any_case)
-                and not needle.unreviewed
                 and not needle.coarse
             )
             leak = Leak(

@@ -349,7 +349,7 @@ def span_flag(
     """Flag a span for the lead, with an optional comment (or clear the flag). The span's
     decision and version do not change; the audit event keeps the old and new note."""
     locked = _lock_span(span=span, version=version)
-    _check_edit(transcript=locked.transcript, actor=actor)
+    _check_edit(transcript=locked.transcript, actor=actor, action="flag")
     note = (note or "").strip()[:2000]
     before = {"flagged": locked.flagged, "note": locked.lead_note}
     locked.flagged, locked.lead_note = bool(flagged), note if flagged else ""

@@ -109,9 +109,8 @@ def release_text(*, transcript: Transcript, strategy: str = "tags") -> str:
     result = transcript_pseudonymize(
         transcript=transcript, strategy=strategy, include_suggested=False
     )
-    replaced = [(r.out_start, r.out_end) for r in result.replacements]
     leaks = blocking_leaks(
-        leak_check(transcript=transcript, output_text=result.text, replaced=replaced)
+        leak_check(transcript=transcript, output_text=result.text, replacements=result.replacements)
     )
     if leaks:
         raise LeakError({transcript.pk: leaks})

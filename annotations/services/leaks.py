@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from annotations.models import AllowListTerm, Span
+from annotations.models import AllowListTerm, LeakException, Span
+from engine.detectors.given import given_names
 from engine.pseudonymize.leaks import (
     Leak,
     Needle,
@@ -28,7 +29,9 @@ from engine.pseudonymize.leaks import (
 )
 from transcripts.models import Transcript, Utterance
 
-__all__ = ["Leak", "LeakError", "blocking_leaks", "leak_check", "leak_places"]
+__all__ = ["NOT_A_LEAK", "Leak", "LeakError", "blocking_leaks", "leak_check", "leak_places"]
+
+NOT_A_LEAK = "not_a_leak"  # the kind of a leak at a place marked "Not a leak here"
 
 
 class LeakError(Exception):
@@ -82,12 +85,16 @@ def leak_check(
     transcript: Transcript,
     output_text: str | None = None,
     replaced: list[tuple[int, int]] | None = None,
+    replacements: list | None = None,
 ) -> list[Leak]:
     """Leaks in ``output_text`` (default: the release text, tags, reviewed spans only).
 
-    ``replaced``: the output ranges of the replacements, when known (surrogates).
+    ``replacements``: the pseudonymization's replacements of ``output_text`` (then each
+    leak knows its place in the canonical text); ``replaced``: only their output ranges
+    (surrogates), when nothing more is known. The allow-list never hides a name this
+    transcript gives (``engine.detectors.given``), and a place a reviewer marked "Not a
+    leak here" (:class:`LeakException`) is reported as ``not_a_leak``, not blocking.
     """
-    replacements = None
     if output_text is None:
         from annotations.services.pseudonymization import transcript_pseudonymize
 
@@ -96,13 +103,21 @@ def leak_check(
         )
         output_text = result.text
         replacements = result.replacements
+    if replacements is not None:
         replaced = [(r.out_start, r.out_end) for r in replacements]
     allow = AllowListTerm.objects.values_list("term", flat=True)
+    speakers = set(
+        Utterance.objects.filter(transcript=transcript)
+        .exclude(speaker="")
+        .values_list("speaker", flat=True)
+        .distinct()
+    )
     leaks = find_leaks(
         output_text,
         transcript_needles(transcript=transcript),
         allow=allow,
         replaced=replaced or (),
+        protect=given_names(transcript.text, transcript.metadata or {}, speakers),
     )
     if replacements is not None:
         leaks = [
@@ -113,6 +128,16 @@ def leak_check(
             )
             for leak in leaks
         ]
+        excepted = set(
+            LeakException.objects.filter(transcript=transcript).values_list("start", "end")
+        )
+        if excepted:
+            leaks = [
+                replace(leak, kind=NOT_A_LEAK, blocking=False)
+                if (leak.source_start, leak.source_end) in excepted
+                else leak
+                for leak in leaks
+            ]
     return leaks
 
 

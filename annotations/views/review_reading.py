@@ -57,7 +57,7 @@ def review_reading(request: HttpRequest, transcript_id: int) -> HttpResponse:
     leaks = leak_check(
         transcript=transcript,
         output_text=result.text,
-        replaced=[(r.out_start, r.out_end) for r in result.replacements],
+        replacements=result.replacements,
     )
     spans = {
         pk: (version, flagged)

@@ -12,6 +12,8 @@ from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from annotations.models import LeakException
+from annotations.services import review as review_services
 from annotations.services import workflow as wf
 from annotations.services.leaks import leak_places
 from annotations.services.measurements import agreement_for_transcript
@@ -94,6 +96,7 @@ def _leak_context(request, transcript: Transcript, exc: wf.LeakCheckFailed) -> d
         leak_places=leak_places(transcript=transcript, leaks=exc.leaks),
         leak_message=str(exc),
         can_add_spans=review_edit_refusal(transcript=transcript, user=request.user) is None,
+        not_a_leak_reasons=LeakException.Reason.choices,
     )
 
 
@@ -127,6 +130,31 @@ def transcript_submit_view(request, pk: int):
         return redirect("annotations:detail", pk=pk)
     messages.success(request, f"Transcript {pk} submitted for approval.")
     return redirect("transcripts:list")
+
+
+@require_POST
+def transcript_not_a_leak_view(request, pk: int):
+    """Mark one place of the leak list "not a leak here" (with a reason), then back to
+    the overview to submit again."""
+    transcript = _get(request, pk)
+    try:
+        start, end = int(request.POST.get("start", "")), int(request.POST.get("end", ""))
+    except ValueError:
+        return HttpResponse("Give the place as two numbers.", status=400)
+    try:
+        review_services.leak_exception_add(
+            transcript=transcript, actor=request.user, start=start, end=end,
+            reason=request.POST.get("reason", ""), note=request.POST.get("note", ""),
+        )  # fmt: skip
+    except review_services.ReviewPermissionError as exc:
+        messages.error(request, str(exc))
+        return redirect("annotations:detail", pk=pk)
+    except review_services.ReviewError as exc:
+        return HttpResponse(str(exc), status=400, content_type="text/plain; charset=utf-8")
+    messages.success(
+        request, "Marked “not a leak here” (the lead sees it with your reason); submit again."
+    )
+    return redirect("annotations:detail", pk=pk)
 
 
 @require_POST

@@ -32,6 +32,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
+from engine.detectors.given import (  # noqa: F401 (ROLE_WORDS: re-exported)
+    _HONORIFIC,
+    _POSSESSIVE_END,
+    _TAG_WORD,
+    ROLE_WORDS,
+    is_role_word,
+    name_key,
+)
 from engine.detectors.names import TITLES, person_name_parts
 from engine.labels import DIRECT_IDENTIFIERS
 from engine.pseudonymize.dates import MONTHS
@@ -45,35 +53,6 @@ SAFETY_NET = "safety_net"
 POSSIBLE_MISS = "possible_miss"
 SPEAKER_TAG = "speaker_tag"
 HONORIFIC = "honorific"
-# Words of speaker tags that name a role, not a person (lower case).
-ROLE_WORDS = frozenset(
-    """
-    presiding deputy associate chief commissioner commissioners district attorney attorneys
-    incarcerated person persons inmate prisoner victim victim's victims next of kin family
-    member members support interpreter translator correctional officer officers hearing
-    monitor the court clerk bailiff reporter witness juror counsel public defender
-    prosecutor people state board panel chair chairman chairperson chairwoman president
-    speaker unidentified unknown voice male female defendant plaintiff petitioner
-    respondent appellant appellee justice judge honorable sergeant lieutenant captain
-    detective agent psychologist psychiatrist doctor staff representative counselor for
-    and by all both mr mrs ms miss mx dr sir madam q a jr sr ii iii iv esq rep parole
-    commission california department corrections rehabilitation no nos number juror jurors
-    general inaudible unintelligible crosstalk multiple speakers everyone audience hon honor
-    mister missus participant observer stenographer transcriber lawyer
-    """.split()
-)
-_TAG_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*\.?")
-# A title or honorific, then (looked ahead, so that "Deputy Commissioner Alden" yields
-# Alden) a capitalised word.
-_HONORIFIC = re.compile(
-    # Abbreviations take a period ("Mr. Quill"); a full word does not, since "Thank you,
-    # Commissioner. I'm ..." ends a sentence.
-    r"(?<![\w.])(?:(?i:mr|mrs|ms|mx|dr|sgt|lt|capt|det|rev|prof)\.?|(?i:miss|mister|doctor|"
-    r"judge|justice|officer|sergeant|lieutenant|captain|detective|commissioner|reverend|"
-    r"professor|father|sister|attorney|counselor))[ \t]+"
-    r"(?=([A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*))"
-)
-_POSSESSIVE_END = re.compile(r"['’]s$", re.IGNORECASE)
 # Labels whose mention text is only a leak when it carries a number (``May`` is a verb,
 # ``last year`` identifies nobody).
 NUMERIC_ONLY = frozenset({"DATE", "TIME", "AGE", "HEIGHT"})
@@ -229,20 +208,13 @@ def cover_needles(metadata: dict) -> list[Needle]:
     return out
 
 
-def _is_role_word(word: str) -> bool:
-    word = word.lower().rstrip(".")
-    if word.startswith(("i'", "i’")):  # I'm, I've, I'll: the pronoun
-        return True
-    return word in ROLE_WORDS or word in TITLES or len(word) < 2
-
-
 def speaker_tag_needles(speaker: str) -> list[Needle]:
     """Needles for every name part of a speaker tag (``INCARCERATED PERSON QUILLFEATHER``
     → ``QUILLFEATHER``); roles and titles are left out."""
     out: list[Needle] = []
     for match in _TAG_WORD.finditer(speaker):
         word = _POSSESSIVE_END.sub("", match.group(0)).rstrip(".")
-        if not _is_role_word(word):
+        if not is_role_word(word):
             out.extend(name_part_needles(word, "PERSON", SPEAKER_TAG))
     return out
 
@@ -254,7 +226,7 @@ def honorific_needles(text: str) -> list[Needle]:
     seen: set[str] = set()
     for match in _HONORIFIC.finditer(text):
         word = _POSSESSIVE_END.sub("", match.group(1))
-        if _is_role_word(word) or word.casefold() in seen:
+        if is_role_word(word) or word.casefold() in seen:
             continue
         seen.add(word.casefold())
         out.extend(name_part_needles(word, "PERSON", HONORIFIC))
@@ -293,21 +265,46 @@ def source_offset(position: int, replacements: Iterable) -> int:
     return r.end + (position - r.out_end)
 
 
+def _allowed(output: str, allow: Iterable[str], protect: Iterable[str]):
+    """(one-word terms that may hide a found text, ``inside_phrase(start, end)``)."""
+    protected = set(protect)
+    terms = {" ".join(a.split()) for a in allow if a and a.strip()}
+    words = {t.casefold() for t in terms if " " not in t and name_key(t) not in protected}
+    multi = sorted((t for t in terms if " " in t), key=len, reverse=True)
+    if not multi:
+        return words, lambda s, e: False
+    regex = re.compile("|".join(rf"(?<!\w){_literal(t)}(?!\w)" for t in multi), re.IGNORECASE)
+    regions = [m.span() for m in regex.finditer(output)]
+    starts = [r[0] for r in regions]
+
+    def inside_phrase(s: int, e: int) -> bool:
+        i = bisect_right(starts, s) - 1
+        return i >= 0 and e <= regions[i][1]
+
+    return words, inside_phrase
+
+
 def find_leaks(
     output: str,
     needles: Iterable[Needle],
     *,
     allow: Iterable[str] = (),
     replaced: Iterable[tuple[int, int]] = (),
+    protect: Iterable[str] = (),
 ) -> list[Leak]:
     """Every occurrence of a needle in ``output`` outside our tags, sorted by position.
+
+    ``allow``: allow-list terms. A one-word term hides a found text equal to it, unless
+    it is a name the transcript gives (``protect``: keys of
+    :func:`engine.detectors.given.given_names`); a phrase (``Good morning``) hides what
+    lies inside its occurrences, in context.
 
     ``replaced``: output ranges that are replacements (``Replacement.out_start/out_end``);
     a surrogate that happens to equal another original (a shifted year) is not a leak.
     """
     tag_spans = [(m.start(), m.end()) for m in TAG.finditer(output)]
     tag_spans += [(s, e) for s, e in replaced if e > s]
-    allowed = {a.casefold() for a in allow}
+    allowed, phrases = _allowed(output, allow, protect)
 
     def inside_tag(s: int, e: int) -> bool:
         return any(ts <= s and e <= te for ts, te in tag_spans)
@@ -321,7 +318,7 @@ def find_leaks(
         for m in regex.finditer(output):
             s, e = m.start(), m.end()
             found = m.group(0)
-            if inside_tag(s, e) or found.casefold() in allowed:
+            if inside_tag(s, e) or found.casefold() in allowed or phrases(s, e):
                 continue
             # A cover page's person names block in any case (issue 11); other name-like
             # needles found only in lower case are most likely the common word.

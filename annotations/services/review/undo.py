@@ -3,7 +3,8 @@
 from django.db import transaction
 from django.utils import timezone
 
-from annotations.models import Entity, Span
+from annotations.models import Entity, LeakException, Span
+from annotations.services.review.exceptions import NOT_A_LEAK_ACTION
 from annotations.services.review.groups import review_assign_entities
 from annotations.services.review.permissions import ReviewError, SpanConflict, _check_edit
 from annotations.services.review.snapshots import (
@@ -90,6 +91,10 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
     )
     removed = [i for i in after if i not in before]
     Span.objects.filter(pk__in=removed).delete()
+    if event.event_type == EVENT_PREFIX + NOT_A_LEAK_ACTION:
+        LeakException.objects.filter(
+            pk=event.after.get("exception"), transcript=transcript
+        ).delete()
     created_entities = event.after.get("created_entities", [])
     if created_entities:
         Entity.objects.filter(pk__in=created_entities, spans__isnull=True).delete()

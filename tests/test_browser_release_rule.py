@@ -49,3 +49,34 @@ def test_undo_of_a_lead_is_refused_once_the_transcript_is_submitted(
     page.wait_for_selector("#review[data-ready='1']")
     assert page.locator("#undo-button").count() == 0
     assert "returns it first" in page.locator(".rv-banner").inner_text()
+
+
+def test_not_a_leak_here_with_a_reason_then_submit_and_the_lead_sees_it(
+    login_page, live_server, annotator, lead, artifacts_dir
+):
+    """The facilitator is Jonathon Good (made-up): "Good evening" is reported at Submit;
+    the annotator marks each greeting "Not a leak here" (ordinary word) and submits."""
+    from tests.test_review_exceptions import hearing
+
+    t = hearing(assignees=[annotator])
+    page = login_page(annotator)
+    page.goto(live_server.url + reverse("annotations:detail", args=[t.pk]))
+    page.locator("#submit-review").click()
+    rows = page.locator("tr.leak")
+    assert rows.count() == 2
+    page.screenshot(path=str(artifacts_dir / "release-rule-not-a-leak.png"), full_page=True)
+    for _ in range(2):
+        row = page.locator("tr.leak").first
+        row.locator("select[name=reason]").select_option("ordinary_word")
+        row.get_by_role("button", name="Not a leak here").click()
+        page.wait_for_selector(".msg-success")
+        if page.locator("#submit-review").count():
+            page.locator("#submit-review").click()
+    page.wait_for_selector(".msg-success:has-text('submitted for approval')")
+    assert Transcript.objects.get(pk=t.pk).state == Transcript.State.SUBMITTED
+    assert set(t.leak_exceptions.values_list("reason", flat=True)) == {"ordinary_word"}
+    lead_page = login_page(lead)
+    lead_page.goto(live_server.url + reverse("annotations:detail", args=[t.pk]))
+    exceptions = lead_page.locator("#exceptions li")
+    assert exceptions.count() == 2
+    assert "Ordinary word" in exceptions.first.inner_text()

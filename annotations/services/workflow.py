@@ -13,6 +13,7 @@ from django.db import transaction
 
 from annotations.services.export import release_build
 from annotations.services.leaks import LeakError, leak_check
+from annotations.summary import review_summary
 from anonreview import roles
 from anonreview.core.audit import audit_record
 from anonreview.core.models import AuditEvent
@@ -135,16 +136,17 @@ def approval_refusal(*, transcript: Transcript, actor) -> str | None:
     return None
 
 
-def _run_leak_check(transcript: Transcript) -> list:
-    """The blocking leaks of the release text (``annotations.services.leaks``). A check
-    that cannot run refuses the submit or approval (it never passes by default)."""
+def _run_leak_check(transcript: Transcript, *, blocking_only: bool = True) -> list:
+    """The blocking leaks of the release text (``annotations.services.leaks``; all of them
+    with ``blocking_only=False``). A check that cannot run refuses the submit or approval
+    (it never passes by default)."""
     try:
         leaks = leak_check(transcript=transcript)
     except Exception as exc:
         raise TransitionError(
             f"The leak check could not run ({exc.__class__.__name__}); nothing was changed."
         ) from exc
-    return [leak for leak in leaks if leak.blocking]
+    return [leak for leak in leaks if leak.blocking or not blocking_only]
 
 
 @transaction.atomic
@@ -188,10 +190,15 @@ def transcript_approve(*, transcript: Transcript, actor) -> Transcript:
                 # Let the table produce its message in words.
                 transcript_transition(transcript=locked, target=S.APPROVED, actor=actor)
             undecided_check(locked, doing="approving")
-            leaks = _run_leak_check(locked)
+            found = _run_leak_check(locked, blocking_only=False)
+            leaks = [leak for leak in found if leak.blocking]
             if leaks:
                 raise LeakCheckFailed(leaks)
-            locked = transcript_transition(transcript=locked, target=S.APPROVED, actor=actor)
+            # What the lead approved, stored with the approval: counts and ids, no text.
+            summary = review_summary(transcript=locked, leaks=found).audit_record()
+            locked = transcript_transition(
+                transcript=locked, target=S.APPROVED, actor=actor, extra={"summary": summary}
+            )
             transaction.on_commit(lambda: _dashboard_after_approval(actor))
     except LeakCheckFailed as exc:
         with transaction.atomic():

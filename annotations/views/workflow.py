@@ -18,12 +18,14 @@ from annotations.services import workflow as wf
 from annotations.services.leaks import leak_places
 from annotations.services.measurements import agreement_for_transcript
 from annotations.services.review import review_edit_refusal
+from annotations.summary import review_summary
 from anonreview import roles
 from transcripts import selectors
 from transcripts.models import Transcript
 
 S = Transcript.State
 STRATEGIES = ("tags", "surrogate", "mask", "redact")
+SUMMARY_STATES = frozenset({S.SUBMITTED, S.APPROVED, S.RELEASED})
 
 
 def _get(request, pk: int) -> Transcript:
@@ -82,6 +84,10 @@ def _context(request, transcript: Transcript, **extra) -> dict:
         "review_url": review_url(transcript),
         "strategies": STRATEGIES,
         "ocr": selectors.transcript_ocr_summary(transcript=transcript),
+        # The approval screen: what was decided against the machine's proposal (leads).
+        "summary": review_summary(transcript=transcript, leaks=extra.get("all_leaks"))
+        if is_lead and not is_copy and transcript.state in SUMMARY_STATES
+        else None,
         **extra,
     }
 

@@ -90,12 +90,13 @@ def allowed_targets(*, transcript: Transcript, actor) -> list[str]:
 
 @transaction.atomic
 def transcript_transition(
-    *, transcript: Transcript, target: str, actor=None, reason: str = ""
+    *, transcript: Transcript, target: str, actor=None, reason: str = "", extra: dict | None = None
 ) -> Transcript:
     """Move ``transcript`` to ``target``; ``actor=None`` means the system (a job).
 
     Locks the row, re-reads the state, checks the table and the actor, writes the
-    audit row. Raises ``TransitionError`` with a message fit for users.
+    audit row (``extra``: more for its ``after``, e.g. the approval's review summary:
+    counts and ids only). Raises ``TransitionError`` with a message fit for users.
     """
     locked = Transcript.objects.select_for_update().get(pk=transcript.pk)
     source = locked.state
@@ -114,7 +115,7 @@ def transcript_transition(
         event_type="transcript.transition",
         transcript=locked,
         before={"state": source},
-        after={"state": target, "reason": reason},
+        after={"state": target, "reason": reason, **(extra or {})},
     )
     transcript.state, transcript.state_reason, transcript.version = target, reason, locked.version
     return locked

@@ -26,6 +26,7 @@ from transcripts.models import Transcript, Utterance
 EVENT_PREFIX = "review."
 UNDO_EVENT = "review.undo"
 BULK_TYPES = frozenset({"review.accept_all"})
+REVIEWER_DETECTORS = frozenset({"human", "review.occurrence"})
 # A gap longer than this between two actions of one person is a pause, not review time.
 IDLE = timedelta(minutes=5)
 # Decision categories, in the order the screen shows them.
@@ -119,6 +120,14 @@ class ReviewSummary:
         ]
 
     @property
+    def by_label(self) -> list[tuple[str, list[int]]]:
+        """(label, count per category) rows: labels down, categories across."""
+        return [
+            (label, [self.counts.get(key, {}).get(label, 0) for key, _name in CATEGORIES])
+            for label in self.labels
+        ]
+
+    @property
     def bulk_total(self) -> int:
         return sum(self.bulk.values())
 
@@ -176,28 +185,45 @@ def _bulk_name(event_type: str, after: dict) -> str:
     return f"{action.replace('_', ' ')} ({after.get('bulk')})"
 
 
+def _by_reviewer(provenance) -> bool:
+    """Whether a span without a proposal was made by a reviewer (added, or proposed at
+    every occurrence by "apply to all"), not by the machine."""
+    return any((item or {}).get("detector") in REVIEWER_DETECTORS for item in provenance or [])
+
+
 def _decisions(summary: ReviewSummary, transcript: Transcript, base: str) -> None:
     text = transcript.text
     counts: dict[str, Counter] = defaultdict(Counter)
     rejected: dict[tuple[str, str], list] = {}
     added: dict[tuple[str, str], list] = {}
     rows = Span.objects.filter(transcript=transcript).values_list(
-        "pk", "start", "end", "label", "status",
+        "pk", "start", "end", "label", "status", "provenance",
         "proposal_id", "proposal__start", "proposal__end", "proposal__label",
     )  # fmt: skip
-    for pk, start, end, label, status, proposal, p_start, p_end, p_label in rows.iterator(
-        chunk_size=2000
-    ):
+    for (
+        pk,
+        start,
+        end,
+        label,
+        status,
+        provenance,
+        proposal,
+        p_start,
+        p_end,
+        p_label,
+    ) in rows.iterator(chunk_size=2000):
         if status == Span.Status.SUGGESTED:
             counts["undecided"][label] += 1
         elif status == Span.Status.REJECTED:
             counts["rejected"][p_label or label] += 1
             forms = rejected.setdefault((label, text[start:end]), [0, pk])
             forms[0] += 1
-        elif proposal is None:
+        elif proposal is None and (status == Span.Status.ADDED or _by_reviewer(provenance)):
             counts["added"][label] += 1
             forms = added.setdefault((label, text[start:end]), [0, pk])
             forms[0] += 1
+        elif proposal is None:  # a machine suggestion stored before proposals were kept
+            counts["accepted"][label] += 1
         else:
             changed = False
             if label != p_label:
@@ -255,7 +281,7 @@ def _activity(summary: ReviewSummary, transcript: Transcript) -> None:
         if not kind.startswith(EVENT_PREFIX) and kind != "review_note.flag":
             continue
         person = actors.setdefault(username or "system", Actor(username or "system", actor_id))
-        person.actions[kind.removeprefix(EVENT_PREFIX)] += 1
+        person.actions[kind.removeprefix(EVENT_PREFIX).removeprefix("review_note.")] += 1
         if person.last is not None:
             person.seconds += min(at - person.last, IDLE).total_seconds()
         person.first = person.first or at

@@ -80,3 +80,49 @@ def test_not_a_leak_here_with_a_reason_then_submit_and_the_lead_sees_it(
     exceptions = lead_page.locator("#exceptions li")
     assert exceptions.count() == 2
     assert "Ordinary word" in exceptions.first.inner_text()
+
+
+def test_the_lead_approves_on_one_screen_that_shows_what_was_decided(
+    login_page, live_server, annotator, lead, artifacts_dir
+):
+    """A generated hearing reviewed through the services (two ages rejected one by one, a
+    height deleted, a nationality relabelled, a flag, the rest accepted per label in bulk)
+    and submitted; the lead reads the summary at 1440×900 and approves."""
+    from annotations.services import review as rs
+    from annotations.services import workflow as wf
+    from anonreview.core.models import AuditEvent
+
+    t = build_review_transcript(seed=3, words=3000, max_spans=None, assignees=[annotator])
+
+    def first(label, nth=0):
+        return Span.objects.filter(transcript=t, label=label, status="suggested").order_by("start")[
+            nth
+        ]
+
+    rs.span_reject(span=first("AGE"), actor=annotator)
+    rs.span_reject(span=first("AGE"), actor=annotator)
+    rs.span_delete(span=first("HEIGHT"), actor=annotator)
+    rs.span_relabel(span=first("NRP"), actor=annotator, label="ORGANIZATION")
+    rs.span_flag(span=first("PERSON"), actor=annotator, flagged=True, note="Twin brother?")
+    for label in sorted(set(t.spans.filter(status="suggested").values_list("label", flat=True))):
+        rs.spans_accept_all(transcript=t, actor=annotator, label=label)
+    wf.transcript_submit(transcript=t, actor=annotator)
+    page = login_page(lead)
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(live_server.url + reverse("annotations:detail", args=[t.pk]))
+    summary = page.locator("#review-summary")
+    summary.wait_for()
+    assert summary.locator("td[data-category=rejected]").inner_text() == "2"
+    assert summary.locator("td[data-category=deleted]").inner_text() == "1"
+    assert summary.locator("td[data-category=relabelled]").inner_text() == "1"
+    assert "4 spans decided one by one" in summary.locator("#summary-bulk").inner_text()
+    assert "accept all of a label" in summary.locator("#summary-bulk").inner_text()
+    assert "Twin brother?" in summary.locator("#flags").inner_text()
+    assert "ann" in summary.locator("#summary-actors").inner_text()
+    summary.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts_dir / "approval-summary-1440x900.png"))
+    page.locator("#approve").click()
+    page.wait_for_selector(".msg-success")
+    assert Transcript.objects.get(pk=t.pk).state == Transcript.State.APPROVED
+    stored = AuditEvent.objects.get(transcript=t, after__state="approved").after["summary"]
+    assert stored["decisions"]["rejected"] == {"AGE": 2} and stored["flags"]

@@ -43,6 +43,7 @@ def build_review_transcript(
     """A stored synthetic hearing with suggested spans and reference groups (for benchmarks
     and tests): its gold mentions as suggestions, PERSON split into name parts, thinned
     evenly to ``max_spans``."""
+    from annotations.services.annotation import suggestions_create
     from engine.synthetic import generate_hearing
 
     hearing = generate_hearing(seed, words=words)
@@ -86,17 +87,10 @@ def build_review_transcript(
         score = round(rng.uniform(0.35, 0.99), 2)
         provenance = [{"detector": d, "score": round(min(1.0, score + rng.uniform(-0.1, 0.1)), 2)}
                       for d in rng.sample(DETECTORS, rng.randint(1, 3))]  # fmt: skip
-        spans.append(
-            Span(
-                transcript=transcript,
-                start=start,
-                end=end,
-                label=label,
-                score=score,
-                provenance=provenance,
-            )  # fmt: skip
-        )
-    Span.objects.bulk_create(spans)
+        spans.append((start, end, label, provenance, score))
+    # As the annotation stores them: a machine proposal per suggestion (the approval
+    # screen compares the decisions with it).
+    suggestions_create(transcript=transcript, proposed=spans)
     if assignees:
         transcript.assignees.set(assignees)
     review_assign_entities(transcript=transcript)

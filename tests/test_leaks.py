@@ -2,7 +2,7 @@ import pytest
 
 from annotations.models import AllowListTerm, Span
 from annotations.services.leaks import blocking_leaks, leak_check
-from engine.pseudonymize.leaks import cover_needles, find_leaks, span_needles
+from engine.pseudonymize.leaks import cover_needles, find_leaks, name_part_needles, span_needles
 from tests.factories import make_transcript
 
 
@@ -277,3 +277,21 @@ def test_leak_places_link_to_the_review_page_at_the_utterance_or_the_span():
     assert len(places) == 1
     assert places[0]["url"] == f"/transcripts/{t.pk}/review/?page=1#uo-1"
     assert places[0]["utterance"] == 1 and places[0]["page"] == 1
+
+
+# --- issue 20, finding 4: findings the annotator cannot act on -------------------------
+
+
+def test_a_name_part_inside_a_contraction_is_not_a_finding():
+    """One person is named Don: "don't" held 25 findings on one hearing."""
+    needles = name_part_needles("Don")
+    output = "I don't know. Don said so; Don's car. DON'T. Don-"
+    found = [(leak.text, leak.start) for leak in find_leaks(output, needles)]
+    assert found == [("Don", 14), ("Don", 27), ("Don", 45)]
+
+
+def test_a_spelled_and_a_multi_word_needle_are_still_found_after_the_prefilter():
+    needles = span_needles("Dana Quill", "PERSON") + span_needles("D-A-N-A", "SPELLED_NAME")
+    output = "Dana  Quill spelled d a n a, or D.A.N.A., not DANAX or x-D-A-N-Ax."
+    found = [leak.text for leak in find_leaks(output, needles)]
+    assert found == ["Dana  Quill", "d a n a", "D.A.N.A"]

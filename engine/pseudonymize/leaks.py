@@ -270,7 +270,13 @@ def _allowed(output: str, allow: Iterable[str], protect: Iterable[str]):
     protected = set(protect)
     terms = {" ".join(a.split()) for a in allow if a and a.strip()}
     words = {t.casefold() for t in terms if " " not in t and name_key(t) not in protected}
-    multi = sorted((t for t in terms if " " in t), key=len, reverse=True)
+    lowered = output.lower()
+    multi = sorted(
+        # only the phrases whose every word occurs at all (a cheap test before the scan)
+        (t for t in terms if " " in t and all(w.lower() in lowered for w in t.split())),
+        key=len,
+        reverse=True,
+    )
     if not multi:
         return words, lambda s, e: False
     regex = re.compile("|".join(rf"(?<!\w){_literal(t)}(?!\w)" for t in multi), re.IGNORECASE)
@@ -282,6 +288,52 @@ def _allowed(output: str, allow: Iterable[str], protect: Iterable[str]):
         return i >= 0 and e <= regions[i][1]
 
     return words, inside_phrase
+
+
+# A match ends at a word's end, and not before a contraction's tail: "don" is no leak in
+# "don't" (issue 20), but "Don's" (a possessive) is.
+_WORD_END = r"(?![\w])(?!['’](?!s\b)[^\W\d_])"
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9]+")
+_WORDS = re.compile(rf"(?<!\w)\w+{_WORD_END}")
+
+
+_SPELLED_SEP = r"[\s.\-]+"
+# A run of single letters with separators (``Q-U-I-L-L``, ``D O E``): what a spelled
+# needle can match lies inside one of these.
+_SPELLED_RUN = re.compile(r"(?<!\w)[^\W\d_](?:[\s.\-]+[^\W\d_](?!\w))+")
+
+
+def _unescape(piece: str) -> str | None:
+    """``piece`` as the literal ``re.escape`` made it from, or ``None`` if it is more."""
+    literal = re.sub(r"\\(.)", r"\1", piece, flags=re.DOTALL)
+    return literal if re.escape(literal) == piece else None
+
+
+def _prefilter(pattern: str, lowered: str, spelled: str):
+    """Whether ``pattern`` cannot match (a cheap test before a scan of the output): a
+    literal pattern (words joined by ``\\s+``) needs its longest word in the lower-cased
+    output; a spelled one (letters joined by separators) needs its letters in a run of
+    spelled letters. Anything else is scanned."""
+    pieces = pattern.split(_SPELLED_SEP)
+    if len(pieces) > 1:
+        letters = [_unescape(p) for p in pieces]
+        if all(x is not None and len(x) == 1 and x.isascii() for x in letters):
+            return "".join(letters).lower() not in spelled
+        return False
+    words = [_unescape(p) for p in pattern.split(r"\s+")]
+    if all(w is not None for w in words):
+        longest = max(words, key=len).lower()
+        return longest.isascii() and longest not in lowered
+    return False
+
+
+def _word_index(output: str) -> dict[str, list[tuple[int, int]]]:
+    """Where each whole word of ``output`` is, by lower case (contraction heads left out,
+    as :data:`_WORD_END` does)."""
+    index: dict[str, list[tuple[int, int]]] = {}
+    for m in _WORDS.finditer(output):
+        index.setdefault(m.group(0).lower(), []).append(m.span())
+    return index
 
 
 def find_leaks(
@@ -302,22 +354,45 @@ def find_leaks(
     ``replaced``: output ranges that are replacements (``Replacement.out_start/out_end``);
     a surrogate that happens to equal another original (a shifted year) is not a leak.
     """
-    tag_spans = [(m.start(), m.end()) for m in TAG.finditer(output)]
-    tag_spans += [(s, e) for s, e in replaced if e > s]
+    tag_spans = sorted([(m.start(), m.end()) for m in TAG.finditer(output)])
+    tag_spans = sorted([*tag_spans, *((s, e) for s, e in replaced if e > s)])
+    tag_starts = [s for s, _e in tag_spans]
+    reach, furthest = [], -1  # the furthest end of the tags starting at or before each
+    for _s, e in tag_spans:
+        furthest = max(furthest, e)
+        reach.append(furthest)
     allowed, phrases = _allowed(output, allow, protect)
 
     def inside_tag(s: int, e: int) -> bool:
-        return any(ts <= s and e <= te for ts, te in tag_spans)
+        i = bisect_right(tag_starts, s) - 1
+        return i >= 0 and reach[i] >= e
 
     seen: dict[tuple[int, int], Leak] = {}
     patterns: dict[str, Needle] = {}
     for needle in needles:
         patterns.setdefault(needle.pattern, needle)
+    words = None  # the output's words by lower case, built on first use
+    lowered = spelled = None  # the lower-cased output and its spelled runs, likewise
     for pattern, needle in patterns.items():
-        regex = re.compile(rf"(?<![\w])(?:{pattern})(?![\w])", re.IGNORECASE)
-        for m in regex.finditer(output):
-            s, e = m.start(), m.end()
-            found = m.group(0)
+        if _PLAIN_WORD.fullmatch(pattern):
+            # A plain ASCII word (most name parts): looked up among the output's words
+            # instead of a scan of the whole output per needle (issue 20: speed).
+            if words is None:
+                words = _word_index(output)
+            matches = words.get(pattern.lower(), ())
+        else:
+            if lowered is None:
+                lowered = output.lower()
+                spelled = "|".join(
+                    "".join(c for c in m.group(0) if c.isalpha()).lower()
+                    for m in _SPELLED_RUN.finditer(output)
+                )
+            if _prefilter(pattern, lowered, spelled):
+                continue
+            regex = re.compile(rf"(?<![\w])(?:{pattern}){_WORD_END}", re.IGNORECASE)
+            matches = [m.span() for m in regex.finditer(output)]
+        for s, e in matches:
+            found = output[s:e]
             if inside_tag(s, e) or found.casefold() in allowed or phrases(s, e):
                 continue
             # A cover page's person names block in any case (issue 11); other name-like

@@ -295,3 +295,33 @@ def test_a_spelled_and_a_multi_word_needle_are_still_found_after_the_prefilter()
     output = "Dana  Quill spelled d a n a, or D.A.N.A., not DANAX or x-D-A-N-Ax."
     found = [leak.text for leak in find_leaks(output, needles)]
     assert found == ["Dana  Quill", "d a n a", "D.A.N.A"]
+
+
+@pytest.mark.django_db
+def test_a_finding_caused_by_an_accepted_wrong_span_points_back_to_it(client):
+    """An accepted PERSON "Um" makes every other "Um" a leak: each finding says which span
+    causes it, so the annotator rejects that one instead of adding spans everywhere."""
+    from django.urls import reverse
+
+    from annotations.services.leaks import leak_places
+    from tests.factories import make_user
+
+    annotator = make_user("ann-um", role="annotator")
+    t = make_transcript(
+        "INMATE QUILL: Um, yes. Um, I know.\nCOMMISSIONER ALDEN: Um. Thank you.\n",
+        state="in_review", assignees=[annotator],
+    )  # fmt: skip
+    um = Span.objects.create(transcript=t, start=14, end=16, label="PERSON", status="accepted")
+    for word in ("QUILL", "ALDEN"):
+        start = t.text.index(word)
+        Span.objects.create(transcript=t, start=start, end=start + 5, label="PERSON",
+                            status="accepted")  # fmt: skip
+    leaks = blocking_leaks(leak_check(transcript=t))
+    assert [x.text for x in leaks] == ["Um", "Um"]
+    places = leak_places(transcript=t, leaks=leaks)
+    assert [p["cause"]["id"] for p in places] == [um.pk, um.pk]
+    client.force_login(annotator)
+    response = client.post(reverse("annotations:submit", args=[t.pk]))
+    body = response.content.decode()
+    assert response.status_code == 409 and body.count("reject it instead") == 2
+    assert f'name="span" value="{um.pk}"' in body

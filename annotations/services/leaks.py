@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from annotations.models import AllowListTerm, LeakException, Span
 from engine.detectors.given import given_names
+from engine.detectors.names import person_name_parts
 from engine.pseudonymize.leaks import (
     Leak,
     Needle,
@@ -152,9 +153,15 @@ def leak_places(*, transcript: Transcript, leaks: list[Leak]) -> list[dict]:
         .values_list("start", "end", "page", "index")
     )
     base = reverse("annotations:review", args=[transcript.pk])
+    causes = _accepted_by_text(transcript) if any(x.kind in CAUSED for x in leaks) else {}
     out = []
     for leak in leaks:
         place = {"leak": leak, "page": None, "utterance": None, "url": base, "span": None}
+        cause = causes.get(leak.text.casefold()) if leak.kind in CAUSED else None
+        if cause:
+            # An accepted span's text found elsewhere: if that span is wrong (an accepted
+            # PERSON "Um"), rejecting it is the fix, not a span at every "um".
+            place["cause"] = {**cause, "url": f"{base}?span={cause['id']}"}
         if leak.source_start is not None:
             hit = next((b for b in bounds if b[0] <= leak.source_start < max(b[1], b[0] + 1)), None)
             span = (
@@ -174,6 +181,31 @@ def leak_places(*, transcript: Transcript, leaks: list[Leak]) -> list[dict]:
             if hit:
                 place.update(page=hit[2], utterance=hit[3])
         out.append(place)
+    return out
+
+
+# Leak kinds that come from a reviewed span's text (its parts, its spelling).
+CAUSED = frozenset({"span", "name_part", "spelled"})
+
+
+def _accepted_by_text(transcript: Transcript) -> dict[str, dict]:
+    """{text or name part (case-folded): the first accepted or added span that has it}."""
+    text = transcript.text
+    out: dict[str, dict] = {}
+    spans = (
+        Span.objects.filter(
+            transcript=transcript, status__in=[Span.Status.ACCEPTED, Span.Status.ADDED]
+        )
+        .order_by("start")
+        .values_list("pk", "version", "start", "end", "label")
+    )
+    for pk, version, start, end, label in spans:
+        mention = text[start:end]
+        info = {"id": pk, "version": version, "text": mention, "label": label}
+        out.setdefault(mention.casefold(), info)
+        if label == "PERSON":
+            for s, e in person_name_parts(mention, 0, len(mention)):
+                out.setdefault(mention[s:e].casefold(), info)
     return out
 
 

@@ -70,3 +70,17 @@ def test_an_allow_listed_phrase_hides_the_name_inside_it_only_in_context():
     needles = cover_needles(META)
     leaks = find_leaks(output, needles, allow=["Good morning"], protect={"good"})
     assert [output[leak.start : leak.end + 5] for leak in leaks] == ["Good, spe", "Good to b"]
+
+
+def test_a_phrase_made_only_of_given_names_hides_nothing():
+    """An attacker's allow-list entry "Calvin Quill" (the incarcerated person's name) is a
+    name, not a phrase: detection and the leak check ignore it in this hearing."""
+    names = given_names(TEXT, META)
+    allow = AllowList(["Calvin Quill", "Good morning"]).protecting(names)
+    output = "Mr. Calvin Quill said good morning."
+    assert not allow.allows(output, 4, 10)
+    needles = cover_needles(META)
+    leaks = find_leaks(output, needles, allow=["Calvin Quill"], protect=names)
+    assert [leak.text for leak in leaks] == ["Calvin", "Quill", "good"]
+    unprotected = find_leaks(output, needles, allow=["Calvin Quill"])
+    assert [leak.text for leak in unprotected] == ["good"]  # the name hidden by the phrase

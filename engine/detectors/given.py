@@ -76,6 +76,13 @@ def _name_words(name: str) -> list[str]:
     return [w for w in words if len(w.strip(".")) >= 2 and w.lower().strip(".") not in TITLES]
 
 
+def is_given_name_term(term: str, names: set[str] | frozenset[str]) -> bool:
+    """Whether an allow-list ``term`` is nothing but names this transcript gives (``Good``,
+    ``Calvin Quill``): such a term hides nothing here. ``Good morning`` is a phrase."""
+    words = term.split()
+    return bool(words) and all(name_key(w) in names for w in words)
+
+
 def cover_names(metadata: Mapping) -> set[str]:
     """Name words of the cover page: the incarcerated person, participants, transcriber."""
     names = [metadata.get("incarcerated_person"), metadata.get("transcriber")]

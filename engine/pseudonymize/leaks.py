@@ -37,8 +37,8 @@ from engine.detectors.given import (  # noqa: F401 (ROLE_WORDS: re-exported)
     _POSSESSIVE_END,
     _TAG_WORD,
     ROLE_WORDS,
+    is_given_name_term,
     is_role_word,
-    name_key,
 )
 from engine.detectors.names import TITLES, person_name_parts
 from engine.labels import DIRECT_IDENTIFIERS
@@ -269,7 +269,8 @@ def _allowed(output: str, allow: Iterable[str], protect: Iterable[str]):
     """(one-word terms that may hide a found text, ``inside_phrase(start, end)``)."""
     protected = set(protect)
     terms = {" ".join(a.split()) for a in allow if a and a.strip()}
-    words = {t.casefold() for t in terms if " " not in t and name_key(t) not in protected}
+    terms = {t for t in terms if not is_given_name_term(t, protected)}
+    words = {t.casefold() for t in terms if " " not in t}
     lowered = output.lower()
     multi = sorted(
         # only the phrases whose every word occurs at all (a cheap test before the scan)

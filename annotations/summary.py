@@ -25,7 +25,8 @@ from transcripts.models import Transcript, Utterance
 
 EVENT_PREFIX = "review."
 UNDO_EVENT = "review.undo"
-BULK_TYPES = frozenset({"review.accept_all"})
+SCRIPTED = "review.scripted"  # load_demo --reviewed: a script, not a person
+BULK_TYPES = frozenset({"review.accept_all", SCRIPTED})
 REVIEWER_DETECTORS = frozenset({"human", "review.occurrence"})
 # A gap longer than this between two actions of one person is a pause, not review time.
 IDLE = timedelta(minutes=5)
@@ -180,6 +181,8 @@ def _is_bulk(event_type: str, after: dict) -> bool:
 
 def _bulk_name(event_type: str, after: dict) -> str:
     action = event_type.removeprefix(EVENT_PREFIX)
+    if event_type == SCRIPTED:
+        return "the scripted demo reviewer"
     if event_type == "review.accept_all":
         return f"accept all of a {'label' if 'label' in after else 'group'}"
     return f"{action.replace('_', ' ')} ({after.get('bulk')})"
@@ -292,6 +295,8 @@ def _activity(summary: ReviewSummary, transcript: Transcript) -> None:
         if pk in undone or not kind.startswith(EVENT_PREFIX):
             continue
         n = _spans_of(kind, before, after)
+        if kind == SCRIPTED:  # the demo's scripted reviewer: counts, no snapshots
+            n = sum(v for v in after.values() if isinstance(v, int))
         if _is_bulk(kind, after):
             name = _bulk_name(kind, after)
             summary.bulk[name] += n

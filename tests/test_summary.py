@@ -171,3 +171,11 @@ def test_reading_mode_names_non_blocking_findings_not_undecided_suggestions(clie
     assert "undecided suggestions" not in body
     assert "1 non-blocking finding" in body
     assert not AllowListTerm.objects.filter(term="rose").exists()
+
+
+def test_the_scripted_demo_reviewer_counts_as_bulk_with_its_spans(annotator):
+    t = make_transcript(TEXT, state=S.SUBMITTED, assignees=[annotator])
+    audit_record(actor=annotator, event_type="review.scripted", transcript=t,
+                 after={"accepted": 5, "rejected": 2, "added": 1})  # fmt: skip
+    summary = review_summary(transcript=t, leaks=[])
+    assert summary.bulk == {"the scripted demo reviewer": 8} and summary.one_by_one == 0

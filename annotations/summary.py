@@ -383,3 +383,60 @@ def review_summary(*, transcript: Transcript, leaks: list | None = None) -> Revi
         else:
             summary.findings[_finding_name(leak)] += 1
     return summary
+
+
+@dataclass
+class Change:
+    """One place where the release differs from the machine's proposal."""
+
+    kind: str  # rejected | relabelled | resized | added | deleted
+    start: int
+    end: int
+    label: str
+    proposed: str  # the proposal's label and text ("" for an added span)
+    text: str
+    before: str
+    after: str
+    url: str
+
+
+def review_changes(*, transcript: Transcript, context: int = 60) -> list[Change]:
+    """Every decision that differs from the machine's proposal, in text order, with its
+    context: the curation view of the release against the proposal (one pass over the
+    spans, one query for the deleted proposals)."""
+    text = transcript.text
+    base = reverse("annotations:review", args=[transcript.pk])
+    out: list[Change] = []
+
+    def change(kind, start, end, label, proposed, url):
+        out.append(
+            Change(
+                kind=kind, start=start, end=end, label=label, proposed=proposed,
+                text=text[start:end], before=text[max(0, start - context) : start],
+                after=text[end : end + context], url=url,
+            )
+        )  # fmt: skip
+
+    rows = Span.objects.filter(transcript=transcript).values_list(
+        "pk", "start", "end", "label", "status", "provenance",
+        "proposal_id", "proposal__start", "proposal__end", "proposal__label",
+    )  # fmt: skip
+    for pk, start, end, label, status, provenance, proposal, p_start, p_end, p_label in rows:
+        url = f"{base}?span={pk}"
+        proposed = f"{p_label} “{text[p_start:p_end]}”" if proposal else ""
+        if status == Span.Status.REJECTED:
+            change("rejected", start, end, label, proposed or label, url)
+        elif status == Span.Status.SUGGESTED:
+            change("undecided", start, end, label, proposed or label, url)
+        elif proposal is None:
+            if status == Span.Status.ADDED or _by_reviewer(provenance):
+                change("added", start, end, label, "", url)
+        elif label != p_label:
+            change("relabelled", start, end, label, proposed, url)
+        elif (start, end) != (p_start, p_end):
+            change("resized", start, end, label, proposed, url)
+    for start, end, label in Proposal.objects.filter(
+        transcript=transcript, spans__isnull=True
+    ).values_list("start", "end", "label"):
+        change("deleted", start, end, label, f"{label} “{text[start:end]}”", base)
+    return sorted(out, key=lambda c: (c.start, c.end, c.kind))

@@ -179,3 +179,22 @@ def test_the_scripted_demo_reviewer_counts_as_bulk_with_its_spans(annotator):
                  after={"accepted": 5, "rejected": 2, "added": 1})  # fmt: skip
     summary = review_summary(transcript=t, leaks=[])
     assert summary.bulk == {"the scripted demo reviewer": 8} and summary.one_by_one == 0
+
+
+def test_the_changes_view_lists_each_difference_from_the_proposal_in_context(
+    client, annotator, lead
+):
+    from annotations.summary import review_changes
+
+    t = reviewed(annotator, lead)
+    kinds = [(c.kind, c.text) for c in review_changes(transcript=t)]
+    assert kinds == [
+        ("rejected", "Good"), ("rejected", "Um"), ("relabelled", "Fresno"),
+        ("resized", "Larkspur Lane"), ("added", "Dana"), ("deleted", "Dana"),
+        ("resized", "May 13, 1980"),
+    ]  # fmt: skip
+    client.force_login(lead)
+    body = client.get(reverse("annotations:changes", args=[t.pk])).content.decode()
+    assert body.count('class="change change-') == 7 and "PERSON “Fresno”" in body
+    client.force_login(annotator)
+    assert client.get(reverse("annotations:changes", args=[t.pk])).status_code == 403

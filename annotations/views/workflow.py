@@ -18,7 +18,7 @@ from annotations.services import workflow as wf
 from annotations.services.leaks import leak_places
 from annotations.services.measurements import agreement_for_transcript
 from annotations.services.review import review_edit_refusal
-from annotations.summary import review_summary
+from annotations.summary import review_changes, review_summary
 from anonreview import roles
 from transcripts import selectors
 from transcripts.models import Transcript
@@ -110,6 +110,22 @@ def transcript_detail(request, pk: int):
     """One transcript: state, assignees, progress, the next workflow steps, agreement."""
     transcript = _get(request, pk)
     return render(request, "transcripts/detail.html", _context(request, transcript))
+
+
+def transcript_changes(request, pk: int):
+    """The curation view: every place the release differs from the machine's proposal."""
+    transcript = _get(request, pk)
+    if not roles.is_lead(request.user):
+        raise PermissionDenied("Only leads see the changes against the proposal.")
+    changes = review_changes(transcript=transcript)
+    kinds: dict[str, int] = {}
+    for c in changes:
+        kinds[c.kind] = kinds.get(c.kind, 0) + 1
+    return render(
+        request,
+        "transcripts/changes.html",
+        {"transcript": transcript, "changes": changes, "kinds": sorted(kinds.items())},
+    )
 
 
 @require_POST

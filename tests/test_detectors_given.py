@@ -84,3 +84,14 @@ def test_a_phrase_made_only_of_given_names_hides_nothing():
     assert [leak.text for leak in leaks] == ["Calvin", "Quill", "good"]
     unprotected = find_leaks(output, needles, allow=["Calvin Quill"])
     assert [leak.text for leak in unprotected] == ["good"]  # the name hidden by the phrase
+
+
+def test_a_title_with_a_given_name_is_a_name_too():
+    """Allow-listing "Mr. Good" would hide the honorific's surname in its own context."""
+    names = given_names(TEXT, META)
+    output = "Thank you, Mr. Good. Good morning."
+    leaks = find_leaks(output, cover_needles(META), allow=["Mr. Good", "Good morning"],
+                       protect=names)  # fmt: skip
+    assert [(leak.text, leak.start) for leak in leaks] == [("Good", 15)]
+    allow = AllowList(["Mr. Good", "Commissioner Alden", "Good morning"]).protecting(names)
+    assert allow.terms == {"good morning"}

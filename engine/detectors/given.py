@@ -77,10 +77,11 @@ def _name_words(name: str) -> list[str]:
 
 
 def is_given_name_term(term: str, names: set[str] | frozenset[str]) -> bool:
-    """Whether an allow-list ``term`` is nothing but names this transcript gives (``Good``,
-    ``Calvin Quill``): such a term hides nothing here. ``Good morning`` is a phrase."""
-    words = term.split()
-    return bool(words) and all(name_key(w) in names for w in words)
+    """Whether an allow-list ``term`` is nothing but names this transcript gives, titles
+    and roles aside (``Good``, ``Calvin Quill``, ``Mr. Good``): such a term hides nothing
+    here. ``Good morning`` is a phrase."""
+    core = [w for w in term.split() if not is_role_word(w)]
+    return bool(core) and all(name_key(w) in names for w in core)
 
 
 def cover_names(metadata: Mapping) -> set[str]:

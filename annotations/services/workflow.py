@@ -74,8 +74,8 @@ class SubmitLeaksFound(LeakCheckFailed):
         noun = "place" if len(self.leaks) == 1 else "places"
         self.args = (
             f"The leak check found {len(self.leaks)} {noun} where a name or identifier would "
-            "be released; add a span for each (or ask a lead to allow-list a term), then "
-            "submit again.",
+            "be released; add a span for each (or, where it is no identifier at that place, "
+            "mark it “not a leak here” with a reason), then submit again.",
         )
 
     def __str__(self) -> str:

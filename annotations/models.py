@@ -140,6 +140,45 @@ class AllowListTerm(models.Model):
         return self.term
 
 
+class LeakException(models.Model):
+    """ "Not a leak here": one occurrence the leak check reports that a reviewer decided is
+    no identifier *at this place* (issue 20). Per occurrence, never global: it holds the
+    place (characters into ``Transcript.text``, end exclusive), never the text; audited
+    (``review.not_a_leak``) and shown to the lead on the approval screen."""
+
+    class Reason(models.TextChoices):
+        ORDINARY_WORD = "ordinary_word", "Ordinary word here"
+        PUBLIC_ROLE = "public_role", "Public role or office"
+        PART_OF_WORD = "part_of_word", "Part of another word"
+        OTHER = "other", "Other (say why)"
+
+    transcript = models.ForeignKey(
+        Transcript, on_delete=models.CASCADE, related_name="leak_exceptions"
+    )
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+    reason = models.CharField(max_length=32, choices=Reason.choices)
+    note = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["transcript", "start"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["transcript", "start", "end"], name="leak_exception_unique_place"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(end__gt=models.F("start")), name="leak_exception_nonempty"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"not a leak [{self.start}:{self.end}] ({self.reason})"
+
+
 class TrainedModel(models.Model):
     """A transformer detector fine-tuned on gold data (``engine.learning``).
 

@@ -22,6 +22,10 @@ urlpatterns: list = [
     ),
     path("transcripts/<int:pk>/submit/", workflow.transcript_submit_view, name="submit"),
     path("transcripts/<int:pk>/approve/", workflow.transcript_approve_view, name="approve"),
+    path(
+        "transcripts/<int:pk>/not-a-leak/", workflow.transcript_not_a_leak_view, name="not-a-leak"
+    ),
+    path("transcripts/<int:pk>/changes/", workflow.transcript_changes, name="changes"),
     path("transcripts/<int:pk>/return/", workflow.transcript_return_view, name="return"),
     path("transcripts/release/", workflow.transcript_release_view, name="release"),
     path("dashboard/", dashboard.dashboard, name="dashboard"),

@@ -106,7 +106,7 @@ def test_staged_rows_are_deleted_when_the_job_fails(
     job.refresh_from_db()  # the batch ends and names the file and why, in words
     assert job.status == Job.Status.DONE
     [outcome] = job.result["files"]
-    assert outcome["path"] == "plain.txt" and not outcome["ok"]
+    assert outcome["path"] == "file 1 (.txt)" and not outcome["ok"]  # no upload name (issue 20)
     assert "stopped unexpectedly" in outcome["error"]
     assert not StagedUpload.objects.exists()
     assert not Transcript.objects.exists()
@@ -162,11 +162,14 @@ def test_a_batch_queues_one_import_job_per_file_and_reports_each_outcome(
     batch.refresh_from_db()
     assert batch.status == Job.Status.DONE and batch.message == "Imported 1 of 3 file(s)"
     outcomes = {f["path"]: f for f in batch.result["files"]}
-    assert list(outcomes) == ["fake.pdf", "empty.txt", "plain.txt"]  # upload order
-    assert "This is not a PDF" in outcomes["fake.pdf"]["error"]
-    assert outcomes["empty.txt"]["error"] == "The file is empty."
+    # upload order, each file named by its place and type, never its name (issue 20)
+    fake, empty, plain = "file 1 (.pdf)", "file 2 (.txt)", "file 3 (.txt)"
+    assert list(outcomes) == [fake, empty, plain]
+    assert "This is not a PDF" in outcomes[fake]["error"]
+    assert outcomes[empty]["error"] == "The file is empty."
     transcript = Transcript.objects.get()
-    assert outcomes["plain.txt"]["ok"] and outcomes["plain.txt"]["transcript_id"] == transcript.pk
+    assert outcomes[plain]["ok"] and outcomes[plain]["transcript_id"] == transcript.pk
+    assert transcript.original_name == "plain.txt"  # the transcript keeps it
     annotation = Job.objects.get(kind=Job.Kind.ANNOTATE, transcript=transcript)
     assert annotation.status == Job.Status.DONE
     assert not StagedUpload.objects.exists()

@@ -2,7 +2,7 @@ import pytest
 
 from annotations.models import AllowListTerm, Span
 from annotations.services.leaks import blocking_leaks, leak_check
-from engine.pseudonymize.leaks import cover_needles, find_leaks, span_needles
+from engine.pseudonymize.leaks import cover_needles, find_leaks, name_part_needles, span_needles
 from tests.factories import make_transcript
 
 
@@ -139,13 +139,14 @@ def test_leak_check_on_given_output_text_and_allow_list():
 
 
 @pytest.mark.django_db
-def test_still_suggested_span_is_reported_as_unreviewed_without_blocking():
+def test_still_suggested_span_is_reported_as_suggested_and_blocks():
+    """Issue 20: an undecided suggestion is not replaced, so its text would leave in clear."""
     t = make_transcript("Mr. Quill spoke to Reyes.")
     Span.objects.create(transcript=t, start=4, end=9, label="PERSON", status="accepted")
     Span.objects.create(transcript=t, start=19, end=24, label="PERSON", status="suggested")
     leaks = leak_check(transcript=t)
-    assert [(x.kind, x.label, x.blocking) for x in leaks] == [("suggested", "PERSON", False)]
-    assert blocking_leaks(leaks) == []
+    assert [(x.kind, x.label, x.blocking) for x in leaks] == [("suggested", "PERSON", True)]
+    assert blocking_leaks(leaks) == leaks
 
 
 def test_a_surrogate_equal_to_another_original_is_not_a_leak():
@@ -276,3 +277,51 @@ def test_leak_places_link_to_the_review_page_at_the_utterance_or_the_span():
     assert len(places) == 1
     assert places[0]["url"] == f"/transcripts/{t.pk}/review/?page=1#uo-1"
     assert places[0]["utterance"] == 1 and places[0]["page"] == 1
+
+
+# --- issue 20, finding 4: findings the annotator cannot act on -------------------------
+
+
+def test_a_name_part_inside_a_contraction_is_not_a_finding():
+    """One person is named Don: "don't" held 25 findings on one hearing."""
+    needles = name_part_needles("Don")
+    output = "I don't know. Don said so; Don's car. DON'T. Don-"
+    found = [(leak.text, leak.start) for leak in find_leaks(output, needles)]
+    assert found == [("Don", 14), ("Don", 27), ("Don", 45)]
+
+
+def test_a_spelled_and_a_multi_word_needle_are_still_found_after_the_prefilter():
+    needles = span_needles("Dana Quill", "PERSON") + span_needles("D-A-N-A", "SPELLED_NAME")
+    output = "Dana  Quill spelled d a n a, or D.A.N.A., not DANAX or x-D-A-N-Ax."
+    found = [leak.text for leak in find_leaks(output, needles)]
+    assert found == ["Dana  Quill", "d a n a", "D.A.N.A"]
+
+
+@pytest.mark.django_db
+def test_a_finding_caused_by_an_accepted_wrong_span_points_back_to_it(client):
+    """An accepted PERSON "Um" makes every other "Um" a leak: each finding says which span
+    causes it, so the annotator rejects that one instead of adding spans everywhere."""
+    from django.urls import reverse
+
+    from annotations.services.leaks import leak_places
+    from tests.factories import make_user
+
+    annotator = make_user("ann-um", role="annotator")
+    t = make_transcript(
+        "INMATE QUILL: Um, yes. Um, I know.\nCOMMISSIONER ALDEN: Um. Thank you.\n",
+        state="in_review", assignees=[annotator],
+    )  # fmt: skip
+    um = Span.objects.create(transcript=t, start=14, end=16, label="PERSON", status="accepted")
+    for word in ("QUILL", "ALDEN"):
+        start = t.text.index(word)
+        Span.objects.create(transcript=t, start=start, end=start + 5, label="PERSON",
+                            status="accepted")  # fmt: skip
+    leaks = blocking_leaks(leak_check(transcript=t))
+    assert [x.text for x in leaks] == ["Um", "Um"]
+    places = leak_places(transcript=t, leaks=leaks)
+    assert [p["cause"]["id"] for p in places] == [um.pk, um.pk]
+    client.force_login(annotator)
+    response = client.post(reverse("annotations:submit", args=[t.pk]))
+    body = response.content.decode()
+    assert response.status_code == 409 and body.count("reject it instead") == 2
+    assert f'name="span" value="{um.pk}"' in body

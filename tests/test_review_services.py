@@ -126,11 +126,12 @@ def test_returned_transcript_is_read_only_for_annotator_until_resumed(annotator)
     assert rs.span_accept(span=span_at(transcript, "Calvin"), actor=annotator).status == "accepted"
 
 
-def test_submitted_transcript_is_read_only_for_annotator_but_not_for_lead(annotator, lead):
+def test_submitted_transcript_is_read_only_for_annotator_and_lead(annotator, lead):
+    """The release rule (issue 20): a lead who wants a change returns the transcript."""
     transcript = make_review_transcript(assignees=[annotator], state=Transcript.State.SUBMITTED)
-    with pytest.raises(rs.ReviewPermissionError):
-        rs.span_accept(span=span_at(transcript, "Calvin"), actor=annotator)
-    assert rs.span_accept(span=span_at(transcript, "Calvin"), actor=lead).status == "accepted"
+    for actor in (annotator, lead):
+        with pytest.raises(rs.ReviewPermissionError):
+            rs.span_accept(span=span_at(transcript, "Calvin"), actor=actor)
 
 
 def test_relabel_moves_span_to_a_group_of_the_new_label(rt, annotator):

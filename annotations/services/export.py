@@ -31,6 +31,7 @@ from engine.gold import GoldDoc, GoldSpan
 from engine.pseudonymize import formats as gold_formats
 from engine.pseudonymize import key_from_replacements
 from transcripts.models import Transcript
+from transcripts.services.workflow import UndecidedSpansError, undecided_check
 
 GOLD_FORMATS = ("jsonl", "spacy", "conll", "svala")
 RELEASABLE_STATES = frozenset({Transcript.State.APPROVED, Transcript.State.RELEASED})
@@ -44,7 +45,22 @@ def release_name(transcript: Transcript) -> str:
 
 
 class NotReleasable(Exception):
-    """A release or key was asked of a transcript that is not approved (message for users)."""
+    """A release, key or gold export was asked of a transcript that may not leave (message
+    for users; ``url``: where to act, e.g. the first undecided span, or ``""``)."""
+
+    def __init__(self, message: str, *, url: str = "") -> None:
+        super().__init__(message)
+        self.url = url
+
+
+def undecided_refusal(transcript: Transcript) -> NotReleasable | None:
+    """The release rule's first half for exports: a transcript with any undecided span
+    leaves in no form (the count and a link to the first one), or ``None``."""
+    try:
+        undecided_check(transcript, doing="exporting")
+    except UndecidedSpansError as exc:
+        return NotReleasable(f"Transcript {transcript.pk}: {exc}", url=exc.url)
+    return None
 
 
 def release_refusal(transcript: Transcript) -> str | None:
@@ -71,6 +87,9 @@ def release_check(transcripts: Iterable[Transcript]) -> None:
         refusal = release_refusal(transcript)
         if refusal:
             raise NotReleasable(refusal)
+        undecided = undecided_refusal(transcript)
+        if undecided:
+            raise undecided
 
 
 def _zip(members: list[tuple[str, bytes]]) -> bytes:
@@ -90,9 +109,8 @@ def release_text(*, transcript: Transcript, strategy: str = "tags") -> str:
     result = transcript_pseudonymize(
         transcript=transcript, strategy=strategy, include_suggested=False
     )
-    replaced = [(r.out_start, r.out_end) for r in result.replacements]
     leaks = blocking_leaks(
-        leak_check(transcript=transcript, output_text=result.text, replaced=replaced)
+        leak_check(transcript=transcript, output_text=result.text, replacements=result.replacements)
     )
     if leaks:
         raise LeakError({transcript.pk: leaks})
@@ -235,10 +253,15 @@ def gold_transcripts(
 
 @transaction.atomic
 def gold_export(*, transcripts: Iterable[Transcript], fmt: str, actor) -> bytes:
-    """Gold data of ``transcripts`` in ``fmt`` (jsonl, spacy, conll, svala), audited."""
+    """Gold data of ``transcripts`` in ``fmt`` (jsonl, spacy, conll, svala), audited;
+    raises :class:`NotReleasable` while any of them has an undecided span."""
     if fmt not in GOLD_FORMATS:
         raise ValueError(f"unknown gold format {fmt!r}; choose one of {', '.join(GOLD_FORMATS)}")
     transcripts = list(transcripts)
+    for transcript in transcripts:  # gold is reviewed data: nothing undecided in it
+        undecided = undecided_refusal(transcript)
+        if undecided:
+            raise undecided
     docs = gold_docs(transcripts=transcripts)
     if fmt == "jsonl":
         data = gold_formats.to_jsonl(docs)

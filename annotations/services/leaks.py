@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from annotations.models import AllowListTerm, Span
+from annotations.models import AllowListTerm, LeakException, Span
+from engine.detectors.given import given_names
+from engine.detectors.names import person_name_parts
 from engine.pseudonymize.leaks import (
     Leak,
     Needle,
@@ -28,7 +30,9 @@ from engine.pseudonymize.leaks import (
 )
 from transcripts.models import Transcript, Utterance
 
-__all__ = ["Leak", "LeakError", "blocking_leaks", "leak_check", "leak_places"]
+__all__ = ["NOT_A_LEAK", "Leak", "LeakError", "blocking_leaks", "leak_check", "leak_places"]
+
+NOT_A_LEAK = "not_a_leak"  # the kind of a leak at a place marked "Not a leak here"
 
 
 class LeakError(Exception):
@@ -64,8 +68,8 @@ def transcript_needles(*, transcript: Transcript) -> list[Needle]:
     for speaker in speakers:
         needles.extend(speaker_tag_needles(speaker))
     needles.extend(honorific_needles(text))
-    # Undecided possible misses (the safety net's suggestions) block; other still-suggested
-    # spans last: reported as unreviewed, never blocking by themselves.
+    # Undecided possible misses (the safety net's suggestions) block; so do other
+    # still-suggested spans (the release rule: nothing undecided leaves), as "suggested".
     for start, end, label, status, provenance in spans:
         if status == Span.Status.SUGGESTED and is_possible_miss(provenance):
             needles.extend(possible_miss_needles(text[start:end], label))
@@ -82,12 +86,16 @@ def leak_check(
     transcript: Transcript,
     output_text: str | None = None,
     replaced: list[tuple[int, int]] | None = None,
+    replacements: list | None = None,
 ) -> list[Leak]:
     """Leaks in ``output_text`` (default: the release text, tags, reviewed spans only).
 
-    ``replaced``: the output ranges of the replacements, when known (surrogates).
+    ``replacements``: the pseudonymization's replacements of ``output_text`` (then each
+    leak knows its place in the canonical text); ``replaced``: only their output ranges
+    (surrogates), when nothing more is known. The allow-list never hides a name this
+    transcript gives (``engine.detectors.given``), and a place a reviewer marked "Not a
+    leak here" (:class:`LeakException`) is reported as ``not_a_leak``, not blocking.
     """
-    replacements = None
     if output_text is None:
         from annotations.services.pseudonymization import transcript_pseudonymize
 
@@ -96,13 +104,21 @@ def leak_check(
         )
         output_text = result.text
         replacements = result.replacements
+    if replacements is not None:
         replaced = [(r.out_start, r.out_end) for r in replacements]
     allow = AllowListTerm.objects.values_list("term", flat=True)
+    speakers = set(
+        Utterance.objects.filter(transcript=transcript)
+        .exclude(speaker="")
+        .values_list("speaker", flat=True)
+        .distinct()
+    )
     leaks = find_leaks(
         output_text,
         transcript_needles(transcript=transcript),
         allow=allow,
         replaced=replaced or (),
+        protect=given_names(transcript.text, transcript.metadata or {}, speakers),
     )
     if replacements is not None:
         leaks = [
@@ -113,6 +129,16 @@ def leak_check(
             )
             for leak in leaks
         ]
+        excepted = set(
+            LeakException.objects.filter(transcript=transcript).values_list("start", "end")
+        )
+        if excepted:
+            leaks = [
+                replace(leak, kind=NOT_A_LEAK, blocking=False)
+                if (leak.source_start, leak.source_end) in excepted
+                else leak
+                for leak in leaks
+            ]
     return leaks
 
 
@@ -127,9 +153,15 @@ def leak_places(*, transcript: Transcript, leaks: list[Leak]) -> list[dict]:
         .values_list("start", "end", "page", "index")
     )
     base = reverse("annotations:review", args=[transcript.pk])
+    causes = _accepted_by_text(transcript) if any(x.kind in CAUSED for x in leaks) else {}
     out = []
     for leak in leaks:
         place = {"leak": leak, "page": None, "utterance": None, "url": base, "span": None}
+        cause = causes.get(leak.text.casefold()) if leak.kind in CAUSED else None
+        if cause:
+            # An accepted span's text found elsewhere: if that span is wrong (an accepted
+            # PERSON "Um"), rejecting it is the fix, not a span at every "um".
+            place["cause"] = {**cause, "url": f"{base}?span={cause['id']}"}
         if leak.source_start is not None:
             hit = next((b for b in bounds if b[0] <= leak.source_start < max(b[1], b[0] + 1)), None)
             span = (
@@ -149,6 +181,31 @@ def leak_places(*, transcript: Transcript, leaks: list[Leak]) -> list[dict]:
             if hit:
                 place.update(page=hit[2], utterance=hit[3])
         out.append(place)
+    return out
+
+
+# Leak kinds that come from a reviewed span's text (its parts, its spelling).
+CAUSED = frozenset({"span", "name_part", "spelled"})
+
+
+def _accepted_by_text(transcript: Transcript) -> dict[str, dict]:
+    """{text or name part (case-folded): the first accepted or added span that has it}."""
+    text = transcript.text
+    out: dict[str, dict] = {}
+    spans = (
+        Span.objects.filter(
+            transcript=transcript, status__in=[Span.Status.ACCEPTED, Span.Status.ADDED]
+        )
+        .order_by("start")
+        .values_list("pk", "version", "start", "end", "label")
+    )
+    for pk, version, start, end, label in spans:
+        mention = text[start:end]
+        info = {"id": pk, "version": version, "text": mention, "label": label}
+        out.setdefault(mention.casefold(), info)
+        if label == "PERSON":
+            for s, e in person_name_parts(mention, 0, len(mention)):
+                out.setdefault(mention[s:e].casefold(), info)
     return out
 
 

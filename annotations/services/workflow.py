@@ -13,8 +13,10 @@ from django.db import transaction
 
 from annotations.services.export import release_build
 from annotations.services.leaks import LeakError, leak_check
+from annotations.summary import review_summary
 from anonreview import roles
 from anonreview.core.audit import audit_record
+from anonreview.core.models import AuditEvent
 from transcripts.models import Transcript
 from transcripts.services.workflow import (
     ALLOWED,
@@ -29,6 +31,7 @@ from transcripts.services.workflow import (
     transcript_start_review,
     transcript_transition,
     transition_allowed,
+    undecided_check,
 )
 from transcripts.services.workflow import transcript_submit as _transcript_submit
 
@@ -40,6 +43,7 @@ __all__ = [
     "TransitionError",
     "UndecidedSpansError",
     "allowed_targets",
+    "approval_refusal",
     "own_annotators",
     "transcript_approve",
     "transcript_release",
@@ -70,8 +74,8 @@ class SubmitLeaksFound(LeakCheckFailed):
         noun = "place" if len(self.leaks) == 1 else "places"
         self.args = (
             f"The leak check found {len(self.leaks)} {noun} where a name or identifier would "
-            "be released; add a span for each (or ask a lead to allow-list a term), then "
-            "submit again.",
+            "be released; add a span for each (or, where it is no identifier at that place, "
+            "mark it “not a leak here” with a reason), then submit again.",
         )
 
     def __str__(self) -> str:
@@ -80,24 +84,69 @@ class SubmitLeaksFound(LeakCheckFailed):
 
 def own_annotators(*, transcript: Transcript) -> set[int]:
     """User ids that annotated this transcript: its assignees, the assignees of its
-    second-annotation copies, and everyone who decided one of its spans."""
-    ids = set(transcript.assignees.values_list("pk", flat=True))
-    ids |= set(transcript.spans.exclude(reviewer=None).values_list("reviewer", flat=True))
-    ids |= set(Transcript.objects.filter(double_of=transcript).values_list("assignees", flat=True))
-    ids.discard(None)
-    return ids
+    second-annotation copies, everyone who decided one of its spans, everyone with any
+    ``review.*`` audit event on it (delete and undo included: a deleted span leaves no
+    reviewer behind) and whoever submitted it."""
+    return set(_own_work(transcript=transcript))
 
 
-def _run_leak_check(transcript: Transcript) -> list:
-    """The blocking leaks of the release text (``annotations.services.leaks``). A check
-    that cannot run refuses the submit or approval (it never passes by default)."""
+def _own_work(*, transcript: Transcript) -> dict[int, list[str]]:
+    """{user id: why they count as having worked on ``transcript``}: a few queries over
+    the audit rows, the spans and the assignments, whatever the transcript's size."""
+    from annotations.services.review import EVENT_PREFIX
+
+    why: dict[int, list[str]] = {}
+
+    def note(ids, reason: str) -> None:
+        for pk in ids:
+            if pk is not None and reason not in why.setdefault(pk, []):
+                why[pk].append(reason)
+
+    events = AuditEvent.objects.filter(transcript=transcript, actor__isnull=False)
+    actions: dict[int, set[str]] = {}
+    for actor_id, kind in (
+        events.filter(event_type__startswith=EVENT_PREFIX)
+        .values_list("actor", "event_type")
+        .distinct()
+    ):
+        actions.setdefault(actor_id, set()).add(kind.removeprefix(EVENT_PREFIX).replace("_", " "))
+    for actor_id, kinds in actions.items():
+        note([actor_id], f"you made review changes on it ({', '.join(sorted(kinds))})")
+    submitted = events.filter(event_type="transcript.transition", after__state=S.SUBMITTED)
+    note(submitted.values_list("actor", flat=True).distinct(), "you submitted it")
+    note(transcript.spans.exclude(reviewer=None).values_list("reviewer", flat=True).distinct(),
+         "you decided some of its spans")  # fmt: skip
+    note(transcript.assignees.values_list("pk", flat=True), "you are assigned to annotate it")
+    note(
+        Transcript.objects.filter(double_of=transcript).values_list("assignees", flat=True),
+        "you annotate its second copy",
+    )
+    return why
+
+
+def approval_refusal(*, transcript: Transcript, actor) -> str | None:
+    """The four-eyes rule: why ``actor`` may not approve ``transcript`` (or ``None``).
+    Whoever changed, decided or submitted it cannot approve it; the refusal says why."""
+    reasons = _own_work(transcript=transcript).get(getattr(actor, "pk", None))
+    if reasons:
+        return (
+            f"You cannot approve this transcript: {' and '.join(reasons)}; "
+            "another lead must approve it."
+        )
+    return None
+
+
+def _run_leak_check(transcript: Transcript, *, blocking_only: bool = True) -> list:
+    """The blocking leaks of the release text (``annotations.services.leaks``; all of them
+    with ``blocking_only=False``). A check that cannot run refuses the submit or approval
+    (it never passes by default)."""
     try:
         leaks = leak_check(transcript=transcript)
     except Exception as exc:
         raise TransitionError(
             f"The leak check could not run ({exc.__class__.__name__}); nothing was changed."
         ) from exc
-    return [leak for leak in leaks if leak.blocking]
+    return [leak for leak in leaks if leak.blocking or not blocking_only]
 
 
 @transaction.atomic
@@ -134,17 +183,22 @@ def transcript_approve(*, transcript: Transcript, actor) -> Transcript:
                 )
             if not roles.is_lead(actor):
                 raise TransitionError("Only leads can approve a transcript.")
-            if getattr(actor, "pk", None) in own_annotators(transcript=locked):
-                raise TransitionError(
-                    "You annotated this transcript; another lead must approve it."
-                )
+            refusal = approval_refusal(transcript=locked, actor=actor)
+            if refusal:
+                raise TransitionError(refusal)
             if (locked.state, S.APPROVED) not in ALLOWED:
                 # Let the table produce its message in words.
                 transcript_transition(transcript=locked, target=S.APPROVED, actor=actor)
-            leaks = _run_leak_check(locked)
+            undecided_check(locked, doing="approving")
+            found = _run_leak_check(locked, blocking_only=False)
+            leaks = [leak for leak in found if leak.blocking]
             if leaks:
                 raise LeakCheckFailed(leaks)
-            locked = transcript_transition(transcript=locked, target=S.APPROVED, actor=actor)
+            # What the lead approved, stored with the approval: counts and ids, no text.
+            summary = review_summary(transcript=locked, leaks=found).audit_record()
+            locked = transcript_transition(
+                transcript=locked, target=S.APPROVED, actor=actor, extra={"summary": summary}
+            )
             transaction.on_commit(lambda: _dashboard_after_approval(actor))
     except LeakCheckFailed as exc:
         with transaction.atomic():
@@ -180,6 +234,7 @@ def transcript_release(*, transcripts, actor, strategy: str = "tags") -> bytes:
                         f"Transcript {t.pk} is {S(t.state).label.lower()}: only approved transcripts can be released."
                     )
                 raise TransitionError("Only leads can release transcripts.")
+            undecided_check(t, doing="releasing")
         try:
             data = release_build(transcripts=locked, strategy=strategy, actor=actor)
         except LeakError as exc:

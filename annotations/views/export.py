@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
 from annotations.services import export as export_services
@@ -50,6 +51,16 @@ def _selected(request: HttpRequest):
 
 
 def _refused(exc: NotReleasable) -> HttpResponse:
+    """409 with the sentence, and a link where there is a place to act (the first
+    undecided span)."""
+    url = getattr(exc, "url", "")
+    if url:
+        body = format_html(
+            '<!doctype html><title>Not exported</title><p class="refusal">{}</p>'
+            '<p><a href="{}" id="refusal-link">Go to the first undecided span</a></p>',
+            str(exc), url,
+        )  # fmt: skip
+        return HttpResponse(body, status=409, content_type="text/html; charset=utf-8")
     return HttpResponse(str(exc), status=409, content_type="text/plain; charset=utf-8")
 
 
@@ -185,6 +196,9 @@ def gold_download(request: HttpRequest) -> HttpResponse:
             "(second annotations only when asked for).",
             status=409,
         )
-    data = export_services.gold_export(transcripts=transcripts, fmt=fmt, actor=request.user)
+    try:
+        data = export_services.gold_export(transcripts=transcripts, fmt=fmt, actor=request.user)
+    except NotReleasable as exc:
+        return _refused(exc)
     content_type, ext = CONTENT_TYPES[fmt]
     return _download(data, f"gold.{ext}", content_type)

@@ -1,7 +1,8 @@
 """Reading mode: the final proofreading pass over the pseudonymized text alone.
 
 Full width, adjustable font size; the release text (reviewed spans replaced, tags) with
-what the leak check still finds highlighted (blocking leaks red, unreviewed amber). A
+what the leak check still finds highlighted (blocking leaks red, non-blocking findings
+amber: a lower-case common word, a state named again). A
 click on a tag flags that span for the lead with a comment (the review's ``flag`` action).
 """
 
@@ -31,7 +32,7 @@ def reading_html(text: str, replacements, leaks, spans: dict[int, tuple]) -> str
         out.append(escape(text[pos:start]))
         inner = escape(text[start:end])
         if kind == "leak":
-            cls = "leak" if item.blocking else "leak unreviewed"
+            cls = "leak" if item.blocking else "leak nonblocking"
             out.append(
                 f'<mark class="{cls}" title="{escape(item.label)}: still readable">{inner}</mark>'
             )
@@ -56,7 +57,7 @@ def review_reading(request: HttpRequest, transcript_id: int) -> HttpResponse:
     leaks = leak_check(
         transcript=transcript,
         output_text=result.text,
-        replaced=[(r.out_start, r.out_end) for r in result.replacements],
+        replacements=result.replacements,
     )
     spans = {
         pk: (version, flagged)
@@ -72,7 +73,8 @@ def review_reading(request: HttpRequest, transcript_id: int) -> HttpResponse:
             "transcript": transcript,
             "body": reading_html(result.text, result.replacements, leaks, spans),
             "blocking": sum(1 for leak in leaks if leak.blocking),
-            "unreviewed": sum(1 for leak in leaks if not leak.blocking),
+            "undecided": sum(1 for leak in leaks if leak.kind == "suggested"),
+            "nonblocking": sum(1 for leak in leaks if not leak.blocking),
             "can_edit": refusal is None,
         },
     )

@@ -8,19 +8,24 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from annotations.models import LeakException
+from annotations.services import review as review_services
 from annotations.services import workflow as wf
 from annotations.services.leaks import leak_places
 from annotations.services.measurements import agreement_for_transcript
 from annotations.services.review import review_edit_refusal
+from annotations.summary import review_changes, review_summary
 from anonreview import roles
 from transcripts import selectors
 from transcripts.models import Transcript
 
 S = Transcript.State
 STRATEGIES = ("tags", "surrogate", "mask", "redact")
+SUMMARY_STATES = frozenset({S.SUBMITTED, S.APPROVED, S.RELEASED})
 
 
 def _get(request, pk: int) -> Transcript:
@@ -28,6 +33,20 @@ def _get(request, pk: int) -> Transcript:
         return selectors.transcript_get_visible(user=request.user, pk=pk)
     except Transcript.DoesNotExist as exc:
         raise Http404("No such transcript.") from exc
+
+
+def _error(request, exc: Exception) -> None:
+    """A refusal as a message, with a link to the place to act when it has one (the
+    first undecided span)."""
+    url = getattr(exc, "url", "")
+    if url:
+        text = str(exc).replace(f" The first: {url}", "")
+        messages.error(
+            request,
+            format_html('{} <a href="{}" class="refusal-link">Go to the first one</a>.', text, url),
+        )
+    else:
+        messages.error(request, str(exc))
 
 
 def review_url(transcript: Transcript) -> str:
@@ -41,7 +60,8 @@ def _context(request, transcript: Transcript, **extra) -> dict:
     total = spans.count()
     undecided = spans.filter(status="suggested").count()
     targets = set(wf.allowed_targets(transcript=transcript, actor=user))
-    own = user.pk in wf.own_annotators(transcript=transcript)
+    own_reason = wf.approval_refusal(transcript=transcript, actor=user)
+    own = own_reason is not None
     is_copy = transcript.double_of_id is not None
     return {
         "transcript": transcript,
@@ -55,6 +75,7 @@ def _context(request, transcript: Transcript, **extra) -> dict:
         "can_submit": S.SUBMITTED in targets,
         "can_approve": S.APPROVED in targets and is_lead and not own and not is_copy,
         "own_work": own,
+        "own_work_reason": own_reason,
         "can_return": S.RETURNED in targets and is_lead,
         "can_release": S.RELEASED in targets and is_lead and not is_copy,
         # Leads only: an annotator must not see the other's decisions before submitting.
@@ -63,6 +84,10 @@ def _context(request, transcript: Transcript, **extra) -> dict:
         "review_url": review_url(transcript),
         "strategies": STRATEGIES,
         "ocr": selectors.transcript_ocr_summary(transcript=transcript),
+        # The approval screen: what was decided against the machine's proposal (leads).
+        "summary": review_summary(transcript=transcript, leaks=extra.get("all_leaks"))
+        if is_lead and not is_copy and transcript.state in SUMMARY_STATES
+        else None,
         **extra,
     }
 
@@ -77,6 +102,7 @@ def _leak_context(request, transcript: Transcript, exc: wf.LeakCheckFailed) -> d
         leak_places=leak_places(transcript=transcript, leaks=exc.leaks),
         leak_message=str(exc),
         can_add_spans=review_edit_refusal(transcript=transcript, user=request.user) is None,
+        not_a_leak_reasons=LeakException.Reason.choices,
     )
 
 
@@ -86,13 +112,29 @@ def transcript_detail(request, pk: int):
     return render(request, "transcripts/detail.html", _context(request, transcript))
 
 
+def transcript_changes(request, pk: int):
+    """The curation view: every place the release differs from the machine's proposal."""
+    transcript = _get(request, pk)
+    if not roles.is_lead(request.user):
+        raise PermissionDenied("Only leads see the changes against the proposal.")
+    changes = review_changes(transcript=transcript)
+    kinds: dict[str, int] = {}
+    for c in changes:
+        kinds[c.kind] = kinds.get(c.kind, 0) + 1
+    return render(
+        request,
+        "transcripts/changes.html",
+        {"transcript": transcript, "changes": changes, "kinds": sorted(kinds.items())},
+    )
+
+
 @require_POST
 def transcript_start_review_view(request, pk: int):
     transcript = _get(request, pk)
     try:
         wf.transcript_start_review(transcript=transcript, actor=request.user)
     except wf.TransitionError as exc:
-        messages.error(request, str(exc))
+        _error(request, exc)
         return redirect("annotations:detail", pk=pk)
     return redirect(review_url(transcript))
 
@@ -106,10 +148,35 @@ def transcript_submit_view(request, pk: int):
         context = _leak_context(request, transcript, exc)
         return render(request, "transcripts/detail.html", context, status=409)
     except wf.TransitionError as exc:
-        messages.error(request, str(exc))
+        _error(request, exc)
         return redirect("annotations:detail", pk=pk)
     messages.success(request, f"Transcript {pk} submitted for approval.")
     return redirect("transcripts:list")
+
+
+@require_POST
+def transcript_not_a_leak_view(request, pk: int):
+    """Mark one place of the leak list "not a leak here" (with a reason), then back to
+    the overview to submit again."""
+    transcript = _get(request, pk)
+    try:
+        start, end = int(request.POST.get("start", "")), int(request.POST.get("end", ""))
+    except ValueError:
+        return HttpResponse("Give the place as two numbers.", status=400)
+    try:
+        review_services.leak_exception_add(
+            transcript=transcript, actor=request.user, start=start, end=end,
+            reason=request.POST.get("reason", ""), note=request.POST.get("note", ""),
+        )  # fmt: skip
+    except review_services.ReviewPermissionError as exc:
+        messages.error(request, str(exc))
+        return redirect("annotations:detail", pk=pk)
+    except review_services.ReviewError as exc:
+        return HttpResponse(str(exc), status=400, content_type="text/plain; charset=utf-8")
+    messages.success(
+        request, "Marked “not a leak here” (the lead sees it with your reason); submit again."
+    )
+    return redirect("annotations:detail", pk=pk)
 
 
 @require_POST
@@ -123,7 +190,7 @@ def transcript_approve_view(request, pk: int):
         context = _leak_context(request, transcript, exc)
         return render(request, "transcripts/detail.html", context, status=409)
     except wf.TransitionError as exc:
-        messages.error(request, str(exc))
+        _error(request, exc)
         return redirect("annotations:detail", pk=pk)
     messages.success(request, f"Transcript {pk} approved: the leak check passed.")
     return redirect("annotations:detail", pk=pk)
@@ -139,7 +206,7 @@ def transcript_return_view(request, pk: int):
             transcript=transcript, actor=request.user, comment=request.POST.get("comment", "")
         )
     except wf.TransitionError as exc:
-        messages.error(request, str(exc))
+        _error(request, exc)
         return redirect("annotations:detail", pk=pk)
     messages.success(request, f"Transcript {pk} returned to its annotator.")
     return redirect("annotations:detail", pk=pk)
@@ -170,7 +237,7 @@ def transcript_release_view(request):
         messages.error(request, f"{exc} Nothing was released.")
         return redirect(back or "transcripts:list")
     except wf.TransitionError as exc:
-        messages.error(request, str(exc))
+        _error(request, exc)
         return redirect(back or "transcripts:list")
     stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
     response = HttpResponse(data, content_type="application/zip")

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 
 from engine.detectors.base import Detection
+from engine.detectors.given import is_given_name_term
 from engine.detectors.names import TITLES, is_given_name, person_name_parts
 from engine.detectors.ordinary import is_ordinary
 from engine.detectors.public import is_title_or_role, public_terms
@@ -87,6 +88,16 @@ class AllowList:
             else None
         )
         self._regions_for: tuple[str, list[tuple[int, int]], list[int], list[int]] | None = None
+
+    def protecting(self, names: Iterable[str]) -> AllowList:
+        """A copy without the terms that are a name this transcript gives (one word, or
+        only such words: ``Calvin Quill``; ``engine.detectors.given``: keys by
+        ``name_key``); phrases (``Good morning``) stay and keep matching in context."""
+        keys = set(names)
+        if not keys:
+            return self
+        kept = [t for t in self.terms if not is_given_name_term(t, keys)]
+        return self if len(kept) == len(self.terms) else AllowList(kept)
 
     def __contains__(self, text: str) -> bool:
         key = normalise_term(text)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.clean import AllowList, clean
+from engine.detectors.given import given_names
 from engine.detectors.merge import MergedSpan, merge
 from engine.progress import Progress, ProgressFn
 
@@ -92,7 +93,11 @@ class Ensemble:
         later = [d for d in detectors if stage_of(d) > 0]
         result = EnsembleResult(spans=[])
         total = len(detectors) + 1
-        document.artifacts.setdefault("allow_list", self.allow)
+        # The allow-list never hides a name this transcript gives (issue 20): its cover
+        # page, speaker tags, spellings and honorifics protect their words here.
+        document.artifacts.setdefault(
+            "allow_list", self.allow.protecting(given_names(document.text, document.metadata))
+        )
         apart = [d for d in first if self.parallel and d.runs_apart] if len(first) > 1 else []
         pending = []
         if apart:
@@ -139,7 +144,8 @@ class Ensemble:
         try:
             detector.ensure_loaded()
             raw = detector.detect(document)
-            result.by_detector[detector.name] = clean(document.text, raw, self.allow)
+            allow = document.artifacts.get("allow_list", self.allow)
+            result.by_detector[detector.name] = clean(document.text, raw, allow)
         except Exception as exc:  # one detector's failure must not lose the others
             logger.warning("detector %s failed: %s", detector.name, exc.__class__.__name__)
             result.errors[detector.name] = f"{exc.__class__.__name__}: {str(exc)[:200]}"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from engine.importing.cover import empty_metadata, parse_cover
 from engine.importing.errors import EmptyFile, NeedsOcr, NoTranscript, NotSupported
+from engine.importing.invisible import invisible_notice, remove_invisible, remove_invisible_pages
 from engine.importing.layout import (
     SPEAKER_RE,
     Page,
@@ -372,11 +373,15 @@ def parse_pages(
     raw_text: str | None = None,
 ) -> ParsedTranscript:
     stats: dict = {}
+    # Invisible characters out before anything reads the text (engine.importing.invisible).
+    raw_pages, invisible = remove_invisible_pages(raw_pages)
+    if raw_text is not None:
+        raw_text, _count = remove_invisible(raw_text)
     pages = clean_pages(raw_pages, stats)
     cover_lines = [line for page in pages if page.kind == "cover" for line in page.lines]
     metadata = parse_cover(cover_lines) if cover_lines else empty_metadata()
     text, utterances = segment(pages, metadata)
-    notices: list[str] = []
+    notices: list[str] = [invisible_notice(invisible)] if invisible else []
     dropped = [p.number for p in pages if p.kind == "word_index"]
     if dropped:
         notices.append(

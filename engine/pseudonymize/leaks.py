@@ -10,8 +10,9 @@ Only leaks of direct identifiers (``engine.labels.DIRECT_IDENTIFIERS``) and of t
 cover page block a release; the others (an ORGANIZATION, an AGE, a state or country named
 again) are reported with ``blocking=False``. A name part that occurs only in lower case (``rose`` for the surname
 ``Rose``) is reported with ``blocking=False`` too: transcribers capitalise names, so it is
-most likely the common word, but a lead sees it. So are the texts of spans still only
-suggested (``Needle.unreviewed``): a release replaces reviewed spans only.
+most likely the common word, but a lead sees it. The texts of spans still only suggested
+(``Needle.unreviewed``, reported as kind ``suggested``) block like any other (issue 20: an
+undecided suggestion is not replaced, so its text would be released in clear).
 
 Name-shaped text that no accepted span covers is found too (issue 11): every name part
 of a speaker tag (``INCARCERATED PERSON QUILLFEATHER:``; roles and titles such as
@@ -31,6 +32,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
+from engine.detectors.given import (  # noqa: F401 (ROLE_WORDS: re-exported)
+    _HONORIFIC,
+    _POSSESSIVE_END,
+    _TAG_WORD,
+    ROLE_WORDS,
+    is_given_name_term,
+    is_role_word,
+)
 from engine.detectors.names import TITLES, person_name_parts
 from engine.labels import DIRECT_IDENTIFIERS
 from engine.pseudonymize.dates import MONTHS
@@ -44,35 +53,6 @@ SAFETY_NET = "safety_net"
 POSSIBLE_MISS = "possible_miss"
 SPEAKER_TAG = "speaker_tag"
 HONORIFIC = "honorific"
-# Words of speaker tags that name a role, not a person (lower case).
-ROLE_WORDS = frozenset(
-    """
-    presiding deputy associate chief commissioner commissioners district attorney attorneys
-    incarcerated person persons inmate prisoner victim victim's victims next of kin family
-    member members support interpreter translator correctional officer officers hearing
-    monitor the court clerk bailiff reporter witness juror counsel public defender
-    prosecutor people state board panel chair chairman chairperson chairwoman president
-    speaker unidentified unknown voice male female defendant plaintiff petitioner
-    respondent appellant appellee justice judge honorable sergeant lieutenant captain
-    detective agent psychologist psychiatrist doctor staff representative counselor for
-    and by all both mr mrs ms miss mx dr sir madam q a jr sr ii iii iv esq rep parole
-    commission california department corrections rehabilitation no nos number juror jurors
-    general inaudible unintelligible crosstalk multiple speakers everyone audience hon honor
-    mister missus participant observer stenographer transcriber lawyer
-    """.split()
-)
-_TAG_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*\.?")
-# A title or honorific, then (looked ahead, so that "Deputy Commissioner Alden" yields
-# Alden) a capitalised word.
-_HONORIFIC = re.compile(
-    # Abbreviations take a period ("Mr. Quill"); a full word does not, since "Thank you,
-    # Commissioner. I'm ..." ends a sentence.
-    r"(?<![\w.])(?:(?i:mr|mrs|ms|mx|dr|sgt|lt|capt|det|rev|prof)\.?|(?i:miss|mister|doctor|"
-    r"judge|justice|officer|sergeant|lieutenant|captain|detective|commissioner|reverend|"
-    r"professor|father|sister|attorney|counselor))[ \t]+"
-    r"(?=([A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*))"
-)
-_POSSESSIVE_END = re.compile(r"['’]s$", re.IGNORECASE)
 # Labels whose mention text is only a leak when it carries a number (``May`` is a verb,
 # ``last year`` identifies nobody).
 NUMERIC_ONLY = frozenset({"DATE", "TIME", "AGE", "HEIGHT"})
@@ -86,7 +66,7 @@ class Needle:
     kind: str  # span | name_part | spelled | id | cover (a Leak from an unreviewed one: suggested)
     label: str
     name_like: bool = False  # lower-case occurrences are non-blocking
-    unreviewed: bool = False  # from a still-suggested span: reported, never blocking
+    unreviewed: bool = False  # from a still-suggested span: reported as "suggested"; blocks
     coarse: bool = False  # a state or country: identifies no one; reported, never blocking
 
 
@@ -228,20 +208,13 @@ def cover_needles(metadata: dict) -> list[Needle]:
     return out
 
 
-def _is_role_word(word: str) -> bool:
-    word = word.lower().rstrip(".")
-    if word.startswith(("i'", "i’")):  # I'm, I've, I'll: the pronoun
-        return True
-    return word in ROLE_WORDS or word in TITLES or len(word) < 2
-
-
 def speaker_tag_needles(speaker: str) -> list[Needle]:
     """Needles for every name part of a speaker tag (``INCARCERATED PERSON QUILLFEATHER``
     → ``QUILLFEATHER``); roles and titles are left out."""
     out: list[Needle] = []
     for match in _TAG_WORD.finditer(speaker):
         word = _POSSESSIVE_END.sub("", match.group(0)).rstrip(".")
-        if not _is_role_word(word):
+        if not is_role_word(word):
             out.extend(name_part_needles(word, "PERSON", SPEAKER_TAG))
     return out
 
@@ -253,7 +226,7 @@ def honorific_needles(text: str) -> list[Needle]:
     seen: set[str] = set()
     for match in _HONORIFIC.finditer(text):
         word = _POSSESSIVE_END.sub("", match.group(1))
-        if _is_role_word(word) or word.casefold() in seen:
+        if is_role_word(word) or word.casefold() in seen:
             continue
         seen.add(word.casefold())
         out.extend(name_part_needles(word, "PERSON", HONORIFIC))
@@ -292,35 +265,136 @@ def source_offset(position: int, replacements: Iterable) -> int:
     return r.end + (position - r.out_end)
 
 
+def _allowed(output: str, allow: Iterable[str], protect: Iterable[str]):
+    """(one-word terms that may hide a found text, ``inside_phrase(start, end)``)."""
+    protected = set(protect)
+    terms = {" ".join(a.split()) for a in allow if a and a.strip()}
+    terms = {t for t in terms if not is_given_name_term(t, protected)}
+    words = {t.casefold() for t in terms if " " not in t}
+    lowered = output.lower()
+    multi = sorted(
+        # only the phrases whose every word occurs at all (a cheap test before the scan)
+        (t for t in terms if " " in t and all(w.lower() in lowered for w in t.split())),
+        key=len,
+        reverse=True,
+    )
+    if not multi:
+        return words, lambda s, e: False
+    regex = re.compile("|".join(rf"(?<!\w){_literal(t)}(?!\w)" for t in multi), re.IGNORECASE)
+    regions = [m.span() for m in regex.finditer(output)]
+    starts = [r[0] for r in regions]
+
+    def inside_phrase(s: int, e: int) -> bool:
+        i = bisect_right(starts, s) - 1
+        return i >= 0 and e <= regions[i][1]
+
+    return words, inside_phrase
+
+
+# A match ends at a word's end, and not before a contraction's tail: "don" is no leak in
+# "don't" (issue 20), but "Don's" (a possessive) is.
+_WORD_END = r"(?![\w])(?!['’](?!s\b)[^\W\d_])"
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9]+")
+_WORDS = re.compile(rf"(?<!\w)\w+{_WORD_END}")
+
+
+_SPELLED_SEP = r"[\s.\-]+"
+# A run of single letters with separators (``Q-U-I-L-L``, ``D O E``): what a spelled
+# needle can match lies inside one of these.
+_SPELLED_RUN = re.compile(r"(?<!\w)[^\W\d_](?:[\s.\-]+[^\W\d_](?!\w))+")
+
+
+def _unescape(piece: str) -> str | None:
+    """``piece`` as the literal ``re.escape`` made it from, or ``None`` if it is more."""
+    literal = re.sub(r"\\(.)", r"\1", piece, flags=re.DOTALL)
+    return literal if re.escape(literal) == piece else None
+
+
+def _prefilter(pattern: str, lowered: str, spelled: str):
+    """Whether ``pattern`` cannot match (a cheap test before a scan of the output): a
+    literal pattern (words joined by ``\\s+``) needs its longest word in the lower-cased
+    output; a spelled one (letters joined by separators) needs its letters in a run of
+    spelled letters. Anything else is scanned."""
+    pieces = pattern.split(_SPELLED_SEP)
+    if len(pieces) > 1:
+        letters = [_unescape(p) for p in pieces]
+        if all(x is not None and len(x) == 1 and x.isascii() for x in letters):
+            return "".join(letters).lower() not in spelled
+        return False
+    words = [_unescape(p) for p in pattern.split(r"\s+")]
+    if all(w is not None for w in words):
+        longest = max(words, key=len).lower()
+        return longest.isascii() and longest not in lowered
+    return False
+
+
+def _word_index(output: str) -> dict[str, list[tuple[int, int]]]:
+    """Where each whole word of ``output`` is, by lower case (contraction heads left out,
+    as :data:`_WORD_END` does)."""
+    index: dict[str, list[tuple[int, int]]] = {}
+    for m in _WORDS.finditer(output):
+        index.setdefault(m.group(0).lower(), []).append(m.span())
+    return index
+
+
 def find_leaks(
     output: str,
     needles: Iterable[Needle],
     *,
     allow: Iterable[str] = (),
     replaced: Iterable[tuple[int, int]] = (),
+    protect: Iterable[str] = (),
 ) -> list[Leak]:
     """Every occurrence of a needle in ``output`` outside our tags, sorted by position.
+
+    ``allow``: allow-list terms. A one-word term hides a found text equal to it, unless
+    it is a name the transcript gives (``protect``: keys of
+    :func:`engine.detectors.given.given_names`); a phrase (``Good morning``) hides what
+    lies inside its occurrences, in context.
 
     ``replaced``: output ranges that are replacements (``Replacement.out_start/out_end``);
     a surrogate that happens to equal another original (a shifted year) is not a leak.
     """
-    tag_spans = [(m.start(), m.end()) for m in TAG.finditer(output)]
-    tag_spans += [(s, e) for s, e in replaced if e > s]
-    allowed = {a.casefold() for a in allow}
+    tag_spans = sorted([(m.start(), m.end()) for m in TAG.finditer(output)])
+    tag_spans = sorted([*tag_spans, *((s, e) for s, e in replaced if e > s)])
+    tag_starts = [s for s, _e in tag_spans]
+    reach, furthest = [], -1  # the furthest end of the tags starting at or before each
+    for _s, e in tag_spans:
+        furthest = max(furthest, e)
+        reach.append(furthest)
+    allowed, phrases = _allowed(output, allow, protect)
 
     def inside_tag(s: int, e: int) -> bool:
-        return any(ts <= s and e <= te for ts, te in tag_spans)
+        i = bisect_right(tag_starts, s) - 1
+        return i >= 0 and reach[i] >= e
 
     seen: dict[tuple[int, int], Leak] = {}
     patterns: dict[str, Needle] = {}
     for needle in needles:
         patterns.setdefault(needle.pattern, needle)
+    words = None  # the output's words by lower case, built on first use
+    lowered = spelled = None  # the lower-cased output and its spelled runs, likewise
     for pattern, needle in patterns.items():
-        regex = re.compile(rf"(?<![\w])(?:{pattern})(?![\w])", re.IGNORECASE)
-        for m in regex.finditer(output):
-            s, e = m.start(), m.end()
-            found = m.group(0)
-            if inside_tag(s, e) or found.casefold() in allowed:
+        if _PLAIN_WORD.fullmatch(pattern):
+            # A plain ASCII word (most name parts): looked up among the output's words
+            # instead of a scan of the whole output per needle (issue 20: speed).
+            if words is None:
+                words = _word_index(output)
+            matches = words.get(pattern.lower(), ())
+        else:
+            if lowered is None:
+                lowered = output.lower()
+                spelled = "|".join(
+                    "".join(c for c in m.group(0) if c.isalpha()).lower()
+                    for m in _SPELLED_RUN.finditer(output)
+                )
+            if _prefilter(pattern, lowered, spelled):
+                continue
+            regex = re.compile(rf"(?<![\w])(?:{pattern}){_WORD_END}", re.IGNORECASE)
+            matches = [m.span() for m in regex.finditer(output)]
+        for s, e in matches:
+            found = output[s:e]
+            if inside_tag(s, e) or found.casefold() in allowed or phrases(s, e):
                 continue
             # A cover page's person names block in any case (issue 11); other name-like
             # needles found only in lower case are most likely the common word.
@@ -328,7 +402,6 @@ def find_leaks(
             blocking = (
                 (needle.kind in ("cover", POSSIBLE_MISS) or needle.label in DIRECT_IDENTIFIERS)
                 and not (needle.name_like and found.islower() and not any_case)
-                and not needle.unreviewed
                 and not needle.coarse
             )
             leak = Leak(

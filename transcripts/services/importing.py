@@ -67,6 +67,25 @@ class ImportOutcome:
             data.pop("text")
         return data
 
+    def stored(self, label: str) -> dict:
+        """What a job's result keeps (issue 20): ids and counts, no personal data — the
+        file is ``label`` (``file 2 (.pdf)``), never its upload name (``Surname-ID-date``),
+        and no cover metadata (names, CDCR number, next of kin live in the transcript)."""
+        data = self.to_json()
+        data.pop("metadata")
+        data["path"] = label
+        return data
+
+
+_EXTENSIONS = frozenset({".pdf", ".txt", ".text", ".zip"})
+
+
+def file_label(index: int, name: str) -> str:
+    """How jobs name an uploaded file: its place in the upload and its type, not its name."""
+    suffix = PurePosixPath(name.replace("\\", "/")).suffix.lower()
+    kind = f" ({suffix})" if suffix in _EXTENSIONS else ""
+    return f"file {index + 1}{kind}"
+
 
 def sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
@@ -372,12 +391,13 @@ def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
         )
         for i, upload in enumerate(uploads):
             name = _safe_name(upload.name or f"file-{i + 1}")
+            label = file_label(i, name)  # jobs and task arguments name no file (issue 20)
             file_job = jobs.job_create(
                 kind=Job.Kind.IMPORT,
                 user=user,
                 batch=batch,
-                message=f"{name}: waiting",
-                result={"path": name},
+                message=f"{label}: waiting",
+                result={"path": label},
             )
             limit = limits["max_total"] if name.lower().endswith(".zip") else limits["max_bytes"]
             refused = None
@@ -398,8 +418,8 @@ def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
                 )
                 jobs.job_finish(
                     job_id=file_job.pk,
-                    message=f"{name}: not imported",
-                    result={"files": [outcome.to_json()]},
+                    message=f"{label}: not imported",
+                    result={"files": [outcome.stored(label)]},
                 )
                 continue
             StagedUpload.objects.create(
@@ -408,7 +428,7 @@ def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
             jobs.job_enqueue(
                 job=file_job,
                 task=import_files_task,
-                files=[{"path": name, "staged": 0}],
+                files=[{"path": label, "staged": 0}],
                 user_id=user_id,
                 assignee_ids=[a.pk for a in assignees],
             )
@@ -482,7 +502,7 @@ def transcripts_import_job(
             results.append(
                 ImportOutcome(
                     path=f["path"], ok=False, error=f["error"], code=f.get("code", "")
-                ).to_json()
+                ).stored(f["path"])
             )
             continue
         staged = StagedUpload.objects.filter(job_id=job_id, index=f["staged"]).first()
@@ -493,10 +513,11 @@ def transcripts_import_job(
                     ok=False,
                     code="missing",
                     error="The uploaded file is no longer staged; upload it again.",
-                ).to_json()
+                ).stored(f["path"])
             )
             continue
         data = bytes(staged.data)
+        name = staged.original_name or f["path"]  # the transcript keeps it, jobs do not
         del staged
 
         def on_page(_i, done, pages, n=n):
@@ -508,12 +529,15 @@ def transcripts_import_job(
                 )
 
         outcomes = transcripts_import_batch(
-            sources=sources_from_bytes(f["path"], data),
+            sources=sources_from_bytes(name, data),
             user=user,
             assignees=assignees,
             on_page=on_page,
         )
-        results.extend(o.to_json() for o in outcomes)
+        results.extend(
+            o.stored(f["path"] if len(outcomes) == 1 else f"{f['path']}, member {k + 1}")
+            for k, o in enumerate(outcomes)
+        )
         jobs.job_progress(
             job_id=job_id,
             progress=int(100 * (n + 1) / total),

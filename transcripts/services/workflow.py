@@ -90,12 +90,13 @@ def allowed_targets(*, transcript: Transcript, actor) -> list[str]:
 
 @transaction.atomic
 def transcript_transition(
-    *, transcript: Transcript, target: str, actor=None, reason: str = ""
+    *, transcript: Transcript, target: str, actor=None, reason: str = "", extra: dict | None = None
 ) -> Transcript:
     """Move ``transcript`` to ``target``; ``actor=None`` means the system (a job).
 
     Locks the row, re-reads the state, checks the table and the actor, writes the
-    audit row. Raises ``TransitionError`` with a message fit for users.
+    audit row (``extra``: more for its ``after``, e.g. the approval's review summary:
+    counts and ids only). Raises ``TransitionError`` with a message fit for users.
     """
     locked = Transcript.objects.select_for_update().get(pk=transcript.pk)
     source = locked.state
@@ -114,7 +115,7 @@ def transcript_transition(
         event_type="transcript.transition",
         transcript=locked,
         before={"state": source},
-        after={"state": target, "reason": reason},
+        after={"state": target, "reason": reason, **(extra or {})},
     )
     transcript.state, transcript.state_reason, transcript.version = target, reason, locked.version
     return locked
@@ -124,14 +125,39 @@ def transcript_transition(
 
 
 class UndecidedSpansError(TransitionError):
-    """Submit was refused: some suggestions are still undecided."""
+    """Submit, approval, release or an export was refused: some suggestions are still
+    undecided (the release rule). ``count``, the first one's id and its ``url`` on the
+    review page go with it."""
 
-    def __init__(self, count: int):
+    def __init__(self, count: int, *, first_span_id: int | None = None, url: str = "",
+                 doing: str = "submitting"):  # fmt: skip
         self.count = count
+        self.first_span_id = first_span_id
+        self.url = url
         noun = "suggestion is" if count == 1 else "suggestions are"
+        where = f" The first: {url}" if url else ""
         super().__init__(
-            f"{count} {noun} still undecided: accept or reject every span before submitting."
+            f"{count} {noun} still undecided: accept or reject every span before {doing}.{where}"
         )
+
+
+def undecided_spans(transcript: Transcript) -> tuple[int, int | None]:
+    """(how many spans of ``transcript`` are undecided, the id of the first in the text)."""
+    pending = transcript.spans.filter(status="suggested")
+    count = pending.count()
+    first = pending.order_by("start", "pk").values_list("pk", flat=True).first() if count else None
+    return count, first
+
+
+def undecided_check(transcript: Transcript, *, doing: str) -> None:
+    """Raise ``UndecidedSpansError`` (count, link to the first) unless every span of
+    ``transcript`` is decided: the release rule's first half, for every path out."""
+    count, first = undecided_spans(transcript)
+    if count:
+        from django.urls import reverse  # by name: ``transcripts`` imports no ``annotations``
+
+        url = f"{reverse('annotations:review', args=[transcript.pk])}?span={first}"
+        raise UndecidedSpansError(count, first_span_id=first, url=url, doing=doing)
 
 
 def _lock(transcript: Transcript) -> Transcript:
@@ -166,9 +192,7 @@ def transcript_submit(*, transcript: Transcript, actor) -> Transcript:
     if (locked.state, S.SUBMITTED) in ALLOWED and transition_allowed(
         transcript=locked, target=S.SUBMITTED, actor=actor
     ):
-        undecided = locked.spans.filter(status="suggested").count()
-        if undecided:
-            raise UndecidedSpansError(undecided)
+        undecided_check(locked, doing="submitting")
     locked = transcript_transition(transcript=locked, target=S.SUBMITTED, actor=actor)
     return _sync(transcript, locked)
 

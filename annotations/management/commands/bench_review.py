@@ -43,6 +43,7 @@ def build_review_transcript(
     """A stored synthetic hearing with suggested spans and reference groups (for benchmarks
     and tests): its gold mentions as suggestions, PERSON split into name parts, thinned
     evenly to ``max_spans``."""
+    from annotations.services.annotation import suggestions_create
     from engine.synthetic import generate_hearing
 
     hearing = generate_hearing(seed, words=words)
@@ -86,17 +87,10 @@ def build_review_transcript(
         score = round(rng.uniform(0.35, 0.99), 2)
         provenance = [{"detector": d, "score": round(min(1.0, score + rng.uniform(-0.1, 0.1)), 2)}
                       for d in rng.sample(DETECTORS, rng.randint(1, 3))]  # fmt: skip
-        spans.append(
-            Span(
-                transcript=transcript,
-                start=start,
-                end=end,
-                label=label,
-                score=score,
-                provenance=provenance,
-            )  # fmt: skip
-        )
-    Span.objects.bulk_create(spans)
+        spans.append((start, end, label, provenance, score))
+    # As the annotation stores them: a machine proposal per suggestion (the approval
+    # screen compares the decisions with it).
+    suggestions_create(transcript=transcript, proposed=spans)
     if assignees:
         transcript.assignees.set(assignees)
     review_assign_entities(transcript=transcript)
@@ -117,6 +111,13 @@ class Command(BaseCommand):
             "--browser",
             action="store_true",
             help="Time key → update in Chromium (Playwright) instead of server time.",
+        )
+        parser.add_argument(
+            "--lead",
+            action="store_true",
+            help="Time a lead's pages on the reviewed hearing (every gold mention suggested, "
+            "decided, submitted): the approval screen with its summary, reading mode, the "
+            "approval, the release text and zip (issue 20). --repeat runs each (default 2).",
         )
         parser.add_argument("--chromium", default="/usr/bin/chromium")
         parser.add_argument(
@@ -172,10 +173,12 @@ class Command(BaseCommand):
         # Access needs the role group as well as the assignment (issue 11).
         user.groups.add(Group.objects.get_or_create(name=roles.ANNOTATOR)[0])
         transcript = build_review_transcript(
-            seed=options["seed"], words=options["words"], max_spans=options["spans"],
-            assignees=[user],
+            seed=options["seed"], words=options["words"],
+            max_spans=None if options["lead"] else options["spans"], assignees=[user],
         )  # fmt: skip
         try:
+            if options["lead"]:
+                return self._measure_lead(transcript, user, options["repeat"])
             if options["browser"]:
                 from pathlib import Path
 
@@ -193,6 +196,71 @@ class Command(BaseCommand):
                 AuditEvent.objects.filter(transcript=transcript).delete()
                 transcript.delete()
                 user.delete()
+
+    def _measure_lead(self, transcript: Transcript, user, repeat: int) -> dict:
+        """A lead's pages on a hearing its annotator decided (a few rejects one by one,
+        the rest accepted per label in bulk) and submitted; ``repeat`` runs each."""
+        from annotations.services import review as rs
+        from annotations.services import workflow as wf
+
+        repeat = repeat if repeat != 15 else 2  # the default of the other modes is 15
+        for span in Span.objects.filter(transcript=transcript, label="AGE")[:10]:
+            rs.span_reject(span=span, actor=user)
+        labels = set(transcript.spans.filter(status="suggested").values_list("label", flat=True))
+        for label in sorted(labels):
+            rs.spans_accept_all(transcript=transcript, actor=user, label=label)
+        wf.transcript_submit(transcript=transcript, actor=user)
+        User = get_user_model()
+        lead = User.objects.create_user(username=f"bench-lead-{uuid.uuid4().hex[:8]}")
+        lead.groups.add(Group.objects.get_or_create(name=roles.LEAD)[0])
+        client = Client()
+        client.force_login(lead)
+        timings: dict[str, list[float]] = {}
+        sizes: dict[str, int] = {}
+
+        def call(name, method, url, data=None):
+            t0 = time.perf_counter()
+            response = getattr(client, method)(url, data or {})
+            timings.setdefault(name, []).append((time.perf_counter() - t0) * 1000)
+            if response.status_code not in (200, 302):
+                raise RuntimeError(f"{name}: HTTP {response.status_code}")
+            sizes[name] = len(response.content)
+
+        detail = reverse("annotations:detail", args=[transcript.pk])
+        reading = reverse("annotations:review-reading", args=[transcript.pk])
+        for _ in range(repeat):
+            call("approval screen", "get", detail)
+        for _ in range(repeat):
+            call("reading mode", "get", reading)
+        call("approve", "post", reverse("annotations:approve", args=[transcript.pk]))
+        if Transcript.objects.get(pk=transcript.pk).state != Transcript.State.APPROVED:
+            raise RuntimeError("the approval was refused (leak check)")
+        text_url = reverse("annotations:export-release-text", args=[transcript.pk])
+        for _ in range(repeat):
+            call("release text", "post", text_url)
+        for _ in range(repeat):
+            call("release zip", "post", reverse("annotations:export-release-zip"),
+                 {"transcripts": [transcript.pk]})  # fmt: skip
+        lead.delete()
+        return {
+            "database": connection.vendor,
+            "words": len(transcript.text.split()),
+            "pages": transcript.page_count,
+            "spans": transcript.spans.count(),
+            "entities": Entity.objects.filter(transcript=transcript).count(),
+            "timings": {
+                name: {
+                    "runs_ms": [round(t, 1) for t in values],
+                    "median_ms": round(statistics.median(values), 1),
+                    "p95_ms": round(max(values), 1),
+                    "max_ms": round(max(values), 1),
+                    "queries": 0,
+                    "answer_bytes": sizes[name],
+                    "answer_max_bytes": sizes[name],
+                }
+                for name, values in timings.items()
+            },
+        }
 
     def _measure(self, transcript: Transcript, user, repeat: int) -> dict:
         client = Client(HTTP_HX_REQUEST="true")

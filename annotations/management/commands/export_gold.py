@@ -7,7 +7,12 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotations.services.export import GOLD_FORMATS, gold_export, gold_transcripts
+from annotations.services.export import (
+    GOLD_FORMATS,
+    NotReleasable,
+    gold_export,
+    gold_transcripts,
+)
 from transcripts.models import Transcript
 
 
@@ -32,6 +37,9 @@ class Command(BaseCommand):
         if state != "all" and state not in Transcript.State.values:
             raise CommandError(f"unknown state {state!r}")
         transcripts = gold_transcripts(state=state, include_copies=include_copies)
-        data = gold_export(transcripts=transcripts, fmt=fmt, actor=None)
+        try:
+            data = gold_export(transcripts=transcripts, fmt=fmt, actor=None)
+        except NotReleasable as exc:
+            raise CommandError(str(exc)) from exc
         Path(out).write_bytes(data)
         self.stdout.write(f"{len(transcripts)} transcript(s) → {out} ({fmt}, {len(data)} bytes)")

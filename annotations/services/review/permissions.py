@@ -14,8 +14,12 @@ from transcripts.services.workflow import (
 )
 
 S = Transcript.State
-# States in which leads (not only assignees) may still change spans.
-LEAD_EDITABLE_STATES = frozenset(EDITABLE_STATES | {S.SUBMITTED, S.RETURNED})
+# States in which leads (not only assignees) may still change spans: never once submitted
+# (the release rule, docs/workflow.md: a lead who wants a change returns it first).
+LEAD_EDITABLE_STATES = frozenset(EDITABLE_STATES | {S.RETURNED})
+# Actions that are no span edit (a flag or a note for the lead): allowed on a submitted
+# transcript too, by its assignees and leads.
+NOTE_ACTIONS = frozenset({"flag"})
 
 
 class ReviewError(Exception):
@@ -34,8 +38,12 @@ class SpanConflict(ReviewError):
         self.spans = list(spans)
 
 
-def review_edit_refusal(*, transcript: Transcript, user) -> str | None:
-    """Why ``user`` may not change spans of ``transcript`` now, or ``None`` if they may."""
+def review_edit_refusal(*, transcript: Transcript, user, action: str = "") -> str | None:
+    """Why ``user`` may not change spans of ``transcript`` now, or ``None`` if they may.
+
+    The one rule for every span action (present and future, bulk or not): nobody changes
+    spans of a submitted, approved or released transcript. ``action`` names the action;
+    only a note (``NOTE_ACTIONS``: a flag) is allowed on a submitted transcript."""
     if not getattr(user, "is_authenticated", False):
         return "Log in to review."
     lead = roles.is_lead(user)
@@ -46,6 +54,14 @@ def review_edit_refusal(*, transcript: Transcript, user) -> str | None:
         return "Only the transcript's assignees, leads and admins can change its spans."
     if transcript.state in READ_ONLY_STATES:
         return f"This transcript is {transcript.get_state_display().lower()} and read-only."
+    if transcript.state == S.SUBMITTED:
+        if action in NOTE_ACTIONS:
+            return None
+        # What was submitted is what the lead approves.
+        return (
+            "This transcript is submitted: its spans are frozen for approval. "
+            "A lead who wants a change returns it first (and then cannot approve it)."
+        )
     if lead and transcript.state in LEAD_EDITABLE_STATES:
         return None
     if transcript.state == S.RETURNED:
@@ -65,9 +81,12 @@ def _lock_transcript(transcript_id: int) -> str:
     )
 
 
-def _check_edit(*, transcript: Transcript, actor) -> Transcript:
+def _check_edit(*, transcript: Transcript, actor, action: str = "") -> Transcript:
+    """The central guard every review action calls first: locks the transcript's row,
+    re-reads its state and raises ``ReviewPermissionError`` unless ``actor`` may change
+    its spans now (``review_edit_refusal``); a ready transcript moves to in review."""
     transcript.state = _lock_transcript(transcript.pk)
-    refusal = review_edit_refusal(transcript=transcript, user=actor)
+    refusal = review_edit_refusal(transcript=transcript, user=actor, action=action)
     if refusal:
         raise ReviewPermissionError(refusal)
     if transcript.state == S.READY:

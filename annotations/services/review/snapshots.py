@@ -21,7 +21,22 @@ _RESTORED_FIELDS = (
 )  # fmt: skip
 
 
+# Provenance keys that hold text of the transcript (a copy's ``original`` name): left out
+# of audit snapshots (issue 20: audit rows keep ids, not name fragments).
+TEXT_KEYS = frozenset({"original"})
+
+
+def audit_provenance(provenance) -> list:
+    """``provenance`` without the text it quotes (for audit rows)."""
+    return [
+        {k: v for k, v in item.items() if k not in TEXT_KEYS} if isinstance(item, dict) else item
+        for item in provenance or []
+    ]
+
+
 def span_snapshot(span: Span) -> dict:
+    """What an audit row keeps of a span: offsets, label, status, group, scores and the
+    detectors, never its text (``audit_provenance``)."""
     return {
         "id": span.pk,
         "start": span.start,
@@ -29,7 +44,7 @@ def span_snapshot(span: Span) -> dict:
         "label": span.label,
         "status": span.status,
         "entity_id": span.entity_id,
-        "provenance": span.provenance,
+        "provenance": audit_provenance(span.provenance),
         "score": span.score,
         "reviewer_id": span.reviewer_id,
         "version": span.version,

@@ -1,5 +1,7 @@
 """Actions on spans: accept, reject, relabel, resize, add, delete, apply to all, accept all."""
 
+from collections.abc import Callable
+
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -32,11 +34,16 @@ from transcripts.models import Transcript
 OCCURRENCE = "review.occurrence"
 
 
-def _set_status(*, span: Span | int, actor, version: int | None, status: str, action: str) -> Span:
+def _set_status(
+    *, span: Span | int, actor, version: int | None, status: str | Callable, action: str
+) -> Span:
+    """Lock the span (the transcript first), then read it: never read before the lock (a
+    delete committed in between gave a 500, issue 20). ``status`` may be a function of
+    the locked span."""
     locked = _lock_span(span=span, version=version)
     _check_edit(transcript=locked.transcript, actor=actor)
     before = span_snapshot(locked)
-    locked.status = status
+    locked.status = status(locked) if callable(status) else status
     _save(locked, actor, "status")
     _record(
         actor=actor,
@@ -52,9 +59,11 @@ def _set_status(*, span: Span | int, actor, version: int | None, status: str, ac
 @transaction.atomic
 def span_accept(*, span: Span | int, actor, version: int | None = None) -> Span:
     """Accept a suggestion (a span the reviewer added stays ``added``)."""
-    current = span if isinstance(span, Span) else Span.objects.get(pk=span)
-    status = Span.Status.ADDED if current.status == Span.Status.ADDED else Span.Status.ACCEPTED
-    return _set_status(span=span, actor=actor, version=version, status=status, action="accept")
+
+    def accepted(locked: Span) -> str:
+        return Span.Status.ADDED if locked.status == Span.Status.ADDED else Span.Status.ACCEPTED
+
+    return _set_status(span=span, actor=actor, version=version, status=accepted, action="accept")
 
 
 @transaction.atomic
@@ -349,7 +358,7 @@ def span_flag(
     """Flag a span for the lead, with an optional comment (or clear the flag). The span's
     decision and version do not change; the audit event keeps the old and new note."""
     locked = _lock_span(span=span, version=version)
-    _check_edit(transcript=locked.transcript, actor=actor)
+    _check_edit(transcript=locked.transcript, actor=actor, action="flag")
     note = (note or "").strip()[:2000]
     before = {"flagged": locked.flagged, "note": locked.lead_note}
     locked.flagged, locked.lead_note = bool(flagged), note if flagged else ""

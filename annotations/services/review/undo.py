@@ -3,7 +3,8 @@
 from django.db import transaction
 from django.utils import timezone
 
-from annotations.models import Entity, Span
+from annotations.models import Entity, LeakException, Proposal, Span
+from annotations.services.review.exceptions import NOT_A_LEAK_ACTION
 from annotations.services.review.groups import review_assign_entities
 from annotations.services.review.permissions import ReviewError, SpanConflict, _check_edit
 from annotations.services.review.snapshots import (
@@ -11,6 +12,7 @@ from annotations.services.review.snapshots import (
     EVENT_PREFIX,
     UNDO_EVENT,
     _lock_spans,
+    audit_provenance,
     span_snapshot,
 )
 from annotations.services.review.touched import touched_add
@@ -68,10 +70,21 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
         )
     state_before = [span_snapshot(s) for s in current.values()]
     restored, updated = [], []
+    proposals = dict(
+        Proposal.objects.filter(
+            pk__in=[snap.get("proposal_id") for snap in before.values() if snap.get("proposal_id")]
+        ).values_list("pk", "provenance")
+    )
     for span_id, snap in before.items():
         span = current.get(span_id)
         fields = {k: snap[k] for k in _RESTORED_FIELDS}
         fields["proposal_id"] = snap.get("proposal_id")  # older snapshots lack it
+        # Snapshots keep provenance without quoted text: the full one comes back from the
+        # span itself or from its proposal when the snapshot says the same otherwise.
+        for full in (span.provenance if span else None, proposals.get(fields["proposal_id"])):
+            if full is not None and audit_provenance(full) == audit_provenance(snap["provenance"]):
+                fields["provenance"] = full
+                break
         if span is None:
             if snap["entity_id"] and not Entity.objects.filter(pk=snap["entity_id"]).exists():
                 fields["entity_id"] = None
@@ -90,6 +103,10 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
     )
     removed = [i for i in after if i not in before]
     Span.objects.filter(pk__in=removed).delete()
+    if event.event_type == EVENT_PREFIX + NOT_A_LEAK_ACTION:
+        LeakException.objects.filter(
+            pk=event.after.get("exception"), transcript=transcript
+        ).delete()
     created_entities = event.after.get("created_entities", [])
     if created_entities:
         Entity.objects.filter(pk__in=created_entities, spans__isnull=True).delete()

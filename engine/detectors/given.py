@@ -1,0 +1,136 @@
+"""The names a transcript itself gives (issue 20): its cover page, its speaker tags, the
+words spelled out letter by letter and the capitalised word after an honorific. Django-free.
+
+A corpus-wide allow-list must never hide one of these: "Good" may be allow-listed for
+"Good morning", but not in a hearing whose facilitator is Jonathon Good
+(:meth:`engine.detectors.clean.AllowList.protecting`), and the leak check keeps reporting
+it (:func:`engine.pseudonymize.leaks.find_leaks`, ``protect``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+
+from engine.detectors.names import TITLES, person_name_parts
+
+# Words of speaker tags that name a role, not a person (lower case).
+ROLE_WORDS = frozenset(
+    """
+    presiding deputy associate chief commissioner commissioners district attorney attorneys
+    incarcerated person persons inmate prisoner victim victim's victims next of kin family
+    member members support interpreter translator correctional officer officers hearing
+    monitor the court clerk bailiff reporter witness juror counsel public defender
+    prosecutor people state board panel chair chairman chairperson chairwoman president
+    speaker unidentified unknown voice male female defendant plaintiff petitioner
+    respondent appellant appellee justice judge honorable sergeant lieutenant captain
+    detective agent psychologist psychiatrist doctor staff representative counselor for
+    and by all both mr mrs ms miss mx dr sir madam q a jr sr ii iii iv esq rep parole
+    commission california department corrections rehabilitation no nos number juror jurors
+    general inaudible unintelligible crosstalk multiple speakers everyone audience hon honor
+    mister missus participant observer stenographer transcriber lawyer facilitator
+    """.split()
+)
+_TAG_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*\.?")
+# A title or honorific, then (looked ahead, so that "Deputy Commissioner Alden" yields
+# Alden) a capitalised word.
+_HONORIFIC = re.compile(
+    # Abbreviations take a period ("Mr. Quill"); a full word does not, since "Thank you,
+    # Commissioner. I'm ..." ends a sentence.
+    r"(?<![\w.])(?:(?i:mr|mrs|ms|mx|dr|sgt|lt|capt|det|rev|prof)\.?|(?i:miss|mister|doctor|"
+    r"judge|justice|officer|sergeant|lieutenant|captain|detective|commissioner|reverend|"
+    r"professor|father|sister|attorney|counselor))[ \t]+"
+    r"(?=([A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*))"
+)
+
+
+def is_role_word(word: str) -> bool:
+    """Whether a word of a speaker tag names a role or title, not a person."""
+    word = word.lower().rstrip(".")
+    if word.startswith(("i'", "i’")):  # I'm, I've, I'll: the pronoun
+        return True
+    return word in ROLE_WORDS or word in TITLES or len(word) < 2
+
+
+_POSSESSIVE_END = re.compile(r"['’]s$", re.IGNORECASE)
+# "PRESIDING COMMISSIONER ALDEN: ..." at a line start: a tag has no lower-case letter.
+_SPEAKER_TAG = re.compile(r"(?m)^[ \t]*([^\W\d_a-z][^\n:a-z]{0,79}):[ \t]")
+# A word spelled out: "G-O-O-D", "G-o-o-d", "G. O. O. D.", "G O O D" (three letters or more).
+_SPELLED = re.compile(
+    r"(?<![\w-])(?:[A-Za-z](?:-[ \t]*\n?[ \t]*[A-Za-z]){2,24}(?![\w'’-])"
+    r"|[A-Z](?:\.?[ \t][A-Z]){2,24}\.?(?![\w'’]))"
+)
+
+
+def name_key(word: str) -> str:
+    """How a name word is compared: case, accents, possessive and edge dots removed."""
+    word = _POSSESSIVE_END.sub("", word.strip().strip(".").replace("’", "'"))
+    folded = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(c for c in folded if not unicodedata.combining(c))
+
+
+def _name_words(name: str) -> list[str]:
+    cleaned = name.replace(",", " ")
+    words = [cleaned[s:e] for s, e in person_name_parts(cleaned, 0, len(cleaned))]
+    return [w for w in words if len(w.strip(".")) >= 2 and w.lower().strip(".") not in TITLES]
+
+
+def is_given_name_term(term: str, names: set[str] | frozenset[str]) -> bool:
+    """Whether an allow-list ``term`` is nothing but names this transcript gives, titles
+    and roles aside (``Good``, ``Calvin Quill``, ``Mr. Good``): such a term hides nothing
+    here. ``Good morning`` is a phrase."""
+    core = [w for w in term.split() if not is_role_word(w)]
+    return bool(core) and all(name_key(w) in names for w in core)
+
+
+def cover_names(metadata: Mapping) -> set[str]:
+    """Name words of the cover page: the incarcerated person, participants, transcriber."""
+    names = [metadata.get("incarcerated_person"), metadata.get("transcriber")]
+    for participant in metadata.get("participants") or []:
+        names.append(participant.get("name") if isinstance(participant, Mapping) else participant)
+    return {name_key(w) for name in names if name for w in _name_words(str(name))}
+
+
+def speaker_tag_names(speakers: Iterable[str]) -> set[str]:
+    """Name words of speaker tags (``INMATE QUILL`` → ``quill``); roles left out."""
+    out = set()
+    for speaker in speakers:
+        for match in _TAG_WORD.finditer(speaker):
+            word = _POSSESSIVE_END.sub("", match.group(0)).rstrip(".")
+            if not is_role_word(word):
+                out.add(name_key(word))
+    return out
+
+
+def honorific_names(text: str) -> set[str]:
+    """The capitalised word after a title or honorific (``Mr. Good`` → ``good``)."""
+    out = set()
+    for match in _HONORIFIC.finditer(text):
+        word = _POSSESSIVE_END.sub("", match.group(1))
+        if not is_role_word(word):
+            out.add(name_key(word))
+    return out
+
+
+def spelled_names(text: str) -> set[str]:
+    """Words spelled out letter by letter (``G-O-O-D`` → ``good``)."""
+    out = set()
+    for match in _SPELLED.finditer(text):
+        letters = "".join(c for c in match.group(0) if c.isalpha())
+        if len(set(letters.lower())) >= 2:
+            out.add(name_key(letters))
+    return out
+
+
+def given_names(
+    text: str, metadata: Mapping | None = None, speakers: Iterable[str] = ()
+) -> frozenset[str]:
+    """Every name word this transcript gives (keys by :func:`name_key`): cover page,
+    speaker tags (``speakers``, and the ``TAG:`` line starts of ``text``), spellings and
+    honorifics."""
+    tags = {m.group(1) for m in _SPEAKER_TAG.finditer(text)} | set(speakers)
+    return frozenset(
+        cover_names(metadata or {}) | speaker_tag_names(tags) | honorific_names(text)
+        | spelled_names(text)
+    )  # fmt: skip

@@ -1,0 +1,97 @@
+"""The names a transcript gives, and an allow-list that never hides them (issue 20, finding 3)."""
+
+from engine.detectors.base import Detection, Document
+from engine.detectors.clean import AllowList, clean
+from engine.detectors.cover import CoverPageDetector
+from engine.detectors.ensemble import Ensemble
+from engine.detectors.given import given_names
+from engine.detectors.propagation import PropagationDetector
+from engine.pseudonymize.leaks import cover_needles, find_leaks, name_part_needles
+
+# Made-up names: the facilitator Jonathon Good, the incarcerated person Calvin Quill.
+TEXT = (
+    "PRESIDING COMMISSIONER ALDEN: Good morning. Mr. Good, spell your name.\n"
+    "FACILITATOR GOOD: G-O-O-D. Good to be here.\n"
+    "INMATE QUILL: Good morning, Commissioner.\n"
+)
+META = {
+    "incarcerated_person": "QUILL, Calvin",
+    "participants": [{"name": "Jonathon Good", "role": "facilitator"}],
+}
+
+
+def test_given_names_come_from_the_cover_page_tags_spellings_and_honorifics():
+    assert given_names(TEXT, META) == {"calvin", "quill", "jonathon", "good", "alden"}
+    assert "good" in given_names("A: Mr. Good said so.\n")  # an honorific alone
+    assert "good" in given_names("A: It is spelled G-O-O-D.\n")  # a spelling alone
+    assert "good" in given_names("MS. GOOD: Yes.\n")  # a speaker tag alone
+    assert given_names("A: Good morning to you all.\n") == frozenset()
+
+
+def test_a_one_word_term_that_is_a_given_name_no_longer_allows_it():
+    allow = AllowList(["Good", "Good morning", "Board of Parole Hearings"]).protecting(
+        given_names(TEXT, META)
+    )
+    assert "Good" not in allow
+    first = TEXT.index("Good")  # "Good morning": the phrase, in context
+    assert allow.allows(TEXT, first, first + 4)
+    honorific = TEXT.index("Mr. Good") + 4
+    assert not allow.allows(TEXT, honorific, honorific + 4)
+
+
+def test_clean_keeps_the_surname_an_allow_listed_word_would_have_dropped():
+    at = TEXT.index("Mr. Good") + 4
+    detection = Detection(at, at + 4, "PERSON", 0.9, "spacy")
+    assert clean(TEXT, [detection], AllowList(["Good"])) == []  # the defect, without names
+    allow = AllowList(["Good"]).protecting(given_names(TEXT, META))
+    assert [(d.start, d.end) for d in clean(TEXT, [detection], allow)] == [(at, at + 4)]
+
+
+def test_the_reproduction_the_same_hearing_imported_again_has_good_suggested():
+    """A lead allow-listed "Good" for "Good morning"; imported again, the surname Good
+    (cover page, "Mr. Good", the tag and the spelling) is still suggested."""
+    ensemble = Ensemble([CoverPageDetector(), PropagationDetector()], allow_list=["Good"])
+    spans = ensemble.run(Document(TEXT, META)).spans
+    found = {(s.start, s.end) for s in spans if s.label == "PERSON"}
+    at = TEXT.index("Mr. Good") + 4
+    assert (at, at + 4) in found
+
+
+def test_the_leak_check_reports_a_given_name_despite_a_one_word_term():
+    output = "Mr. Good, spell your name."
+    needles = name_part_needles("Good")
+    assert find_leaks(output, needles, allow=["Good"]) == []  # the defect, unprotected
+    leaks = find_leaks(output, needles, allow=["Good"], protect={"good"})
+    assert [leak.text for leak in leaks] == ["Good"]
+
+
+def test_an_allow_listed_phrase_hides_the_name_inside_it_only_in_context():
+    output = "Good morning. Mr. Good, spell your name. Good to be here."
+    needles = cover_needles(META)
+    leaks = find_leaks(output, needles, allow=["Good morning"], protect={"good"})
+    assert [output[leak.start : leak.end + 5] for leak in leaks] == ["Good, spe", "Good to b"]
+
+
+def test_a_phrase_made_only_of_given_names_hides_nothing():
+    """An attacker's allow-list entry "Calvin Quill" (the incarcerated person's name) is a
+    name, not a phrase: detection and the leak check ignore it in this hearing."""
+    names = given_names(TEXT, META)
+    allow = AllowList(["Calvin Quill", "Good morning"]).protecting(names)
+    output = "Mr. Calvin Quill said good morning."
+    assert not allow.allows(output, 4, 10)
+    needles = cover_needles(META)
+    leaks = find_leaks(output, needles, allow=["Calvin Quill"], protect=names)
+    assert [leak.text for leak in leaks] == ["Calvin", "Quill", "good"]
+    unprotected = find_leaks(output, needles, allow=["Calvin Quill"])
+    assert [leak.text for leak in unprotected] == ["good"]  # the name hidden by the phrase
+
+
+def test_a_title_with_a_given_name_is_a_name_too():
+    """Allow-listing "Mr. Good" would hide the honorific's surname in its own context."""
+    names = given_names(TEXT, META)
+    output = "Thank you, Mr. Good. Good morning."
+    leaks = find_leaks(output, cover_needles(META), allow=["Mr. Good", "Good morning"],
+                       protect=names)  # fmt: skip
+    assert [(leak.text, leak.start) for leak in leaks] == [("Good", 15)]
+    allow = AllowList(["Mr. Good", "Commissioner Alden", "Good morning"]).protecting(names)
+    assert allow.terms == {"good morning"}

@@ -1,0 +1,177 @@
+""" "Not a leak here" (issue 20, finding 3): per occurrence, with a reason, audited, undone
+by undo, frozen with the transcript, counted by the four-eyes rule; and the allow-list
+never hides a name the transcript gives."""
+
+import pytest
+from django.urls import reverse
+
+from annotations.models import AllowListTerm, LeakException, Span
+from annotations.services import review as rs
+from annotations.services import workflow as wf
+from annotations.services.leaks import NOT_A_LEAK, blocking_leaks, leak_check
+from anonreview.core.models import AuditEvent
+from tests.factories import make_transcript, make_user
+from transcripts.models import Transcript
+
+pytestmark = pytest.mark.django_db
+S = Transcript.State
+# The facilitator Jonathon Good (made-up) greets; "Good evening" is the ordinary phrase (not seeded).
+TEXT = (
+    "PRESIDING COMMISSIONER ALDEN: Good evening, Mr. Jonathon.\n"
+    "INMATE QUILL: Good evening. Mr. Jonathon was here.\n"
+)
+META = {"participants": [{"name": "Jonathon Good", "role": "facilitator"}]}
+
+
+@pytest.fixture(autouse=True)
+def _gazetteer_subtypes_only(settings):
+    settings.PSEUDONYMIZE_SUBTYPE_MODEL = "none"
+
+
+def hearing(state=S.IN_REVIEW, assignees=()):
+    t = make_transcript(TEXT, state=state, assignees=assignees, metadata=META)
+    for word in ("ALDEN", "QUILL", "Jonathon"):
+        start = -1
+        while (start := t.text.find(word, start + 1)) >= 0:
+            Span.objects.create(
+                transcript=t, start=start, end=start + len(word), label="PERSON",
+                status=Span.Status.ACCEPTED,
+            )  # fmt: skip
+    rs.review_assign_entities(transcript=t)
+    return t
+
+
+def goods(t):
+    return [i for i in range(len(t.text)) if t.text.startswith("Good", i)]
+
+
+def test_good_evening_is_a_blocking_finding_of_the_cover_name_good(annotator):
+    t = hearing(assignees=[annotator])
+    assert [x.text for x in blocking_leaks(leak_check(transcript=t))] == ["Good", "Good"]
+
+
+def test_not_a_leak_here_unblocks_that_occurrence_only(annotator):
+    t = hearing(assignees=[annotator])
+    first, second = goods(t)
+    exception = rs.leak_exception_add(
+        transcript=t, actor=annotator, start=first, end=first + 4, reason="ordinary_word"
+    )
+    leaks = leak_check(transcript=t)
+    assert [(x.source_start, x.kind, x.blocking) for x in leaks] == [
+        (first, NOT_A_LEAK, False),
+        (second, "cover", True),
+    ]
+    event = AuditEvent.objects.get(transcript=t, event_type="review.not_a_leak")
+    assert event.after["exception"] == exception.pk and event.after["reason"] == "ordinary_word"
+    assert "Good" not in str(event.after) and "Good" not in str(event.before)  # no text
+    with pytest.raises(wf.SubmitLeaksFound):
+        wf.transcript_submit(transcript=t, actor=annotator)
+    rs.leak_exception_add(
+        transcript=t, actor=annotator, start=second, end=second + 4, reason="ordinary_word"
+    )
+    wf.transcript_submit(transcript=t, actor=annotator)
+    assert Transcript.objects.get(pk=t.pk).state == S.SUBMITTED
+
+
+def test_an_exception_is_never_global(annotator):
+    t = hearing(assignees=[annotator])
+    first, _second = goods(t)
+    rs.leak_exception_add(
+        transcript=t, actor=annotator, start=first, end=first + 4, reason="ordinary_word"
+    )
+    other = hearing(assignees=[annotator])
+    assert len(blocking_leaks(leak_check(transcript=other))) == 2
+    assert not AllowListTerm.objects.filter(term__iexact="Good").exists()
+
+
+def test_undo_removes_the_exception(annotator):
+    t = hearing(assignees=[annotator])
+    first, _ = goods(t)
+    rs.leak_exception_add(
+        transcript=t, actor=annotator, start=first, end=first + 4, reason="public_role"
+    )
+    event = rs.review_undo(transcript=t, actor=annotator)
+    assert event.after["action"] == "not_a_leak"
+    assert not LeakException.objects.filter(transcript=t).exists()
+
+
+def test_other_needs_a_note_and_reasons_are_checked(annotator):
+    t = hearing(assignees=[annotator])
+    first, _ = goods(t)
+    with pytest.raises(rs.ReviewError, match="why"):
+        rs.leak_exception_add(
+            transcript=t, actor=annotator, start=first, end=first + 4, reason="other"
+        )
+    with pytest.raises(rs.ReviewError, match="Choose why"):
+        rs.leak_exception_add(transcript=t, actor=annotator, start=first, end=first + 4, reason="x")
+    with pytest.raises(rs.ReviewError, match="not an occurrence"):
+        rs.leak_exception_add(
+            transcript=t, actor=annotator, start=5, end=len(t.text) + 3, reason="ordinary_word"
+        )
+    rs.leak_exception_add(
+        transcript=t, actor=annotator, start=first, end=first + 4, reason="other",
+        note="A greeting.",
+    )  # fmt: skip
+
+
+def test_no_exception_on_a_submitted_transcript_and_it_counts_for_four_eyes(annotator, lead):
+    t = hearing(assignees=[annotator])
+    first, second = goods(t)
+    rs.leak_exception_add(
+        transcript=t, actor=lead, start=first, end=first + 4, reason="ordinary_word"
+    )
+    rs.leak_exception_add(
+        transcript=t, actor=annotator, start=second, end=second + 4, reason="ordinary_word"
+    )
+    wf.transcript_submit(transcript=t, actor=annotator)
+    with pytest.raises(rs.ReviewPermissionError):
+        rs.leak_exception_add(
+            transcript=t, actor=lead, start=first + 5, end=first + 12, reason="ordinary_word"
+        )
+    with pytest.raises(wf.TransitionError, match="not a leak"):
+        wf.transcript_approve(transcript=t, actor=lead)
+    wf.transcript_approve(transcript=t, actor=make_user("lead-c", role="lead"))
+
+
+def test_the_release_passes_with_the_exceptions_and_keeps_the_phrase(annotator, lead):
+    t = hearing(assignees=[annotator])
+    for at in goods(t):
+        rs.leak_exception_add(
+            transcript=t, actor=annotator, start=at, end=at + 4, reason="ordinary_word"
+        )
+    wf.transcript_submit(transcript=t, actor=annotator)
+    wf.transcript_approve(transcript=t, actor=lead)
+    from annotations.services.export import release_text
+
+    text = release_text(transcript=Transcript.objects.get(pk=t.pk))
+    assert text.count("Good evening") == 2 and "Jonathon" not in text
+
+
+def test_a_one_word_allow_list_term_does_not_hide_the_cover_name(annotator, lead):
+    """Before issue 20 a lead's "Good" on the allow-list hid every "Good" of this hearing."""
+    t = hearing(assignees=[annotator])
+    AllowListTerm.objects.create(term="Good")
+    assert len(blocking_leaks(leak_check(transcript=t))) == 2
+    AllowListTerm.objects.create(term="Good evening")  # the phrase, in context
+    assert blocking_leaks(leak_check(transcript=t)) == []
+
+
+def test_the_overview_offers_not_a_leak_here_with_reasons(client, annotator):
+    t = hearing(assignees=[annotator])
+    client.force_login(annotator)
+    response = client.post(reverse("annotations:submit", args=[t.pk]))
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert body.count("Not a leak here</button>") == 2 and 'value="part_of_word"' in body
+    first, _ = goods(t)
+    response = client.post(
+        reverse("annotations:not-a-leak", args=[t.pk]),
+        {"start": first, "end": first + 4, "reason": "ordinary_word"},
+    )
+    assert response.status_code == 302
+    assert LeakException.objects.filter(transcript=t, start=first).exists()
+    bad = client.post(
+        reverse("annotations:not-a-leak", args=[t.pk]),
+        {"start": "x", "end": first + 4, "reason": "ordinary_word"},
+    )
+    assert bad.status_code == 400

@@ -56,8 +56,10 @@ def name_groups(text: str, spans: Sequence[SpanLike]) -> list[list[int]]:
         span = spans[i]
         if groups and span.label == PERSON:
             last = spans[groups[-1][-1]]
-            if last.label == PERSON and last.end <= span.start and name_gap_joins(
-                text, (last.start, last.end), (span.start, span.end)
+            if (
+                last.label == PERSON
+                and last.end <= span.start
+                and name_gap_joins(text, (last.start, last.end), (span.start, span.end))
             ):
                 groups[-1].append(i)
                 continue

@@ -81,19 +81,26 @@ def test_key_maps_originals_to_pseudonyms(lead):
     assert AuditEvent.objects.filter(transcript=t, event_type="key_exported").count() == 1
 
 
-def test_gold_jsonl_conll_spacy_and_svala(lead):
+def test_gold_jsonl_conll_spacy_and_svala_give_whole_mentions_by_default(lead):
     t = reviewed(state="approved")
     doc = parse_doc(json.loads(gold_export(transcripts=[t], fmt="jsonl", actor=lead)))
     assert [t.text[s.start : s.end] for s in doc.spans] == [
         "QUILL",
-        "Jonah",
-        "Quill",
+        "Jonah Quill",
         "Q-U-I-L-L",
         "ALDEN",
     ]
+    assert doc.meta["mentions"] == "whole"
+    refs = doc.meta["refs"]
+    jonah = t.text.index("Jonah")
+    assert refs[f"{jonah}:{jonah + 11}:PERSON"] == "PERSON_2 PERSON_1"
     conll = gold_export(transcripts=[t], fmt="conll", actor=lead).decode()
-    assert "Jonah\tB-PERSON" in conll and "\tB-SPELLED_NAME" in conll
-    assert conll.startswith(f"# id = transcript-{t.pk}\nINMATE\tO\n")
+    assert "Jonah\tB-PERSON\nQuill\tI-PERSON\n,\tO" in conll
+    assert "Q\tB-SPELLED_NAME\n-\tI-SPELLED_NAME" in conll
+    assert "L\tI-SPELLED_NAME\n.\tO" in conll  # the full stop stays outside
+    assert conll.startswith(
+        f"# id = transcript-{t.pk}\n# transcript = {t.pk}\n# title = {t.title}\nINMATE\tO\n"
+    )
     import spacy
     from spacy.tokens import DocBin
 
@@ -102,15 +109,67 @@ def test_gold_jsonl_conll_spacy_and_svala(lead):
         .from_bytes(gold_export(transcripts=[t], fmt="spacy", actor=lead))
         .get_docs(spacy.blank("en").vocab)
     )
-    assert [e.text for e in docs[0].ents][:3] == ["QUILL", "Jonah", "Quill"]
+    assert [e.text for e in docs[0].ents] == ["QUILL", "Jonah Quill", "Q-U-I-L-L", "ALDEN"]
+    assert docs[0].user_data["id"] == f"transcript-{t.pk}"
+    assert docs[0].user_data["title"] == t.title
     svala = json.loads(gold_export(transcripts=[t], fmt="svala", actor=lead))[0]
+    assert (svala["id"], svala["transcript"], svala["title"]) == (
+        f"transcript-{t.pk}",
+        t.pk,
+        t.title,
+    )
     assert "".join(tok["text"] for tok in svala["source"]) == t.text
     target = "".join(tok["text"] for tok in svala["target"])
     assert target.startswith("INMATE [PERSON_1]: My name is [PERSON_2] [PERSON_1],")
     labelled = [e for e in svala["edges"].values() if e["labels"]]
     assert ["PERSON", "PERSON_1"] in [e["labels"] for e in labelled]
+    assert ["PERSON", "PERSON_2 PERSON_1"] in [e["labels"] for e in labelled]
     assert all(any(i.startswith("s") for i in e["ids"]) for e in labelled)
     assert AuditEvent.objects.filter(event_type="gold_exported").count() == 4
+
+
+def test_gold_with_name_parts_keeps_the_stored_parts(lead):
+    t = reviewed(state="approved")
+    data = gold_export(transcripts=[t], fmt="jsonl", actor=lead, name_parts=True)
+    doc = parse_doc(json.loads(data))
+    assert [t.text[s.start : s.end] for s in doc.spans] == [
+        "QUILL",
+        "Jonah",
+        "Quill",
+        "Q-U-I-L-L",
+        "ALDEN",
+    ]
+    assert doc.meta["mentions"] == "name_parts"
+    conll = gold_export(transcripts=[t], fmt="conll", actor=lead, name_parts=True).decode()
+    assert "Jonah\tB-PERSON\nQuill\tB-PERSON" in conll
+    event = AuditEvent.objects.filter(event_type="gold_exported").latest("pk")
+    assert event.after == {"format": "conll", "name_parts": True}
+
+
+def test_gold_spans_never_end_on_a_sentence_full_stop(lead):
+    t = make_transcript("A: It is spelled P-E-R-R-Y. At 9:45 a.m. we met Acme Inc.\n")
+    t.state = "approved"
+    t.save(update_fields=["state"])
+    for needle, label in [
+        ("P-E-R-R-Y.", "SPELLED_NAME"),
+        ("9:45 a.m.", "TIME"),
+        ("Acme Inc.", "ORGANIZATION"),
+    ]:
+        start = t.text.index(needle)
+        Span.objects.create(
+            transcript=t, start=start, end=start + len(needle), label=label, status="added"
+        )
+    doc = parse_doc(json.loads(gold_export(transcripts=[t], fmt="jsonl", actor=lead)))
+    assert [t.text[s.start : s.end] for s in doc.spans] == ["P-E-R-R-Y", "9:45 a.m.", "Acme Inc."]
+    import spacy
+    from spacy.tokens import DocBin
+
+    (sdoc,) = (
+        DocBin()
+        .from_bytes(gold_export(transcripts=[t], fmt="spacy", actor=lead))
+        .get_docs(spacy.blank("en").vocab)
+    )
+    assert [e.text for e in sdoc.ents] == ["P-E-R-R-Y", "9:45 a.m.", "Acme Inc."]
 
 
 def test_export_gold_command_writes_approved_transcripts(tmp_path):

@@ -361,3 +361,88 @@ def test_export_gold_command_leaves_copies_out_unless_asked(tmp_path):
     call_command("export_gold", "--format", "jsonl", "--out", str(out), "--include-copies")
     metas = [json.loads(line)["meta"] for line in out.read_text().splitlines()]
     assert [m.get("double_annotation_copy", False) for m in metas] == [False, True]
+
+
+def _split_parts(folder):
+    return {
+        name: [
+            json.loads(line)["id"] for line in (folder / f"{name}.jsonl").read_text().splitlines()
+        ]
+        for name in ("train", "dev", "test")
+    }
+
+
+def test_export_gold_split_is_seeded_by_transcript_with_a_datasheet(tmp_path):
+    originals = [reviewed(state="approved") for _ in range(10)]
+    copy = reviewed(state="approved")
+    copy.double_of = originals[0]
+    copy.save(update_fields=["double_of"])
+    args = ["export_gold", "--format", "jsonl", "--split", "80,10,10", "--include-copies"]
+    call_command(*args, "--seed", "3", "--out", str(tmp_path / "a"))
+    call_command(*args, "--seed", "3", "--out", str(tmp_path / "b"))
+    call_command(*args, "--seed", "4", "--out", str(tmp_path / "c"))
+    a, b, c = (_split_parts(tmp_path / x) for x in "abc")
+    assert a == b and a != c
+    assert [len(a[name]) for name in ("train", "dev", "test")] in ([9, 1, 1], [8, 2, 1], [8, 1, 2])
+    part_of_original = next(n for n, ids in a.items() if f"transcript-{originals[0].pk}" in ids)
+    assert f"transcript-{copy.pk}" in a[part_of_original]  # the copy goes with its original
+    sheet = json.loads((tmp_path / "a" / "datasheet.json").read_text())
+    assert sheet["split"] == {"by": "transcript", "ratios": [80, 10, 10], "seed": 3}
+    assert sheet["mentions"] == "whole"
+    assert sheet["total"]["documents"] == 11
+    assert sheet["total"]["labels"] == {"PERSON": 33, "SPELLED_NAME": 11}
+    assert sheet["parts"]["dev"]["ids"] == a["dev"]
+    assert sheet["states"] == {"approved": 11} and sheet["sources"] == {"txt": 11}
+    assert sheet["double_annotation_copies"] == 1
+    assert sheet["provenance"]["spans"]["accepted_changed"] == 55  # no proposals: hand-made
+    assert sheet["agreement"]["pairs"] == [{"original": originals[0].pk, "copy": copy.pk}]
+    assert sheet["agreement"]["span"]["f1"] == 1.0
+    assert sheet["agreement"]["references"][0]["value"] == 0.86
+    readme = (tmp_path / "a" / "README.md").read_text()
+    assert "seed 3" in readme and "| dev |" in readme
+    assert "Jonah" not in json.dumps(sheet) + readme
+
+
+def test_export_gold_split_to_a_zip_and_bad_ratios_refused(tmp_path):
+    from django.core.management import CommandError
+
+    for _ in range(3):
+        reviewed(state="approved")
+    out = tmp_path / "gold.zip"
+    call_command(
+        "export_gold", "--format", "spacy", "--split", "1,1,1", "--seed", "0", "--out", str(out)
+    )
+    with zipfile.ZipFile(out) as zf:
+        assert sorted(zf.namelist()) == sorted(
+            ["train.spacy", "dev.spacy", "test.spacy", "datasheet.json", "README.md"]
+        )
+    with pytest.raises(CommandError, match="80,10,10"):
+        call_command("export_gold", "--format", "jsonl", "--split", "80,20", "--out", str(out))
+
+
+def test_web_gold_export_whole_by_default_name_parts_on_request_and_split_as_a_zip(client, lead):
+    t = reviewed(state="approved")
+    reviewed(state="approved")
+    client.force_login(lead)
+    url = reverse("annotations:export-gold")
+    page = client.get(reverse("annotations:export")).content.decode()
+    assert 'name="name_parts"' in page and 'name="split"' in page
+
+    def texts(response):
+        doc = json.loads(response.content.decode().splitlines()[0])
+        return [doc["text"][s["start"] : s["end"]] for s in doc["spans"]]
+
+    assert "Jonah Quill" in texts(client.post(url, {"format": "jsonl", "scope": "all"}))
+    parts = texts(client.post(url, {"format": "jsonl", "scope": "all", "name_parts": "1"}))
+    assert "Jonah" in parts and "Jonah Quill" not in parts
+    response = client.post(
+        url, {"format": "conll", "scope": "all", "split": "50,50,0", "seed": "1"}
+    )
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(response.content)) as zf:
+        sheet = json.loads(zf.read("datasheet.json"))
+        assert zf.read("test.conll") == b"\n"  # 0 %: an empty part
+    assert sheet["parts"]["train"]["documents"] == 1 == sheet["parts"]["dev"]["documents"]
+    assert f"transcript-{t.pk}" in sheet["parts"]["train"]["ids"] + sheet["parts"]["dev"]["ids"]
+    bad = client.post(url, {"format": "jsonl", "scope": "all", "split": "a,b,c"})
+    assert bad.status_code == 400

@@ -16,6 +16,7 @@ from annotations.services import export as export_services
 from annotations.services.export import NotReleasable
 from annotations.services.leaks import LeakError
 from anonreview import roles
+from engine.datasheet import parse_ratios
 from engine.pseudonymize import STRATEGIES
 from transcripts.models import Transcript
 
@@ -185,6 +186,25 @@ def gold_download(request: HttpRequest) -> HttpResponse:
             "(second annotations only when asked for).",
             status=409,
         )
-    data = export_services.gold_export(transcripts=transcripts, fmt=fmt, actor=request.user)
+    name_parts = request.POST.get("name_parts") == "1"
+    split = (request.POST.get("split") or "").strip()
+    if split:
+        try:
+            ratios = parse_ratios(split)
+            seed = int(request.POST.get("seed") or 0)
+        except ValueError as exc:
+            return HttpResponse(str(exc), status=400)
+        members = export_services.gold_export_split(
+            transcripts=transcripts,
+            fmt=fmt,
+            actor=request.user,
+            ratios=ratios,
+            seed=seed,
+            name_parts=name_parts,
+        )
+        return _download(export_services.gold_zip(members), "gold.zip", "application/zip")
+    data = export_services.gold_export(
+        transcripts=transcripts, fmt=fmt, actor=request.user, name_parts=name_parts
+    )
     content_type, ext = CONTENT_TYPES[fmt]
     return _download(data, f"gold.{ext}", content_type)

@@ -99,7 +99,8 @@ def test_gold_jsonl_conll_spacy_and_svala_give_whole_mentions_by_default(lead):
     assert "Q\tB-SPELLED_NAME\n-\tI-SPELLED_NAME" in conll
     assert "L\tI-SPELLED_NAME\n.\tO" in conll  # the full stop stays outside
     assert conll.startswith(
-        f"# id = transcript-{t.pk}\n# transcript = {t.pk}\n# title = {t.title}\nINMATE\tO\n"
+        f"-DOCSTART- -X- O O\n# id = transcript-{t.pk}\n# transcript = {t.pk}\n"
+        f"# title = {t.title}\n\nINMATE\tO\n"
     )
     import spacy
     from spacy.tokens import DocBin

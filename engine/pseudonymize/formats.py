@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from engine.gold import GoldDoc
 
 _TOKEN = re.compile(r"\S+\s*|\s+")
+CONLL_DOCSTART = "-DOCSTART- -X- O O"
 
 
 def to_jsonl(docs: Iterable[GoldDoc]) -> bytes:
@@ -111,9 +112,12 @@ def to_docbin(docs: Iterable[GoldDoc]) -> bytes:
 
 
 def to_conll(docs: Iterable[GoldDoc]) -> bytes:
-    """CoNLL BIO: ``token<TAB>tag`` per line, a blank line between utterances/documents;
-    each document opens with ``# id = ...`` (and ``# transcript = ``, ``# title = ``)
-    comment lines, as CoNLL-U readers expect."""
+    """CoNLL BIO: ``token<TAB>tag`` per line, a blank line between utterances.
+
+    Each document opens with the CoNLL-2003 delimiter ``-DOCSTART- -X- O O`` and its
+    identity as comment lines (``# id = ...``, ``# transcript = ``, ``# title = ``, the
+    CoNLL-U convention; readers with a comment symbol skip them). For spaCy's CoNLL-2003
+    reader (``spacy convert -c ner``), drop the ``# `` lines first (docs/measurements.md)."""
     nlp = _blank()
     lines: list[str] = []
     for gold in docs:
@@ -122,8 +126,10 @@ def to_conll(docs: Iterable[GoldDoc]) -> bytes:
         for ent in doc.ents:
             for i in range(ent.start, ent.end):
                 tags[i] = ("B-" if i == ent.start else "I-") + ent.label_
+        lines.append(CONLL_DOCSTART)
         for key, value in doc_identity(gold).items():
             lines.append(f"# {key} = {value}")
+        lines.append("")
         blank = True
         for token, tag in zip(doc, tags, strict=True):
             if token.is_space or not token.text.strip():

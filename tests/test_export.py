@@ -394,6 +394,8 @@ def test_export_gold_split_is_seeded_by_transcript_with_a_datasheet(tmp_path):
     assert sheet["total"]["labels"] == {"PERSON": 33, "SPELLED_NAME": 11}
     assert sheet["parts"]["dev"]["ids"] == a["dev"]
     assert sheet["states"] == {"approved": 11} and sheet["sources"] == {"txt": 11}
+    assert sheet["by_state"]["approved"]["labels"] == {"PERSON": 33, "SPELLED_NAME": 11}
+    assert sheet["by_source"]["txt"]["documents"] == 11
     assert sheet["double_annotation_copies"] == 1
     assert sheet["provenance"]["spans"]["accepted_changed"] == 55  # no proposals: hand-made
     assert sheet["agreement"]["pairs"] == [{"original": originals[0].pk, "copy": copy.pk}]

@@ -94,6 +94,15 @@ def _agreement(transcripts: list[Transcript], *, name_parts: bool) -> dict | Non
     return result
 
 
+def _counts_by(docs: list[GoldDoc], key) -> dict:
+    """:func:`engine.datasheet.doc_counts` (documents, tokens, mentions per label) per
+    value of ``key(doc)``."""
+    groups: dict[str, list[GoldDoc]] = {}
+    for doc in docs:
+        groups.setdefault(str(key(doc)), []).append(doc)
+    return {value: doc_counts(group) for value, group in sorted(groups.items())}
+
+
 def gold_datasheet(
     *,
     transcripts: list[Transcript],
@@ -124,6 +133,8 @@ def gold_datasheet(
         "total": doc_counts(every),
         "states": dict(Counter(t.state for t in transcripts)),
         "sources": dict(Counter(t.source_format for t in transcripts)),
+        "by_state": _counts_by(every, lambda doc: doc.meta.get("state", "")),
+        "by_source": _counts_by(every, lambda doc: doc.meta.get("source_format", "")),
         "double_annotation_copies": sum(1 for t in transcripts if t.double_of_id),
         "provenance": _provenance(transcripts),
         "agreement": _agreement(transcripts, name_parts=name_parts),

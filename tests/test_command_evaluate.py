@@ -170,3 +170,35 @@ def test_evaluate_name_words_reports_names_and_roles_covered(settings, tmp_path)
     text_out = StringIO()
     call_command("evaluate", "--gold", str(path), "--name-words", stdout=text_out)
     assert "missed as PERSON [names, nothing] Okonkwo" in text_out.getvalue()
+
+
+def test_evaluate_scores_person_as_whole_mentions_and_as_name_parts_and_says_which(
+    settings, tmp_path
+):
+    settings.DETECTORS = LIGHT
+    text = "ALDEN: Good day, Thomas Quill. Mr. Quill, sit down.\n"
+    first = text.index("Thomas")
+    second = text.index("Quill", first + 12)
+    doc = GoldDoc(
+        id="names-1",
+        text=text,
+        spans=[GoldSpan(first, first + 12, "PERSON"), GoldSpan(second, second + 5, "PERSON")],
+        ignore=[(0, 5)],
+        meta={"metadata": {"incarcerated_person": "Thomas Quill"}},
+    )
+    path = tmp_path / "whole.jsonl"
+    write_jsonl([doc], path)
+    out = StringIO()
+    call_command("evaluate", "--gold", str(path), "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["person"] == "names"
+    assert report["labels"]["PERSON"]["exact"]["tp"] == 2  # "Thomas Quill" and "Quill"
+    both = report["person_both"]
+    assert both["names"]["PERSON"]["exact"]["tp"] == 2
+    assert both["parts"]["PERSON"]["exact"]["tp"] == 3  # Thomas, Quill, Quill
+    assert both["names"]["PERSON"]["exact"]["f1"] == both["parts"]["PERSON"]["exact"]["f1"] == 1.0
+    out = StringIO()
+    call_command("evaluate", "--gold", str(path), "--person", "parts", stdout=out)
+    text_report = out.getvalue()
+    assert "PERSON compared as name parts (parts)" in text_report
+    assert "PERSON as whole mentions" in text_report and "PERSON as name parts" in text_report

@@ -125,3 +125,38 @@ def test_a_failing_ablation_is_reported_and_keeps_the_other_figures(lead, approv
     snapshot = measurements.dashboard_compute(rerun=True)
     assert snapshot["table8"]["available"] is False and snapshot["table8"]["reason"]
     assert snapshot["table3"]["overall"]["exact"]["tp"] == 2
+
+
+def test_dashboard_shows_decisions_by_kind_time_on_task_and_agreement_references(
+    client, lead, annotator, django_capture_on_commit_callbacks
+):
+    from annotations.services import review
+    from annotations.services import workflow as wf
+
+    t = make_transcript("ALDEN: Mr. Quill met Ann Lee.\n", assignees=[annotator])
+    spans = {}
+    for word in ("ALDEN", "Quill", "Ann", "Lee"):
+        start = t.text.index(word)
+        spans[word] = make_suggestion(t, start, start + len(word), "PERSON", detectors=["spacy"])
+    wf.transcript_start_review(transcript=t, actor=annotator)
+    review.span_accept(span=spans["ALDEN"], actor=annotator)
+    review.spans_accept_all(transcript=t, actor=annotator, label="PERSON")
+    wf.transcript_submit(transcript=t, actor=annotator)
+    client.force_login(lead)
+    recompute(client, django_capture_on_commit_callbacks)
+    html = client.get(reverse("annotations:dashboard")).content.decode()
+    row = html.split('id="decisions"')[1].split(f'data-row="{t.pk}"')[1].split("</tr>")[0]
+    assert '<td data-metric="one_by_one">1 (1)</td>' in row
+    assert '<td data-metric="label">1 (3)</td>' in row
+    assert 'data-metric="spans-decided">4<' in html
+    assert 'id="agreement-references"' in html and "SweLL" in html
+    response = client.get(
+        reverse("annotations:dashboard-download", args=["csv"]), {"table": "effort"}
+    )
+    rows = {r["transcript"]: r for r in csv.DictReader(io.StringIO(response.content.decode()))}
+    assert (rows[str(t.pk)]["label_actions"], rows[str(t.pk)]["label_spans"]) == ("1", "3")
+    assert rows["all"]["spans_decided"] == "4"
+    response = client.get(
+        reverse("annotations:dashboard-download", args=["csv"]), {"table": "agreement"}
+    )
+    assert "fleiss_kappa" in response.content.decode().splitlines()[0]

@@ -81,19 +81,27 @@ def test_key_maps_originals_to_pseudonyms(lead):
     assert AuditEvent.objects.filter(transcript=t, event_type="key_exported").count() == 1
 
 
-def test_gold_jsonl_conll_spacy_and_svala(lead):
+def test_gold_jsonl_conll_spacy_and_svala_give_whole_mentions_by_default(lead):
     t = reviewed(state="approved")
     doc = parse_doc(json.loads(gold_export(transcripts=[t], fmt="jsonl", actor=lead)))
     assert [t.text[s.start : s.end] for s in doc.spans] == [
         "QUILL",
-        "Jonah",
-        "Quill",
+        "Jonah Quill",
         "Q-U-I-L-L",
         "ALDEN",
     ]
+    assert doc.meta["mentions"] == "whole"
+    refs = doc.meta["refs"]
+    jonah = t.text.index("Jonah")
+    assert refs[f"{jonah}:{jonah + 11}:PERSON"] == "PERSON_2 PERSON_1"
     conll = gold_export(transcripts=[t], fmt="conll", actor=lead).decode()
-    assert "Jonah\tB-PERSON" in conll and "\tB-SPELLED_NAME" in conll
-    assert conll.startswith(f"# id = transcript-{t.pk}\nINMATE\tO\n")
+    assert "Jonah\tB-PERSON\nQuill\tI-PERSON\n,\tO" in conll
+    assert "Q\tB-SPELLED_NAME\n-\tI-SPELLED_NAME" in conll
+    assert "L\tI-SPELLED_NAME\n.\tO" in conll  # the full stop stays outside
+    assert conll.startswith(
+        f"-DOCSTART- -X- O O\n# id = transcript-{t.pk}\n# transcript = {t.pk}\n"
+        f"# title = {t.title}\n\nINMATE\tO\n"
+    )
     import spacy
     from spacy.tokens import DocBin
 
@@ -102,15 +110,67 @@ def test_gold_jsonl_conll_spacy_and_svala(lead):
         .from_bytes(gold_export(transcripts=[t], fmt="spacy", actor=lead))
         .get_docs(spacy.blank("en").vocab)
     )
-    assert [e.text for e in docs[0].ents][:3] == ["QUILL", "Jonah", "Quill"]
+    assert [e.text for e in docs[0].ents] == ["QUILL", "Jonah Quill", "Q-U-I-L-L", "ALDEN"]
+    assert docs[0].user_data["id"] == f"transcript-{t.pk}"
+    assert docs[0].user_data["title"] == t.title
     svala = json.loads(gold_export(transcripts=[t], fmt="svala", actor=lead))[0]
+    assert (svala["id"], svala["transcript"], svala["title"]) == (
+        f"transcript-{t.pk}",
+        t.pk,
+        t.title,
+    )
     assert "".join(tok["text"] for tok in svala["source"]) == t.text
     target = "".join(tok["text"] for tok in svala["target"])
     assert target.startswith("INMATE [PERSON_1]: My name is [PERSON_2] [PERSON_1],")
     labelled = [e for e in svala["edges"].values() if e["labels"]]
     assert ["PERSON", "PERSON_1"] in [e["labels"] for e in labelled]
+    assert ["PERSON", "PERSON_2 PERSON_1"] in [e["labels"] for e in labelled]
     assert all(any(i.startswith("s") for i in e["ids"]) for e in labelled)
     assert AuditEvent.objects.filter(event_type="gold_exported").count() == 4
+
+
+def test_gold_with_name_parts_keeps_the_stored_parts(lead):
+    t = reviewed(state="approved")
+    data = gold_export(transcripts=[t], fmt="jsonl", actor=lead, name_parts=True)
+    doc = parse_doc(json.loads(data))
+    assert [t.text[s.start : s.end] for s in doc.spans] == [
+        "QUILL",
+        "Jonah",
+        "Quill",
+        "Q-U-I-L-L",
+        "ALDEN",
+    ]
+    assert doc.meta["mentions"] == "name_parts"
+    conll = gold_export(transcripts=[t], fmt="conll", actor=lead, name_parts=True).decode()
+    assert "Jonah\tB-PERSON\nQuill\tB-PERSON" in conll
+    event = AuditEvent.objects.filter(event_type="gold_exported").latest("pk")
+    assert event.after == {"format": "conll", "name_parts": True}
+
+
+def test_gold_spans_never_end_on_a_sentence_full_stop(lead):
+    t = make_transcript("A: It is spelled P-E-R-R-Y. At 9:45 a.m. we met Acme Inc.\n")
+    t.state = "approved"
+    t.save(update_fields=["state"])
+    for needle, label in [
+        ("P-E-R-R-Y.", "SPELLED_NAME"),
+        ("9:45 a.m.", "TIME"),
+        ("Acme Inc.", "ORGANIZATION"),
+    ]:
+        start = t.text.index(needle)
+        Span.objects.create(
+            transcript=t, start=start, end=start + len(needle), label=label, status="added"
+        )
+    doc = parse_doc(json.loads(gold_export(transcripts=[t], fmt="jsonl", actor=lead)))
+    assert [t.text[s.start : s.end] for s in doc.spans] == ["P-E-R-R-Y", "9:45 a.m.", "Acme Inc."]
+    import spacy
+    from spacy.tokens import DocBin
+
+    (sdoc,) = (
+        DocBin()
+        .from_bytes(gold_export(transcripts=[t], fmt="spacy", actor=lead))
+        .get_docs(spacy.blank("en").vocab)
+    )
+    assert [e.text for e in sdoc.ents] == ["P-E-R-R-Y", "9:45 a.m.", "Acme Inc."]
 
 
 def test_export_gold_command_writes_approved_transcripts(tmp_path):
@@ -302,3 +362,90 @@ def test_export_gold_command_leaves_copies_out_unless_asked(tmp_path):
     call_command("export_gold", "--format", "jsonl", "--out", str(out), "--include-copies")
     metas = [json.loads(line)["meta"] for line in out.read_text().splitlines()]
     assert [m.get("double_annotation_copy", False) for m in metas] == [False, True]
+
+
+def _split_parts(folder):
+    return {
+        name: [
+            json.loads(line)["id"] for line in (folder / f"{name}.jsonl").read_text().splitlines()
+        ]
+        for name in ("train", "dev", "test")
+    }
+
+
+def test_export_gold_split_is_seeded_by_transcript_with_a_datasheet(tmp_path):
+    originals = [reviewed(state="approved") for _ in range(10)]
+    copy = reviewed(state="approved")
+    copy.double_of = originals[0]
+    copy.save(update_fields=["double_of"])
+    args = ["export_gold", "--format", "jsonl", "--split", "80,10,10", "--include-copies"]
+    call_command(*args, "--seed", "3", "--out", str(tmp_path / "a"))
+    call_command(*args, "--seed", "3", "--out", str(tmp_path / "b"))
+    call_command(*args, "--seed", "4", "--out", str(tmp_path / "c"))
+    a, b, c = (_split_parts(tmp_path / x) for x in "abc")
+    assert a == b and a != c
+    assert [len(a[name]) for name in ("train", "dev", "test")] in ([9, 1, 1], [8, 2, 1], [8, 1, 2])
+    part_of_original = next(n for n, ids in a.items() if f"transcript-{originals[0].pk}" in ids)
+    assert f"transcript-{copy.pk}" in a[part_of_original]  # the copy goes with its original
+    sheet = json.loads((tmp_path / "a" / "datasheet.json").read_text())
+    assert sheet["split"] == {"by": "transcript", "ratios": [80, 10, 10], "seed": 3}
+    assert sheet["mentions"] == "whole"
+    assert sheet["total"]["documents"] == 11
+    assert sheet["total"]["labels"] == {"PERSON": 33, "SPELLED_NAME": 11}
+    assert sheet["parts"]["dev"]["ids"] == a["dev"]
+    assert sheet["states"] == {"approved": 11} and sheet["sources"] == {"txt": 11}
+    assert sheet["by_state"]["approved"]["labels"] == {"PERSON": 33, "SPELLED_NAME": 11}
+    assert sheet["by_source"]["txt"]["documents"] == 11
+    assert sheet["double_annotation_copies"] == 1
+    assert sheet["provenance"]["spans"]["accepted_changed"] == 55  # no proposals: hand-made
+    assert sheet["agreement"]["pairs"] == [{"original": originals[0].pk, "copy": copy.pk}]
+    assert sheet["agreement"]["span"]["f1"] == 1.0
+    assert sheet["agreement"]["references"][0]["value"] == 0.86
+    readme = (tmp_path / "a" / "README.md").read_text()
+    assert "seed 3" in readme and "| dev |" in readme
+    assert "Jonah" not in json.dumps(sheet) + readme
+
+
+def test_export_gold_split_to_a_zip_and_bad_ratios_refused(tmp_path):
+    from django.core.management import CommandError
+
+    for _ in range(3):
+        reviewed(state="approved")
+    out = tmp_path / "gold.zip"
+    call_command(
+        "export_gold", "--format", "spacy", "--split", "1,1,1", "--seed", "0", "--out", str(out)
+    )
+    with zipfile.ZipFile(out) as zf:
+        assert sorted(zf.namelist()) == sorted(
+            ["train.spacy", "dev.spacy", "test.spacy", "datasheet.json", "README.md"]
+        )
+    with pytest.raises(CommandError, match="80,10,10"):
+        call_command("export_gold", "--format", "jsonl", "--split", "80,20", "--out", str(out))
+
+
+def test_web_gold_export_whole_by_default_name_parts_on_request_and_split_as_a_zip(client, lead):
+    t = reviewed(state="approved")
+    reviewed(state="approved")
+    client.force_login(lead)
+    url = reverse("annotations:export-gold")
+    page = client.get(reverse("annotations:export")).content.decode()
+    assert 'name="name_parts"' in page and 'name="split"' in page
+
+    def texts(response):
+        doc = json.loads(response.content.decode().splitlines()[0])
+        return [doc["text"][s["start"] : s["end"]] for s in doc["spans"]]
+
+    assert "Jonah Quill" in texts(client.post(url, {"format": "jsonl", "scope": "all"}))
+    parts = texts(client.post(url, {"format": "jsonl", "scope": "all", "name_parts": "1"}))
+    assert "Jonah" in parts and "Jonah Quill" not in parts
+    response = client.post(
+        url, {"format": "conll", "scope": "all", "split": "50,50,0", "seed": "1"}
+    )
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(response.content)) as zf:
+        sheet = json.loads(zf.read("datasheet.json"))
+        assert zf.read("test.conll") == b"\n"  # 0 %: an empty part
+    assert sheet["parts"]["train"]["documents"] == 1 == sheet["parts"]["dev"]["documents"]
+    assert f"transcript-{t.pk}" in sheet["parts"]["train"]["ids"] + sheet["parts"]["dev"]["ids"]
+    bad = client.post(url, {"format": "jsonl", "scope": "all", "split": "a,b,c"})
+    assert bad.status_code == 400

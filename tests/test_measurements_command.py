@@ -36,3 +36,30 @@ def test_measure_prints_readable_tables(db):
     text = out.getvalue()
     assert "Table 3" in text and "overall\texact\t0.667\t1.000\t0.800\t2\t1\t0" in text
     assert "not available" in text
+
+
+def test_measure_prints_decisions_by_kind_time_on_task_and_agreement_references(db, annotator):
+    from annotations.services import review
+    from annotations.services import workflow as wf
+
+    t = make_transcript("ALDEN: Mr. Quill met Ann.\n", assignees=[annotator])
+    spans = []
+    for word in ("met", "Quill", "Ann"):
+        start = t.text.index(word)
+        spans.append(make_suggestion(t, start, start + len(word), "PERSON", detectors=["spacy"]))
+    start = t.text.index("ALDEN")
+    make_suggestion(t, start, start + 5, "PERSON", detectors=["cover"], status="accepted")
+    wf.transcript_start_review(transcript=t, actor=annotator)
+    review.span_reject(span=spans[0], actor=annotator)
+    review.spans_accept_all(transcript=t, actor=annotator, label="PERSON")
+    wf.transcript_submit(transcript=t, actor=annotator)
+    out = io.StringIO()
+    call_command("measure", "--no-ablation", stdout=out, stderr=io.StringIO())
+    text = out.getvalue()
+    effort = text.split("Reviewer effort")[1]
+    header, _all, row = effort.strip().splitlines()[:3]
+    cells = dict(zip(header.split("\t"), row.split("\t"), strict=True))
+    assert (cells["one_by_one_actions"], cells["one_by_one_spans"]) == ("1", "1")
+    assert (cells["label_actions"], cells["label_spans"]) == ("1", "2")
+    assert cells["spans_decided"] == "3" and "active_seconds" in cells
+    assert "fleiss_kappa" in text and "reference: SweLL" in text

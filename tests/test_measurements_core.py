@@ -169,3 +169,83 @@ def test_snapshot_tables_flatten_to_csv():
     assert lines[3].startswith("PERSON,exact,")
     for table in tables.TABLES:
         assert tables.to_csv({}, table).count("\n") >= 1
+
+
+def test_decision_kind_tells_one_by_one_from_each_bulk_action():
+    from engine.measurements.effort import decision_kind
+
+    snapshots = {"spans": [{"id": 1}, {"id": 2}, {"id": 3}]}
+    assert decision_kind("review.accept", {"spans": [{"id": 1}]}) == ("one_by_one", 1)
+    assert decision_kind("review.resize", {}) == ("one_by_one", 1)
+    assert decision_kind("review.accept_all", {**snapshots, "label": "DATE"}) == ("label", 3)
+    assert decision_kind("review.accept_all", {**snapshots, "entity": "PERSON_2"}) == ("group", 3)
+    for bulk in ("form", "group", "label", "page"):
+        assert decision_kind("review.reject_all", {"bulk": bulk, "count": 1157}) == (bulk, 1157)
+    assert decision_kind("review.scripted", {"accepted": 5, "rejected": 2, "added": 1}) == (
+        "scripted",
+        8,
+    )
+    assert decision_kind("review.apply_all", snapshots) == ("proposals", 0)
+    assert decision_kind("review.merge", snapshots) == ("groups", 0)
+    assert decision_kind("review.undo", snapshots) == ("undo", 0)
+
+
+def test_one_bulk_accept_is_one_action_but_counts_every_span_it_decided():
+    from engine.measurements.effort import decisions_by_kind
+
+    rows = [("review.accept", {})] * 3 + [("review.accept_all", {"bulk": "label", "count": 1157})]
+    d = decisions_by_kind(rows)
+    assert d["one_by_one"] == {"actions": 3, "spans": 3}
+    assert d["label"] == {"actions": 1, "spans": 1157}
+    assert d["form"] == {"actions": 0, "spans": 0}
+    record = ReviewRecord(
+        transcript_id=1, tokens=1000, actions=4, suggestions=1160, accepted_unchanged=1160
+    )
+    record.decisions, record.active_seconds = d, 120.0
+    e = effort_summary([record])
+    assert e["spans_decided"] == 1160
+    assert e["spans_one_by_one_share"] == pytest.approx(3 / 1160)
+    row = e["per_transcript"][0]
+    assert row["spans_decided"] == 1160 and row["spans_per_active_minute"] == pytest.approx(580)
+    assert e["decisions"]["label"]["spans"] == 1157
+
+
+def test_time_on_task_counts_gaps_up_to_the_idle_limit():
+    from engine.measurements.effort import active_seconds
+
+    t0 = datetime(2026, 1, 1, 9, 0, 0)
+    moments = [t0 + timedelta(seconds=s) for s in (0, 30, 90, 90 + 3600, 90 + 3600 + 200)]
+    assert active_seconds(moments) == pytest.approx(30 + 60 + 200)  # the hour is a break
+    assert active_seconds(moments, idle=4000) == pytest.approx(90 + 3600 + 200)
+    assert active_seconds([]) == 0.0
+
+
+def test_fleiss_kappa_on_the_textbook_case():
+    from engine.measurements.agreement import fleiss_kappa
+
+    # Fleiss (1971) as worked in most textbooks: 10 items, 14 raters, 5 categories → 0.210
+    counts = [
+        [0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
+        [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7],
+    ]  # fmt: skip
+    rows = [[c for c, n in zip("abcde", row, strict=True) for _ in range(n)] for row in counts]
+    assert fleiss_kappa(rows) == pytest.approx(0.2099, abs=1e-4)
+    assert fleiss_kappa([["A", "A"], ["A", "A"]]) is None  # one category: undefined
+
+
+def test_agreement_report_scores_whole_mentions_and_name_parts():
+    from engine.measurements.agreement import agreement_report
+
+    text = "Met Shannon Perry and Perry today."
+    s, p2 = text.index("Shannon"), text.index("Perry", text.index("Perry") + 1)
+    # A marks the whole name; B only its surname: name parts agree on 2 of 3.
+    a = [sp(s, s + 7, "PERSON"), sp(s + 8, s + 13, "PERSON"), sp(p2, p2 + 5, "PERSON")]
+    b = [sp(s + 8, s + 13, "PERSON"), sp(p2, p2 + 5, "PERSON")]
+    r = agreement_report([(text, a, b)])
+    assert r["mentions"] == "whole"
+    assert (r["span"]["tp"], r["span"]["fn"], r["span"]["fp"]) == (1, 1, 1)  # whole mentions
+    sp_parts = r["span_name_parts"]
+    assert (sp_parts["tp"], sp_parts["fn"], sp_parts["fp"]) == (2, 1, 0)
+    # 7 tokens, one differs (Shannon): two raters → Fleiss ≈ Cohen here
+    assert r["fleiss_kappa"] == pytest.approx(r["kappa"], abs=0.05)
+    assert r["references"][0]["value"] == 0.86 and "SweLL" in r["references"][0]["source"]

@@ -251,3 +251,58 @@ def test_each_approval_queues_a_dashboard_recompute_whose_figures_need_no_click(
     m.dashboard_recompute_job(job_id=job.pk, rerun=False)
     snapshot = m.dashboard_latest().result
     assert [x["id"] for x in snapshot["transcripts"]] == [t.pk]
+
+
+def test_effort_counts_decisions_by_kind_time_on_task_and_leaves_exports_out(annotator, lead):
+    from django.db.models import Q
+
+    from anonreview.core.audit import audit_record
+
+    text = "ALDEN: Mr. Quill met Ann Lee in Fresno on Monday.\n"
+    t = make_transcript(text, assignees=[annotator], metadata=META)
+    alden = machine(t, "ALDEN", "PERSON", "cover")
+    for word in ("Quill", "Ann", "Lee"):
+        machine(t, word, "PERSON", "spacy")
+    fresno = machine(t, "Fresno", "LOCATION", "spacy")
+    machine(t, "Monday", "DATE", "presidio")
+    wf.transcript_start_review(transcript=t, actor=annotator)
+    review.span_accept(span=alden, actor=annotator)  # one by one
+    review.span_reject(span=fresno, actor=annotator)  # one by one
+    review.spans_accept_all(transcript=t, actor=annotator, label="PERSON")  # 3 by label
+    review.spans_accept_all(transcript=t, actor=annotator, label="DATE")  # 1 by label
+    # The row a by-surface-form action writes (issue 21's contract): bulk + count.
+    audit_record(
+        actor=annotator,
+        event_type="review.accept_form",
+        transcript=t,
+        after={"bulk": "form", "count": 4},
+    )
+    wf.transcript_submit(transcript=t, actor=annotator)
+    # Space the rows out: a minute apart, with a two-hour break before the submission.
+    rows = list(
+        AuditEvent.objects.filter(transcript=t)
+        .filter(Q(event_type__startswith="review.") | Q(event_type="transcript.transition"))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    start = timezone.now() - timedelta(hours=3)
+    for i, pk in enumerate(rows):
+        extra = timedelta(hours=2) if i == len(rows) - 1 else timedelta(0)
+        AuditEvent.objects.filter(pk=pk).update(created_at=start + timedelta(minutes=i) + extra)
+    wf.transcript_approve(transcript=t, actor=lead)
+    from annotations.services.export import gold_export
+
+    gold_export(transcripts=[t], fmt="jsonl", actor=lead)  # a lead's export: no review
+
+    record = m.review_record(t)
+    d = record.decisions
+    assert d["one_by_one"] == {"actions": 2, "spans": 2}
+    assert d["label"] == {"actions": 2, "spans": 4}
+    assert d["form"] == {"actions": 1, "spans": 4}
+    assert d["group"] == {"actions": 0, "spans": 0}
+    assert record.actions == 5  # the export is not a review action
+    # in_review, 5 review rows a minute apart, then the break: 5 minutes on task
+    assert record.active_seconds == pytest.approx(5 * 60)
+    assert record.review_seconds == pytest.approx(5 * 60 + 2 * 3600 + 60)
+    row = m.effort([t])["per_transcript"][0]
+    assert row["spans_decided"] == 10 and row["spans_one_by_one_share"] == pytest.approx(0.2)

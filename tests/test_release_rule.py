@@ -177,7 +177,7 @@ def test_release_is_refused_while_a_span_is_undecided(annotator, lead):
     assert Transcript.objects.get(pk=t.pk).state == S.APPROVED
 
 
-@pytest.mark.parametrize("kind", ["text", "zip", "key", "gold"])
+@pytest.mark.parametrize("kind", ["text", "zip", "key", "gold", "gold_split"])
 def test_every_export_is_refused_while_a_span_is_undecided(kind, annotator, lead):
     t, url = _undecided(S.APPROVED, annotator)
     build = {
@@ -185,6 +185,9 @@ def test_every_export_is_refused_while_a_span_is_undecided(kind, annotator, lead
         "zip": lambda: export.release_build(transcripts=[t], actor=lead),
         "key": lambda: export.key_build(transcripts=[t], actor=lead),
         "gold": lambda: export.gold_export(transcripts=[t], fmt="jsonl", actor=lead),
+        "gold_split": lambda: export.gold_export_split(
+            transcripts=[t], fmt="jsonl", actor=lead, ratios=(80, 10, 10), seed=1
+        ),
     }[kind]
     with pytest.raises(export.NotReleasable, match="1 suggestion is still undecided") as exc:
         build()
@@ -200,6 +203,10 @@ def test_the_export_view_answers_409_with_a_link_to_the_first_undecided_span(
     assert response.status_code == 409
     assert f'href="{url}"' in response.content.decode()
     response = client.post(reverse("annotations:export-gold"), {"transcripts": [t.pk]})
+    assert response.status_code == 409 and f'href="{url}"' in response.content.decode()
+    response = client.post(
+        reverse("annotations:export-gold"), {"transcripts": [t.pk], "split": "80,10,10"}
+    )
     assert response.status_code == 409 and f'href="{url}"' in response.content.decode()
 
 

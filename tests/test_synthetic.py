@@ -254,3 +254,17 @@ def test_domain_terms_are_not_spans(seed):
     for term in ("Board of Parole Hearings", "Alcoholics Anonymous", "Marsy's Law", "CDCR number"):
         for mt in re.finditer(re.escape(term), h.text):
             assert not any(s.start < mt.end() and mt.start() < s.end for s in h.gold.spans), term
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_whole_name_is_one_gold_mention(seed):
+    """The gold marks the whole name as written (``a Vincent Richmond``), never its parts
+    as two mentions side by side: the gold export's whole mentions rely on it."""
+    h = hearing(seed)
+    persons = sorted(s for s in h.gold.spans if s.label == "PERSON")
+    side_by_side = [
+        h.text[a.start : b.end]
+        for a, b in zip(persons, persons[1:], strict=False)
+        if h.text[a.end : b.start].strip(" \t") in ("", "-")
+    ]
+    assert side_by_side == []

@@ -24,10 +24,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotations.models import Span
+from annotations.services.datasheet import datasheet_readme, gold_datasheet
 from annotations.services.leaks import LeakError, blocking_leaks, leak_check
 from annotations.services.pseudonymization import transcript_pseudonymize
 from anonreview.core.audit import audit_record
+from engine.datasheet import split_groups
 from engine.gold import GoldDoc, GoldSpan
+from engine.mentions import name_groups, trim_span
 from engine.pseudonymize import formats as gold_formats
 from engine.pseudonymize import key_from_replacements
 from transcripts.models import Transcript
@@ -206,33 +209,70 @@ def key_build(*, transcripts: Iterable[Transcript], actor, strategy: str = "tags
     return json.dumps({"transcripts": out}, ensure_ascii=False, indent=2).encode("utf-8")
 
 
-def gold_docs(*, transcripts: Iterable[Transcript]) -> list[GoldDoc]:
-    """Gold documents: the reviewed (accepted and added) spans with their refs."""
-    docs = []
-    for transcript in transcripts:
-        spans = (
-            Span.objects.filter(
-                transcript=transcript, status__in=[Span.Status.ACCEPTED, Span.Status.ADDED]
-            )
-            .select_related("entity")
-            .order_by("start", "end")
+def gold_doc(transcript: Transcript, *, name_parts: bool = False) -> GoldDoc:
+    """One transcript's gold document: its reviewed (accepted and added) spans.
+
+    Whole mentions by default (``engine.mentions``: a PERSON mention is the whole name as
+    written, titles outside); ``name_parts`` keeps the stored name parts (the paper's
+    tags). Spans never end on punctuation that is not part of the item. ``meta`` carries
+    the transcript id, its pseudonymous title, state and source format, and ``refs``
+    (``"start:end:label"`` → reference id; a whole name's part refs space-separated).
+    """
+    spans = list(
+        Span.objects.filter(
+            transcript=transcript, status__in=[Span.Status.ACCEPTED, Span.Status.ADDED]
         )
-        gold_spans = []
-        refs = {}
-        for span in spans:
-            gold_spans.append(GoldSpan(span.start, span.end, span.label))
-            if span.entity_id:
-                refs[f"{span.start}:{span.end}:{span.label}"] = span.entity.ref
-        meta = {"transcript": transcript.pk, "state": transcript.state, "refs": refs}
-        if transcript.double_of_id:
-            # A second annotation for agreement, exported only on request: say so.
-            meta.update({"double_annotation_copy": True, "double_of": transcript.double_of_id})
-        docs.append(
-            GoldDoc(
-                id=f"transcript-{transcript.pk}", text=transcript.text, spans=gold_spans, meta=meta
-            )
-        )
-    return docs
+        .select_related("entity")
+        .order_by("start", "end")
+    )
+    text = transcript.text
+    trimmed = [GoldSpan(*trim_span(text, span.start, span.end), span.label) for span in spans]
+    gold_spans: list[GoldSpan] = []
+    seen: set[GoldSpan] = set()
+    refs: dict[str, str] = {}
+    groups = [[i] for i in range(len(trimmed))]
+    if not name_parts:
+        groups = name_groups(text, trimmed)
+    for group in groups:
+        first, last = trimmed[group[0]], trimmed[group[-1]]
+        span = GoldSpan(first.start, last.end, first.label)
+        if span in seen:
+            continue
+        seen.add(span)
+        gold_spans.append(span)
+        part_refs = [spans[i].entity.ref for i in group if spans[i].entity_id]
+        if part_refs:
+            refs[f"{span.start}:{span.end}:{span.label}"] = " ".join(part_refs)
+    meta = {
+        "transcript": transcript.pk,
+        "title": transcript.title,
+        "state": transcript.state,
+        "source_format": transcript.source_format,
+        "mentions": "name_parts" if name_parts else "whole",
+        "refs": refs,
+    }
+    if transcript.double_of_id:
+        # A second annotation for agreement, exported only on request: say so.
+        meta.update({"double_annotation_copy": True, "double_of": transcript.double_of_id})
+    return GoldDoc(id=f"transcript-{transcript.pk}", text=text, spans=gold_spans, meta=meta)
+
+
+def gold_docs(*, transcripts: Iterable[Transcript], name_parts: bool = False) -> list[GoldDoc]:
+    """Gold documents of ``transcripts`` (:func:`gold_doc`), in the order given."""
+    return [gold_doc(transcript, name_parts=name_parts) for transcript in transcripts]
+
+
+def gold_serialize(docs: list[GoldDoc], fmt: str) -> bytes:
+    """``docs`` in one of :data:`GOLD_FORMATS`."""
+    if fmt == "jsonl":
+        return gold_formats.to_jsonl(docs)
+    if fmt == "spacy":
+        return gold_formats.to_docbin(docs)
+    if fmt == "conll":
+        return gold_formats.to_conll(docs)
+    if fmt == "svala":
+        return gold_formats.to_svala(docs)
+    raise ValueError(f"unknown gold format {fmt!r}; choose one of {', '.join(GOLD_FORMATS)}")
 
 
 def gold_transcripts(
@@ -251,28 +291,91 @@ def gold_transcripts(
     return list(queryset.order_by("pk"))
 
 
-@transaction.atomic
-def gold_export(*, transcripts: Iterable[Transcript], fmt: str, actor) -> bytes:
-    """Gold data of ``transcripts`` in ``fmt`` (jsonl, spacy, conll, svala), audited;
-    raises :class:`NotReleasable` while any of them has an undecided span."""
-    if fmt not in GOLD_FORMATS:
-        raise ValueError(f"unknown gold format {fmt!r}; choose one of {', '.join(GOLD_FORMATS)}")
-    transcripts = list(transcripts)
-    for transcript in transcripts:  # gold is reviewed data: nothing undecided in it
+def _refuse_undecided(transcripts: list[Transcript]) -> None:
+    """Gold is reviewed data: raise :class:`NotReleasable` while any transcript has an
+    undecided span."""
+    for transcript in transcripts:
         undecided = undecided_refusal(transcript)
         if undecided:
             raise undecided
-    docs = gold_docs(transcripts=transcripts)
-    if fmt == "jsonl":
-        data = gold_formats.to_jsonl(docs)
-    elif fmt == "spacy":
-        data = gold_formats.to_docbin(docs)
-    elif fmt == "conll":
-        data = gold_formats.to_conll(docs)
-    else:
-        data = gold_formats.to_svala(docs)
+
+
+@transaction.atomic
+def gold_export(
+    *, transcripts: Iterable[Transcript], fmt: str, actor, name_parts: bool = False
+) -> bytes:
+    """Gold data of ``transcripts`` in ``fmt`` (jsonl, spacy, conll, svala), audited;
+    whole mentions unless ``name_parts``; raises :class:`NotReleasable` while any of them
+    has an undecided span."""
+    if fmt not in GOLD_FORMATS:
+        raise ValueError(f"unknown gold format {fmt!r}; choose one of {', '.join(GOLD_FORMATS)}")
+    transcripts = list(transcripts)
+    _refuse_undecided(transcripts)
+    data = gold_serialize(gold_docs(transcripts=transcripts, name_parts=name_parts), fmt)
     for transcript in transcripts:
         audit_record(
-            actor=actor, event_type="gold_exported", transcript=transcript, after={"format": fmt}
+            actor=actor,
+            event_type="gold_exported",
+            transcript=transcript,
+            after={"format": fmt, "name_parts": name_parts},
         )
     return data
+
+
+GOLD_EXTENSIONS = {"jsonl": "jsonl", "spacy": "spacy", "conll": "conll", "svala": "json"}
+
+
+@transaction.atomic
+def gold_export_split(
+    *,
+    transcripts: Iterable[Transcript],
+    fmt: str,
+    actor,
+    ratios: tuple[int, int, int],
+    seed: int,
+    name_parts: bool = False,
+) -> list[tuple[str, bytes]]:
+    """Gold data split by transcript into train/dev/test (seeded), with ``datasheet.json``
+    and ``README.md``: the members of the folder or zip, as ``(name, bytes)``."""
+    if fmt not in GOLD_FORMATS:
+        raise ValueError(f"unknown gold format {fmt!r}; choose one of {', '.join(GOLD_FORMATS)}")
+    transcripts = list(transcripts)
+    _refuse_undecided(transcripts)
+    docs = {t.pk: gold_doc(t, name_parts=name_parts) for t in transcripts}
+    # A double-annotation copy goes where its original goes.
+    group = {t.pk: t.double_of_id or t.pk for t in transcripts}
+    assigned = split_groups(set(group.values()), ratios, seed)
+    part_of = {g: name for name, gs in assigned.items() for g in gs}
+    parts: dict[str, list[GoldDoc]] = {name: [] for name in assigned}
+    for t in transcripts:
+        parts[part_of[group[t.pk]]].append(docs[t.pk])
+    ext = GOLD_EXTENSIONS[fmt]
+    members = [(f"{name}.{ext}", gold_serialize(part, fmt)) for name, part in parts.items()]
+    sheet = gold_datasheet(
+        transcripts=transcripts,
+        parts=parts,
+        fmt=fmt,
+        name_parts=name_parts,
+        ratios=ratios,
+        seed=seed,
+    )
+    members.append(("datasheet.json", json.dumps(sheet, indent=2).encode("utf-8")))
+    members.append(("README.md", datasheet_readme(sheet, ext).encode("utf-8")))
+    for t in transcripts:
+        audit_record(
+            actor=actor,
+            event_type="gold_exported",
+            transcript=t,
+            after={
+                "format": fmt,
+                "name_parts": name_parts,
+                "split": part_of[group[t.pk]],
+                "seed": seed,
+            },
+        )
+    return members
+
+
+def gold_zip(members: list[tuple[str, bytes]]) -> bytes:
+    """The members of a split gold export as one zip (fixed member times)."""
+    return _zip(members)

@@ -62,7 +62,9 @@ def learning_gold_from_approved() -> list[GoldDoc]:
     """Gold documents from approved and released transcripts (accepted + added spans)."""
     from annotations.services.export import gold_docs
 
-    return gold_docs(transcripts=gold_transcripts())
+    # Name parts, as the detectors store PERSON (the training data as before whole
+    # mentions became the export's default).
+    return gold_docs(transcripts=gold_transcripts(), name_parts=True)
 
 
 def trained_model_list(*, limit: int = 50):

@@ -36,11 +36,13 @@ from annotations.selectors import (  # the dashboard's reads
 from anonreview.core.models import AuditEvent
 from engine.evaluation import evaluate_documents, tokenize
 from engine.gold import GoldDoc
-from engine.measurements.agreement import agreement
+from engine.measurements.agreement import agreement_report
 from engine.measurements.corpus import corpus_statistics
 from engine.measurements.effort import (
     ReviewRecord,
     actions_per_day,
+    active_seconds,
+    decisions_by_kind,
     effort_summary,
     review_seconds,
 )
@@ -167,7 +169,9 @@ def ablation(
 
 
 def agreement_for(pairs: Iterable[tuple[Transcript, Transcript]]) -> dict:
-    return agreement([(o.text, gold_spans(o), gold_spans(c)) for o, c in pairs])
+    """Agreement on whole mentions and tokens, with name-part span F1, Fleiss' kappa
+    and the published references (``engine.measurements.agreement.agreement_report``)."""
+    return agreement_report([(o.text, gold_spans(o), gold_spans(c)) for o, c in pairs])
 
 
 def agreement_for_transcript(transcript: Transcript) -> dict | None:
@@ -189,9 +193,12 @@ def agreement_for_transcript(transcript: Transcript) -> dict | None:
 
 
 def _review_actions(transcript_ids: list[int]) -> QuerySet[AuditEvent]:
+    """Audit rows a person wrote on the transcripts, transitions, assignment and exports
+    (a lead downloading gold is no review) left out."""
     return (
         AuditEvent.objects.filter(transcript_id__in=transcript_ids, actor__isnull=False)
         .exclude(event_type__startswith="transcript.")
+        .exclude(event_type__endswith="_exported")
         .order_by("created_at")
     )
 
@@ -216,6 +223,14 @@ def review_record(transcript: Transcript) -> ReviewRecord:
         )
     ]
     submitted = [when for when, _source, target in transitions if target == S.SUBMITTED]
+    rows = list(
+        _review_actions([transcript.pk])
+        .filter(event_type__startswith="review")
+        .values_list("event_type", "after", "created_at")
+    )
+    moments = [when for _type, _after, when in rows] + [
+        when for when, _source, target in transitions if target in (S.IN_REVIEW, S.SUBMITTED)
+    ]
     return ReviewRecord(
         submitted_at=max(submitted).isoformat() if submitted else "",
         transcript_id=transcript.pk,
@@ -226,6 +241,8 @@ def review_record(transcript: Transcript) -> ReviewRecord:
         accepted_unchanged=unchanged,
         added_by_label=dict(added),
         review_seconds=review_seconds(transitions),
+        decisions=decisions_by_kind((event_type, after) for event_type, after, _when in rows),
+        active_seconds=active_seconds(moments),
     )
 
 

@@ -17,6 +17,7 @@ from annotations.services import export as export_services
 from annotations.services.export import NotReleasable
 from annotations.services.leaks import LeakError
 from anonreview import roles
+from engine.datasheet import parse_ratios
 from engine.pseudonymize import STRATEGIES
 from transcripts.models import Transcript
 
@@ -196,8 +197,30 @@ def gold_download(request: HttpRequest) -> HttpResponse:
             "(second annotations only when asked for).",
             status=409,
         )
+    name_parts = request.POST.get("name_parts") == "1"
+    split = (request.POST.get("split") or "").strip()
+    if split:
+        try:
+            ratios = parse_ratios(split)
+            seed = int(request.POST.get("seed") or 0)
+        except ValueError as exc:
+            return HttpResponse(str(exc), status=400)
+        try:
+            members = export_services.gold_export_split(
+                transcripts=transcripts,
+                fmt=fmt,
+                actor=request.user,
+                ratios=ratios,
+                seed=seed,
+                name_parts=name_parts,
+            )
+        except NotReleasable as exc:
+            return _refused(exc)
+        return _download(export_services.gold_zip(members), "gold.zip", "application/zip")
     try:
-        data = export_services.gold_export(transcripts=transcripts, fmt=fmt, actor=request.user)
+        data = export_services.gold_export(
+            transcripts=transcripts, fmt=fmt, actor=request.user, name_parts=name_parts
+        )
     except NotReleasable as exc:
         return _refused(exc)
     content_type, ext = CONTENT_TYPES[fmt]

@@ -128,3 +128,94 @@ def agreement(pairs: Sequence[tuple[str, Sequence[SpanLike], Sequence[SpanLike]]
         "span": spans["overall"]["exact"],
         "labels": {label: per_label[label] for label in _label_sort(per_label)},
     }
+
+
+def fleiss_kappa(ratings: Sequence[Sequence[str]]) -> float | None:
+    """Fleiss' kappa: ``ratings[i]`` holds the category each rater gave item ``i`` (the
+    same number of raters per item, at least two); ``None`` where undefined."""
+    if not ratings:
+        return None
+    raters = len(ratings[0])
+    if raters < 2 or any(len(row) != raters for row in ratings):
+        raise ValueError("every item needs the same number (at least two) of ratings")
+    n = len(ratings)
+    totals: Counter[str] = Counter()
+    agree = 0.0
+    for row in ratings:
+        counts = Counter(row)
+        totals.update(counts)
+        agree += (sum(c * c for c in counts.values()) - raters) / (raters * (raters - 1))
+    observed = agree / n
+    expected = sum((c / (n * raters)) ** 2 for c in totals.values())
+    if expected >= 1.0:
+        return None
+    return (observed - expected) / (1.0 - expected)
+
+
+# Published figures to read ours beside (what they measured differs from ours: say so).
+REFERENCES = [
+    {
+        "source": "SweLL: Volodina et al. 2020, COLING, 'Towards Privacy by Design in Learner "
+        "Corpora Research' (https://aclanthology.org/2020.coling-main.32)",
+        "measure": "Fleiss' kappa and Krippendorff's alpha",
+        "value": 0.86,
+        "what": "labelling the personal information found in Swedish learner essays "
+        "(categories of identified items)",
+    },
+    {
+        "source": "Itani, Siskou & Hautli-Janisz 2024, NLLP, 'Automated Anonymization of "
+        "Parole Hearing Transcripts'",
+        "measure": "inter-annotator agreement",
+        "value": None,
+        "what": "not available to this project's sources when this was written: add the "
+        "paper's figure here (engine.measurements.agreement.REFERENCES) from the paper",
+    },
+]
+
+
+def _shapes(text: str, spans: Sequence[SpanLike]) -> tuple[list, list]:
+    """(name parts, whole mentions) of ``spans`` in any PERSON shape."""
+    from engine.detectors.names import stored_pieces
+    from engine.mentions import join_name_parts
+    from engine.spans import TextSpan
+
+    parts = []
+    for span in spans:
+        s, e, label = shape(span)
+        pieces = stored_pieces(text, s, e, label) if label == "PERSON" else [(s, e)]
+        parts += [TextSpan(a, b, label) for a, b in pieces or [(s, e)]]
+    return parts, join_name_parts(text, parts)
+
+
+def agreement_report(
+    pairs: Sequence[tuple[str, Sequence[SpanLike], Sequence[SpanLike]]],
+) -> dict:
+    """:func:`agreement` plus what a corpus paper reports: token level Cohen's and Fleiss'
+    kappa and Krippendorff's alpha, span F1 between the annotators on whole mentions
+    and on name parts (``spans`` in either shape), and :data:`REFERENCES` beside them.
+
+    ``span`` and ``labels[...]["span"]`` are on whole mentions; ``span_name_parts``
+    on name parts. Tokens carry the same labels in both shapes (the space between two
+    name parts is no token), so the token figures hold for both."""
+    whole, parts = [], []
+    ratings: list[list[str]] = []
+    for text, spans_a, spans_b in pairs:
+        parts_a, whole_a = _shapes(text, spans_a)
+        parts_b, whole_b = _shapes(text, spans_b)
+        whole.append((text, whole_a, whole_b))
+        parts.append((text, parts_a, parts_b))
+        tokens = tokenize(text)
+        ratings += [
+            [x, y]
+            for x, y in zip(
+                token_labels(text, whole_a, tokens),
+                token_labels(text, whole_b, tokens),
+                strict=True,
+            )
+        ]
+    report = agreement(whole)
+    report["fleiss_kappa"] = fleiss_kappa(ratings)
+    report["span_name_parts"] = agreement(parts)["span"]
+    report["mentions"] = "whole"
+    report["references"] = REFERENCES
+    return report

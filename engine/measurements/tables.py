@@ -7,6 +7,8 @@ import csv
 import io
 from collections.abc import Iterator
 
+from engine.measurements.effort import DECISION_KINDS
+
 TABLES = ("table3", "table5", "table5_alone", "table8", "corpus", "agreement", "effort")
 PRF_KEYS = ("p", "r", "f1", "tp", "fp", "fn")
 
@@ -76,11 +78,30 @@ def rows(snapshot: dict, table: str) -> tuple[list[str], list[list]]:
     if table == "agreement":
         a = snapshot.get("agreement") or {}
         span = a.get("span") or {}
-        out = [["all", a.get("kappa"), a.get("alpha"), *(span.get(k) for k in PRF_KEYS)]]
+        parts = a.get("span_name_parts") or {}
+        out = [
+            [
+                "all",
+                a.get("kappa"),
+                a.get("fleiss_kappa"),
+                a.get("alpha"),
+                *(span.get(k) for k in PRF_KEYS),
+                parts.get("f1"),
+            ]
+        ]
         for label, v in (a.get("labels") or {}).items():
             s = v.get("span") or {}
-            out.append([label, v.get("kappa"), "", *(s.get(k) for k in PRF_KEYS)])
-        return ["label", "kappa", "alpha", *(f"span_{k}" for k in PRF_KEYS)], out
+            out.append([label, v.get("kappa"), "", "", *(s.get(k) for k in PRF_KEYS), ""])
+        for ref in a.get("references") or []:
+            out.append([f"reference: {ref['source']}", ref.get("value"), "", "", *[""] * 7])
+        return [
+            "label",
+            "kappa",
+            "fleiss_kappa",
+            "alpha",
+            *(f"span_{k}" for k in PRF_KEYS),
+            "span_f1_name_parts",
+        ], out
     if table == "effort":
         e = snapshot.get("effort") or {}
         keys = [
@@ -102,7 +123,19 @@ def rows(snapshot: dict, table: str) -> tuple[list[str], list[list]]:
         ]
         for r in e.get("per_transcript") or []:
             out.append([r.get("transcript"), *(r.get(k) for k in keys)])
-        return ["transcript", *keys], out
+        # decisions by kind and time on task (engine.measurements.effort)
+        header = ["transcript", *keys]
+        header += [f"{kind}_{what}" for kind in DECISION_KINDS for what in ("actions", "spans")]
+        header += ["spans_decided", "spans_one_by_one_share", "active_seconds"]
+        summaries = [e, *(e.get("per_transcript") or [])]
+        for row, summary in zip(out, summaries, strict=True):
+            decisions = summary.get("decisions") or {}
+            for kind in DECISION_KINDS:
+                d = decisions.get(kind) or {}
+                row += [d.get("actions", 0), d.get("spans", 0)]
+            active = summary.get("active_seconds", summary.get("active_seconds_total"))
+            row += [summary.get("spans_decided"), summary.get("spans_one_by_one_share"), active]
+        return header, out
     raise KeyError(table)
 
 

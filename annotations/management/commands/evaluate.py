@@ -13,9 +13,14 @@ them). ``with_safety_net`` gives the overall figures and leaked tokens with them
 as spans (coverage: what a reviewer who accepted every one would get), and
 ``safety_net`` their number per 1,000 words.
 
-PERSON: stored spans are name parts; gold files that mark whole names (``John Doe``)
-are compared with adjacent predicted parts joined (``--person auto``, the default,
-decides by whether any gold PERSON span contains a space).
+PERSON is scored both ways, and the report says which is which: ``person`` names the
+shape of the main figures, ``person_both`` gives the overall and PERSON figures in each
+shape. ``names``: whole mentions (adjacent name parts joined by ``engine.mentions``:
+separated only by spaces, a hyphen or an initial's full stop; a gold file in name
+parts is joined the same way); ``parts``: name parts (the detectors' stored shape; gold
+whole names cut with ``engine.detectors.names.person_name_parts``). ``--person auto``,
+the default, scores the main figures in the gold file's own shape (whole names when any
+gold PERSON span holds two name parts).
 
 ``--name-words``: adds ``name_words`` (``engine.evaluation.metrics.name_word_coverage``):
 the capitalised words inside gold PERSON spans covered by any suggestion and by a PERSON
@@ -33,8 +38,11 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotations.management.database import require_migrated_database
 from annotations.services.annotation import annotation_detect, ensemble_build
+from engine.detectors.names import stored_pieces
 from engine.evaluation.metrics import evaluate_documents, name_word_coverage
-from engine.gold import GoldFormatError, read_jsonl
+from engine.gold import GoldDoc, GoldFormatError, GoldSpan, read_jsonl
+from engine.mentions import join_name_parts as mention_join
+from engine.mentions import name_groups
 from engine.spans import Prediction
 
 NET = "safety_net"
@@ -52,19 +60,50 @@ def name_word_kind(word: str) -> str:
 
 
 def join_name_parts(text: str, spans: list[Prediction]) -> list[Prediction]:
-    """Join PERSON spans separated by one space (``John`` ``Doe`` → ``John Doe``)."""
+    """Whole mentions: PERSON name parts of one written name joined (``engine.mentions``:
+    ``John`` ``Doe`` → ``John Doe``), the detectors of the parts credited to the whole."""
     out: list[Prediction] = []
-    for span in sorted(spans, key=lambda s: (s.start, s.end)):
-        last = out[-1] if out else None
-        if last and span.label == "PERSON" == last.label and text[last.end : span.start] == " ":
-            names = {d["detector"] for d in last.detectors}
-            last.end = span.end
-            last.detectors = last.detectors + [
-                d for d in span.detectors if d["detector"] not in names
-            ]
-        else:
-            out.append(replace(span, detectors=list(span.detectors)))
+    for group in name_groups(text, spans):
+        first = spans[group[0]]
+        joined = replace(first, end=spans[group[-1]].end, detectors=list(first.detectors))
+        names = {d["detector"] for d in joined.detectors}
+        for i in group[1:]:
+            for d in spans[i].detectors:
+                if d["detector"] not in names:
+                    joined.detectors.append(d)
+                    names.add(d["detector"])
+        out.append(joined)
     return out
+
+
+def cut_name_parts(doc: GoldDoc) -> GoldDoc:
+    """``doc`` with every PERSON span cut into name parts (as stored spans are)."""
+    spans = []
+    for span in doc.spans:
+        pieces = stored_pieces(doc.text, span.start, span.end, span.label) or [
+            (span.start, span.end)
+        ]
+        spans += [GoldSpan(a, b, span.label) for a, b in pieces]
+    return replace(doc, spans=sorted(set(spans)))
+
+
+def join_gold(doc: GoldDoc) -> GoldDoc:
+    """``doc`` with PERSON name parts joined into whole mentions."""
+    return replace(doc, spans=sorted(set(mention_join(doc.text, doc.spans))))
+
+
+def gold_has_whole_names(docs: list[GoldDoc]) -> bool:
+    """Whether any gold PERSON span holds two or more name parts."""
+    return any(
+        len(stored_pieces(d.text, s.start, s.end, "PERSON")) > 1
+        for d in docs
+        for s in d.spans
+        if s.label == "PERSON"
+    )
+
+
+def _person_figures(report: dict) -> dict:
+    return {"overall": report["overall"], "PERSON": report["labels"].get("PERSON")}
 
 
 def _fmt(d: dict) -> str:
@@ -100,13 +139,14 @@ class Command(BaseCommand):
             raise CommandError(
                 f"Unknown detector(s): {', '.join(sorted(set(only) - known))}; known: {', '.join(sorted(known))}"
             )
+        whole_gold = gold_has_whole_names(docs)
         if person == "auto":
-            names = any(
-                s.label == "PERSON" and " " in d.text[s.start : s.end]
-                for d in docs
-                for s in d.spans
-            )
-            person = "names" if names else "parts"
+            person = "names" if whole_gold else "parts"
+        shaped = {
+            "names": docs if whole_gold else [join_gold(d) for d in docs],
+            "parts": [cut_name_parts(d) for d in docs] if whole_gold else docs,
+        }
+        parts_predictions = {}
         predictions = {}
         with_net = {}
         net_spans = 0
@@ -129,12 +169,22 @@ class Command(BaseCommand):
             net_spans += len(net_only)
             words += len(doc.text.split())
             kept = [s for s in spans if id(s) not in net_only]
+            parts_predictions[doc.id] = kept
             if person == "names":
                 kept, spans = join_name_parts(doc.text, kept), join_name_parts(doc.text, spans)
             predictions[doc.id] = kept
             with_net[doc.id] = spans
-        report = evaluate_documents(docs, predictions)
-        everything = evaluate_documents(docs, with_net)
+        scored = shaped[person]  # name words below read the gold file as it is
+        report = evaluate_documents(scored, predictions)
+        everything = evaluate_documents(scored, with_net)
+        report["person"] = person
+        names_predictions = {
+            doc.id: join_name_parts(doc.text, parts_predictions[doc.id]) for doc in shaped["names"]
+        }
+        report["person_both"] = {
+            "names": _person_figures(evaluate_documents(shaped["names"], names_predictions)),
+            "parts": _person_figures(evaluate_documents(shaped["parts"], parts_predictions)),
+        }
         if NET in everything["detectors"]:  # its own precision: credited through provenance
             report["detectors"][NET] = everything["detectors"][NET]
         report["with_safety_net"] = {
@@ -158,7 +208,8 @@ class Command(BaseCommand):
         if as_json:
             self.stdout.write(json.dumps(report, indent=2, sort_keys=False))
             return
-        self.stdout.write(f"{len(docs)} document(s), PERSON compared as {person}")
+        shape = "whole mentions" if person == "names" else "name parts"
+        self.stdout.write(f"{len(docs)} document(s), PERSON compared as {shape} ({person})")
         for level in ("exact", "token"):
             self.stdout.write(f"overall {level:5}: {_fmt(report['overall'][level])}")
         self.stdout.write("per label (exact | token):")
@@ -170,6 +221,13 @@ class Command(BaseCommand):
         for name, figures in report["detectors"].items():
             self.stdout.write(f"  {name:12} {_fmt(figures['exact'])} | {_fmt(figures['token'])}")
         self.stdout.write(f"leaked gold tokens: {report['leaked_tokens']}")
+        for key, label in (("names", "whole mentions"), ("parts", "name parts")):
+            both = report["person_both"][key]
+            person_exact = (both["PERSON"] or {}).get("exact")
+            self.stdout.write(
+                f"PERSON as {label:14}: overall exact {_fmt(both['overall']['exact'])}"
+                + (f"; PERSON exact {_fmt(person_exact)}" if person_exact else "")
+            )
         net = report["safety_net"]
         self.stdout.write(
             f"safety net (left out above): {net['spans']} possible misses "

@@ -35,7 +35,7 @@ class Childhood:
         pp = self.place_person
         self.say(
             "pc",
-            f"Your file mentions a {P(pp.first)} {P(pp.last, 'name_also_place')}. Who is that?",
+            f"Your file mentions a {P(pp.full)}. Who is that?",  # one mention: the whole name
         )
         place = self.place_of_name
         if ", " in place:

@@ -257,7 +257,12 @@ def test_merge_split_and_undo_through_htmx(client, annotator, rt):
     assert span_at(rt, "Quill").entity_id != quill.entity_id
 
 
-def test_accept_all_needs_confirmation_without_htmx(client, annotator, rt):
+def test_accept_all_above_the_threshold_needs_confirmation_without_htmx(
+    client, annotator, rt, monkeypatch
+):
+    from annotations.services import review as review_services
+
+    monkeypatch.setattr(review_services, "CONFIRM_ABOVE", 3)  # rt has 7 PERSON suggestions
     client.force_login(annotator)
     response = client.post(action_url(rt, "accept_all"), {"label": "PERSON"})
     assert response.status_code == 200 and b"Confirm" in response.content

@@ -21,6 +21,22 @@ from engine.labels import LABELS
 from transcripts.models import Transcript
 
 KEY_LABELS = LABELS[:9]  # keys 1–9
+# Every label on one key, shown on screen: 1–9 for the first nine, a letter (not one of
+# the page's other keys) for the rest; a label the engine adds later gets the next free
+# letter.
+_LETTERS = {"HEIGHT": "h", "PHONE_NUMBER": "t", "EMAIL_ADDRESS": "e", "URL": "l", "NRP": "n"}
+_SPARE = "bcdioqrsvwyz"
+
+
+def label_keys(labels=LABELS) -> list[tuple[str, str]]:
+    """``[(key, label), ...]`` for every label."""
+    keys, spare = [], iter(_SPARE)
+    for i, label in enumerate(labels):
+        keys.append((str(i + 1) if i < 9 else _LETTERS.get(label) or next(spare), label))
+    return keys
+
+
+LABEL_KEYS = label_keys()
 
 
 def review_filters(request: HttpRequest) -> ReviewFilters:
@@ -77,6 +93,9 @@ def page_context(request, transcript, *, rows, filters, focus=None, lists=True) 
         "filter_query": filters.as_query(),
         "labels": LABELS,
         "key_labels": KEY_LABELS,
+        "label_keys": LABEL_KEYS,
+        "label_keys_json": json.dumps(dict(LABEL_KEYS)),
+        "confirm_above": services.CONFIRM_ABOVE,
         "can_edit": refusal is None,
         "refusal": refusal,
         "can_resume": refusal is not None
@@ -242,6 +261,7 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
         "transcript": transcript,
         "filters": filters,
         "can_edit": refusal is None,
+        "confirm_above": services.CONFIRM_ABOVE,
         "lines": lines,
         # JSON in a single-quoted attribute: its double quotes need no escaping.
         "span_patch": mark_safe(  # noqa: S308 (&, <, >, ' escaped)

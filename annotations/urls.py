@@ -73,6 +73,11 @@ urlpatterns: list = [
         name="review-batch",
     ),
     path(
+        "transcripts/<int:transcript_id>/review/merge-targets/",
+        review_forms.review_merge_targets,
+        name="review-merge-targets",
+    ),
+    path(
         "transcripts/<int:transcript_id>/review/forms/",
         review_forms.review_forms,
         name="review-forms",

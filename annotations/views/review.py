@@ -123,6 +123,7 @@ def review_inspector(request: HttpRequest, transcript_id: int) -> HttpResponse:
         focus=int_or(request.GET.get("span")),
         lists=False,
     )
+    context["lean"] = bool(request.htmx)  # the page's JS sends its CSRF token in a header
     return render(request, "annotations/review.html#inspector", context)
 
 

@@ -20,6 +20,7 @@ from annotations.selectors_forms import review_form_table, review_form_tabs
 from annotations.services import review as services
 from annotations.services.review.bulk import normalize_form
 from annotations.views.review import BULK, _do, _needs_confirmation, _transcript
+from annotations.views.review_context import int_or
 
 FORM_ACTIONS = frozenset({"accept_form", "reject_form", "accept_all", "undo"})
 
@@ -50,6 +51,24 @@ def _context(request, transcript, table, label) -> dict:
             decided=sum(f.count - f.open for f in rows), total=sum(f.count for f in rows)
         ),
     }
+
+
+@require_GET
+def review_merge_targets(request: HttpRequest, transcript_id: int) -> HttpResponse:
+    """The inspector's merge form with every other group of the focused span's label
+    (loaded on demand, so that the inspector answers a few KB on each focus change)."""
+    from annotations.views.review_context import page_context, review_filters
+
+    transcript = _transcript(request, transcript_id)
+    filters = review_filters(request)
+    rows = selectors.review_span_rows(transcript=transcript)
+    context = page_context(
+        request, transcript, rows=rows, filters=filters,
+        focus=int_or(request.GET.get("span")), lists=False,
+    )  # fmt: skip
+    if context.get("focus") is None:
+        return HttpResponse("No such span.", status=404)
+    return render(request, "annotations/review.html#merge-targets", context)
 
 
 @require_GET

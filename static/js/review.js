@@ -832,6 +832,24 @@
   });
   document.addEventListener("click", (e) => {
     if (e.target.closest && e.target.closest("[data-toast-undo]")) return act("undo");
+    const targets = e.target.closest && e.target.closest("a[data-merge-targets]");
+    if (targets) {
+      e.preventDefault();
+      const slot = document.getElementById("merge-slot");
+      serial(() => fetch(targets.href, { headers: { "HX-Request": "true" }, credentials: "same-origin" }))
+        .then((r) => (r.ok ? r.text() : Promise.reject(r)))
+        .then((html) => {
+          const tpl = document.createElement("template");
+          tpl.innerHTML = html.trim();
+          const form = tpl.content.firstElementChild;
+          if (!form || !slot || !document.body.contains(slot)) return;
+          slot.replaceWith(form);
+          const select = form.querySelector("select");
+          if (select) select.focus();
+        })
+        .catch(() => toast("That span no longer exists.", "error"));
+      return;
+    }
     const b = e.target.closest && e.target.closest("[data-merge-target]");
     if (b) return openMerge(b.dataset.mergeSource, b.dataset.mergeTarget, current);
     const cell = e.target.closest && e.target.closest("#minimap a.mm");

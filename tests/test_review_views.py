@@ -514,3 +514,19 @@ def test_reading_mode_shows_the_release_text_and_highlights_what_still_reads_as_
     assert f'data-span-id="{quill.pk}"' in text and "[PERSON_" in text
     assert '<mark class="leak' in text and ">Quill</mark>" in text
     assert 'id="original"' not in body  # the pseudonymized text alone
+
+
+def test_the_inspector_answers_the_page_in_about_5_kb_on_a_long_hearing(client, annotator):
+    import statistics
+
+    from annotations.management.commands.bench_review import build_review_transcript
+
+    transcript = build_review_transcript(seed=7, words=15000, max_spans=1500, assignees=[annotator])
+    client.force_login(annotator)
+    url = reverse("annotations:review-inspector", args=[transcript.pk])
+    sizes = [
+        len(client.get(url, {"span": s.pk}, **HX).content)
+        for s in Span.objects.filter(transcript=transcript).order_by("start")[::100]
+    ]
+    assert statistics.median(sizes) <= 5000, sizes  # 25-31 KB before issue 21
+    assert max(sizes) <= 6000, sizes

@@ -1,6 +1,8 @@
 /* The surface-form table: j/k move between forms, a/x accept/reject every mention of the
  * focused form and move on to the next open one, A accepts the rest of the label, o shows
- * every occurrence, h/l switch labels, u undoes, Esc goes back to the review. Actions go
+ * every occurrence, h/l switch labels, u undoes, Esc goes back to the review. A label
+ * whose mentions are all decided moves on to the next label with open ones (then back to
+ * the review). Actions go
  * one at a time (fast typing never drops one); a row shows its decision at once and the
  * server's answer redraws it. Without JavaScript the forms still post. */
 (function () {
@@ -27,8 +29,19 @@
       .finally(() => {
         busy -= 1;
         afterSwap();
+        if (action !== "undo" && busy === 0) moveOn();
       });
     return chain;
+  }
+  // A label whose every mention is decided: on to the next label with open mentions, and
+  // back to the review once none is left (like a/x move the focus on).
+  function moveOn() {
+    const on = document.querySelector(".fm-tab.on");
+    if (!on || !on.classList.contains("done")) return;
+    const tabs = Array.from(document.querySelectorAll(".fm-tab"));
+    const i = tabs.indexOf(on);
+    const next = tabs.slice(i + 1).concat(tabs.slice(0, i)).find((t) => !t.classList.contains("done"));
+    location.href = next ? next.href : root.dataset.reviewUrl;
   }
   document.body.addEventListener("htmx:beforeSwap", (e) => {
     const s = e.detail.xhr.status;

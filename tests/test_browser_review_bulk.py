@@ -111,11 +111,17 @@ def _group_of(page, min_size=2):
 
 
 def test_group_accept_and_reject_keys_move_on_and_each_undoes_in_one_step(
-    login_page, live_server, annotator, hearing
+    login_page, live_server, annotator, hearing, artifacts_dir
 ):
     page = open_review(login_page(annotator), live_server, hearing)
     ref, first = _group_of(page)
     page.locator(f"#s-{first}").click()
+    idle(page)
+    page.wait_for_selector(f"#inspector[data-focus='{first}'] [data-reject-all-ref]")
+    for width, height in ((1440, 900), (1280, 720)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(artifacts_dir / f"review-bulk-{width}x{height}.png"))
+    page.set_viewport_size({"width": 1400, "height": 900})
     page.keyboard.press("A")  # accept every mention of the group, move on like a
     idle(page)
     group = Span.objects.filter(transcript=hearing, entity__ref=ref)

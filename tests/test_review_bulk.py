@@ -154,6 +154,11 @@ def test_accepting_a_surface_form_leaves_other_forms_and_labels_alone(bulk, anno
     spans = rs.spans_accept_form(transcript=bulk, actor=annotator, label="PERSON", form="Morane")
     assert len(spans) == 250 and {s.status for s in spans} == {"accepted"}
     assert Span.objects.filter(transcript=bulk, status="accepted").count() == 250
+    event = AuditEvent.objects.get(event_type="review.accept_form")
+    assert (event.after["bulk"], event.after["count"]) == ("form", 250)
+    rs.review_undo(transcript=bulk, actor=annotator)
+    assert not Span.objects.filter(transcript=bulk, status="accepted").exists()
+    rs.spans_accept_form(transcript=bulk, actor=annotator, label="PERSON", form="Morane")
     with pytest.raises(rs.ReviewError):
         rs.spans_accept_form(transcript=bulk, actor=annotator, label="LOCATION", form="Morane")
 

@@ -50,7 +50,7 @@ def test_the_keystroke_level_model_charges_a_mental_step_per_decision_only():
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_the_oracle_reviews_a_short_hearing_to_submit_with_no_leak(
-    login_page, live_server, annotator
+    login_page, live_server, annotator, artifacts_dir
 ):
     from annotations.management.review_session_bench import _release_errors
 
@@ -59,6 +59,16 @@ def test_the_oracle_reviews_a_short_hearing_to_submit_with_no_leak(
     inputs = Inputs()
     page = login_page(annotator)
     page.set_default_timeout(60_000)
+    from django.urls import reverse
+
+    page.goto(live_server.url + reverse("annotations:review-forms", args=[transcript.pk]))
+    page.wait_for_selector("#forms-page[data-ready='1']")
+    page.keyboard.press("j")
+    page.keyboard.press("o")  # every occurrence of the focused form
+    for width, height in ((1440, 900), (1280, 720)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(artifacts_dir / f"review-forms-hearing-{width}x{height}.png"))
+    page.set_viewport_size({"width": 1400, "height": 900})
     run_oracle(page, live_server.url, transcript.pk, plan, fixes, inputs)
     transcript.refresh_from_db()
     assert transcript.state == Transcript.State.SUBMITTED

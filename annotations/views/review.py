@@ -232,7 +232,8 @@ def _do(request: HttpRequest, transcript: Transcript, action: str):
         form = post.get("form", "")
         spans = service(transcript=transcript, actor=actor, label=post.get("label", ""), form=form)
         verb = "Accepted" if action == "accept_form" else "Rejected"
-        return f"{verb} every “{form}” ({len(spans)}).", span_id
+        shown = transcript.text[spans[0].start : spans[0].end] if spans else form
+        return f"{verb} every “{shown}” ({len(spans)}).", span_id
     if action == "reject_all":
         spans = services.spans_reject_all(
             transcript=transcript, actor=actor, entity=post.get("entity") or ""

@@ -303,3 +303,24 @@ def test_leaving_the_page_with_actions_queued_warns_and_loses_none(
         Span.objects.filter(transcript=hearing, status="accepted").values_list("pk", flat=True)
     )
     assert accepted == set(order[:15])
+
+
+def test_the_merge_targets_load_on_demand_and_merge_after_the_dialog(
+    login_page, live_server, annotator, hearing
+):
+    page = open_review(login_page(annotator), live_server, hearing, auto_advance=False)
+    ref, first = _group_of(page, min_size=1)
+    page.locator(f"#s-{first}").click()
+    idle(page)
+    page.wait_for_selector(f"#inspector[data-focus='{first}'] a[data-merge-targets]")
+    assert page.locator("#inspector select[name=target]").count() == 0  # not sent with it
+    page.locator("#inspector a[data-merge-targets]").click()
+    target = page.locator("#inspector form[data-merge-form] select[name=target]")
+    target.wait_for()
+    into = target.evaluate("s => s.options[0].value")
+    page.locator("#inspector form[data-merge-form] button[type=submit]").click()
+    page.locator("#merge-dialog[open]").wait_for()
+    page.keyboard.press("Enter")
+    idle(page)
+    span = Span.objects.get(pk=first)
+    assert span.entity.ref == into and into != ref

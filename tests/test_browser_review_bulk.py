@@ -324,3 +324,22 @@ def test_the_merge_targets_load_on_demand_and_merge_after_the_dialog(
     idle(page)
     span = Span.objects.get(pk=first)
     assert span.entity.ref == into and into != ref
+
+
+def test_a_group_rejection_the_server_refuses_is_taken_back_from_the_page(
+    login_page, live_server, annotator, hearing
+):
+    page = open_review(login_page(annotator), live_server, hearing, auto_advance=False)
+    ref, first = _group_of(page)
+    page.locator(f"#s-{first}").click()
+    idle(page)
+    # someone else decides the whole group meanwhile: nothing is left to reject
+    Span.objects.filter(transcript=hearing, entity__ref=ref).update(status="accepted")
+    page.keyboard.press("X")
+    idle(page)
+    statuses = page.evaluate(
+        f"() => Array.from(document.querySelectorAll('#original mark[data-ref=\"{ref}\"]')).map(m => m.dataset.status)"
+    )
+    assert statuses and set(statuses) == {"accepted"}
+    decided = Span.objects.filter(transcript=hearing).exclude(status="suggested").count()
+    assert page.get_attribute("#progress", "data-decided") == str(decided)

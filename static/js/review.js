@@ -336,7 +336,7 @@
   });
   window.addEventListener("pagehide", flushOutbox);
   window.__reviewOutbox = () => outbox.length;
-  function act(action, extra) {
+  function act(action, extra, opts) {
     if (!canEdit) return toast("This transcript is read-only for you.", "error");
     extra = Object.assign({}, extra || {});
     const id = extra.span ? String(extra.span) : current;
@@ -375,9 +375,13 @@
         });
       })
       .finally(() => inFlight.delete(id))
+      .then(() => {
+        queued.status = lastStatus;
+      })
       // no answer to swap (5xx), or a refusal that changed nothing (400, 403): the window
-      // is loaded again, so an a/x/relabel shown at once is taken back
-      .then(() => ((lastStatus >= 500 || lastStatus === 400 || lastStatus === 403) && id ? refreshWindowOf(id, counted) : null))
+      // is loaded again, so an a/x/relabel shown at once is taken back (a bulk action
+      // takes back its own: ``bulk``)
+      .then(() => (!(opts && opts.bulk) && (lastStatus >= 500 || lastStatus === 400 || lastStatus === 403) && id ? refreshWindowOf(id, counted) : null))
       .finally(() => {
         // This action is answered: its span shows the server's state from now on, unless
         // a later key on the same span is still on its way.
@@ -393,7 +397,7 @@
       .finally(() => {
         busy -= 1;
       });
-    return chain;
+    return chain.then(() => queued.status);
   }
   // a/x show their decision at once in both panes and the counter; the answer then
   // replaces these elements with the server's (a refusal brings the truth back).
@@ -639,6 +643,7 @@
       ids.push(id);
     });
     bumpCounter(counted);
+    ids.counted = counted;
     return ids;
   }
   function settle(ids, status) {
@@ -654,9 +659,20 @@
     if (size > confirmAbove && !window.confirm((status === "rejected" ? "Reject " : "Accept ") + size + " suggestions at once?")) return;
     const ids = markAll(marks, status);
     values = Object.assign({ confirm: "yes" }, values);
-    const done = act(action, values);
+    const done = act(action, values, { bulk: true });
     if (autoAdvance && autoAdvance.checked) step(1);
-    return Promise.resolve(done).then(() => settle(ids, status));
+    return Promise.resolve(done).then((answer) => {
+      const failed = !answer || answer >= 400;
+      settle(ids, status);
+      if (!failed) return null;
+      // refused or failed: nothing was decided; the shown decisions are taken back (a
+      // refusal's answer brought the server's counter; without an answer, undo the bump)
+      if (!answer || answer >= 500) bumpCounter(-ids.counted);
+      const wins = new Set(ids.map((id) => markOf(id) && markOf(id).closest(".win")).filter(Boolean));
+      return Promise.all(Array.from(wins).map((win) =>
+        serial(() => htmx.ajax("GET", win.dataset.url, { target: win, swap: "outerHTML", source: win })).then(afterSwap)
+      ));
+    });
   }
   function groupSize(ref) {
     const f = document.querySelector('#inspector input[name=entity][value="' + CSS.escape(ref) + '"]');

@@ -6,7 +6,7 @@ progress counter and the navigation queue are computed in Python, so no query ru
 span. Offsets are characters into ``Transcript.text``, end exclusive.
 """
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -249,17 +249,57 @@ def review_span_rows(
     return rows
 
 
+# Above these sizes an answer reads every span of the transcript and keeps the ones it
+# draws in Python: no query grows with the number of spans, groups or lines an action
+# touched (SQLite refuses an expression tree deeper than 1,000; issue 21).
+ANSWER_IDS_MAX = 500
+ANSWER_RANGES_MAX = 40
+
+
+def _utterance_ranges(utterances: list[Utterance]) -> list[tuple[int, int]]:
+    """``[start, end)`` ranges of span starts covering ``utterances``, consecutive ones
+    (by index) merged; an empty utterance covers its start."""
+    ranges: list[tuple[int, int]] = []
+    last_index = None
+    for u in sorted(utterances, key=lambda u: u.index):
+        low, high = u.start, max(u.end, u.start + 1)
+        if ranges and last_index is not None and u.index == last_index + 1:
+            ranges[-1] = (ranges[-1][0], max(ranges[-1][1], high))
+        else:
+            ranges.append((low, high))
+        last_index = u.index
+    return ranges
+
+
 def review_answer_rows(
     *, transcript: Transcript, spans, entities, utterances: list[Utterance], pages=None
 ) -> list[SpanRow]:
     """The rows an action's answer draws, not every span: ``spans``, every mention of the
     groups ``entities`` (their entries), every span starting in ``utterances`` (their
     lines, and the neighbours that decide whether a span can be redrawn alone), and the
-    spelled names (a group's "spelled ×N")."""
-    where = Q(pk__in=list(spans)) | Q(entity_id__in=list(entities)) | Q(label=SPELLED_NAME)
-    for u in utterances:
-        where |= Q(start__gte=u.start, start__lt=max(u.end, u.start + 1))
-    return review_span_rows(transcript=transcript, where=where, pages=pages)
+    spelled names (a group's "spelled ×N").
+
+    A small answer is one query with bounded ``IN`` lists and start ranges; a bulk one
+    (more than ``ANSWER_IDS_MAX`` ids or ``ANSWER_RANGES_MAX`` ranges) reads the
+    transcript's rows and keeps those in Python."""
+    spans, entities = set(spans), set(entities)
+    ranges = _utterance_ranges(utterances)
+    if len(spans) + len(entities) <= ANSWER_IDS_MAX and len(ranges) <= ANSWER_RANGES_MAX:
+        where = Q(pk__in=list(spans)) | Q(entity_id__in=list(entities)) | Q(label=SPELLED_NAME)
+        for low, high in ranges:
+            where |= Q(start__gte=low, start__lt=high)
+        return review_span_rows(transcript=transcript, where=where, pages=pages)
+    lows = [low for low, _high in ranges]
+
+    def in_lines(start: int) -> bool:
+        i = bisect_right(lows, start) - 1
+        return i >= 0 and start < ranges[i][1]
+
+    return [
+        r
+        for r in review_span_rows(transcript=transcript, pages=pages)
+        if r.id in spans or r.entity_id in entities or r.label == SPELLED_NAME or in_lines(r.start)
+    ]
 
 
 def review_fill_provenance(rows: list[SpanRow]) -> None:
@@ -560,14 +600,20 @@ def review_utterances(
     queryset = Utterance.objects.filter(transcript=transcript).defer("transcript")
     if pages is not None:
         queryset = queryset.filter(page__in=pages)
-    if containing is not None:
-        where = Q(pk__in=[])
-        for offset in containing:
-            where |= Q(start__lte=offset, end__gt=offset) | Q(start=offset)
-        queryset = queryset.filter(where)
     if indices is not None:
         queryset = queryset.filter(index__in=indices)
-    return list(queryset.order_by("index"))
+    found = list(queryset.order_by("index"))
+    if containing is None:
+        return found
+    # In Python, not one ``Q`` per offset: the query stays the same size however many
+    # offsets an action touched (issue 21).
+    offsets = sorted(set(containing))
+
+    def contains(u: Utterance) -> bool:
+        i = bisect_left(offsets, u.start)
+        return i < len(offsets) and (offsets[i] < u.end or offsets[i] == u.start)
+
+    return [u for u in found if contains(u)]
 
 
 def review_replacements(

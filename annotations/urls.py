@@ -6,6 +6,8 @@ from annotations.views import (
     export,
     learning,
     review,
+    review_batch,
+    review_forms,
     review_reading,
     workflow,
 )
@@ -68,6 +70,26 @@ urlpatterns: list = [
         "transcripts/<int:transcript_id>/review/merge-preview/",
         review.review_merge_preview,
         name="review-merge-preview",
+    ),
+    path(
+        "transcripts/<int:transcript_id>/review/batch/",
+        review_batch.review_batch,
+        name="review-batch",
+    ),
+    path(
+        "transcripts/<int:transcript_id>/review/merge-targets/",
+        review_forms.review_merge_targets,
+        name="review-merge-targets",
+    ),
+    path(
+        "transcripts/<int:transcript_id>/review/forms/",
+        review_forms.review_forms,
+        name="review-forms",
+    ),
+    path(
+        "transcripts/<int:transcript_id>/review/forms/<str:action>/",
+        review_forms.review_forms_action,
+        name="review-forms-action",
     ),
     path(
         "transcripts/<int:transcript_id>/review/<str:action>/",

@@ -229,18 +229,24 @@ def test_long_transcript_loads_windows_lazily_and_scrolls_in_sync(
     )
 
 
-def test_accept_all_of_a_label_asks_for_confirmation(login_page, live_server, annotator, hearing):
+def test_accept_all_of_a_label_below_the_threshold_asks_nothing_and_the_toast_undoes_it(
+    login_page, live_server, annotator, hearing
+):
     page = open_review(login_page(annotator), live_server, hearing)
     dates = Span.objects.filter(transcript=hearing, label="DATE").count()
-    assert dates
-    page.once("dialog", lambda dialog: dialog.dismiss())
-    page.locator("[data-accept-all-label=DATE]").click()
-    assert Span.objects.filter(transcript=hearing, label="DATE", status="accepted").count() == 0
-    page.once("dialog", lambda dialog: dialog.accept())
+    assert 0 < dates <= 200
+    dialogs = []
+    page.on("dialog", lambda dialog: dialogs.append(dialog.message) or dialog.dismiss())
     page.locator("[data-accept-all-label=DATE]").click()
     page.wait_for_function(
         "() => !document.querySelector('#original mark[data-label=DATE][data-status=suggested]')"
     )
     settle(page)
+    assert dialogs == []  # an undo toast instead of a confirmation
     assert Span.objects.filter(transcript=hearing, label="DATE", status="accepted").count() == dates
+    page.locator("#toast [data-toast-undo]").click()
+    settle(page)
+    assert Span.objects.filter(transcript=hearing, label="DATE", status="accepted").count() == 0
+    page.locator("[data-accept-all-label=DATE]").click()
+    settle(page)
     assert page.locator("[data-accept-all-label=DATE]").count() == 0

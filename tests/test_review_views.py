@@ -257,7 +257,12 @@ def test_merge_split_and_undo_through_htmx(client, annotator, rt):
     assert span_at(rt, "Quill").entity_id != quill.entity_id
 
 
-def test_accept_all_needs_confirmation_without_htmx(client, annotator, rt):
+def test_accept_all_above_the_threshold_needs_confirmation_without_htmx(
+    client, annotator, rt, monkeypatch
+):
+    from annotations.services import review as review_services
+
+    monkeypatch.setattr(review_services, "CONFIRM_ABOVE", 3)  # rt has 7 PERSON suggestions
     client.force_login(annotator)
     response = client.post(action_url(rt, "accept_all"), {"label": "PERSON"})
     assert response.status_code == 200 and b"Confirm" in response.content
@@ -419,7 +424,12 @@ def test_inspector_names_merge_targets_and_offers_to_split_a_spelling_variant(cl
     if walker.entity_id != walkor.entity_id:
         # Two groups: the other is proposed as the same person, and targets show names.
         assert f'data-merge-target="{walkor.entity.ref}"' in body
-        assert f"{walkor.entity.ref} — Walkor" in body
+        assert f"{walkor.entity.ref} — Walkor" not in body  # the targets load on demand
+        targets = reverse("annotations:review-merge-targets", args=[transcript.pk])
+        assert (
+            f"{walkor.entity.ref} — Walkor"
+            in client.get(targets, {"span": walker.pk}, **HX).content.decode()
+        )
         rs.entity_merge(transcript=transcript, source=walkor.entity.ref,
                         target=walker.entity.ref, actor=annotator)  # fmt: skip
         body = client.get(inspector, {"span": walker.pk}, **HX).content.decode()
@@ -504,3 +514,19 @@ def test_reading_mode_shows_the_release_text_and_highlights_what_still_reads_as_
     assert f'data-span-id="{quill.pk}"' in text and "[PERSON_" in text
     assert '<mark class="leak' in text and ">Quill</mark>" in text
     assert 'id="original"' not in body  # the pseudonymized text alone
+
+
+def test_the_inspector_answers_the_page_in_about_5_kb_on_a_long_hearing(client, annotator):
+    import statistics
+
+    from annotations.management.commands.bench_review import build_review_transcript
+
+    transcript = build_review_transcript(seed=7, words=15000, max_spans=1500, assignees=[annotator])
+    client.force_login(annotator)
+    url = reverse("annotations:review-inspector", args=[transcript.pk])
+    sizes = [
+        len(client.get(url, {"span": s.pk}, **HX).content)
+        for s in Span.objects.filter(transcript=transcript).order_by("start")[::100]
+    ]
+    assert statistics.median(sizes) <= 5000, sizes  # 25-31 KB before issue 21
+    assert max(sizes) <= 6000, sizes

@@ -8,6 +8,7 @@ refreshed fragments and a message.
 """
 
 import json
+import logging
 import time
 
 from django.contrib import messages
@@ -15,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from annotations import locking, selectors
 from annotations.models import Span
@@ -29,10 +31,15 @@ from annotations.views.review_lines import build_lines
 from transcripts.models import Transcript
 from transcripts.services.workflow import TransitionError
 
+logger = logging.getLogger(__name__)
+
 ACTIONS = (
     "accept", "reject", "relabel", "resize", "add", "delete", "merge", "split",
     "apply_all", "accept_all", "undo", "resume", "flag",
+    "accept_form", "reject_form", "reject_all", "accept_page",
 )  # fmt: skip
+# Decisions on many spans: one undo step each; the answer's toast offers undo.
+BULK = frozenset({"accept_all", "accept_form", "reject_form", "reject_all", "accept_page"})
 # Actions on one span: each needs the span's version (optimistic locking, issue 11).
 VERSIONED = frozenset(
     {"accept", "reject", "relabel", "resize", "delete", "apply_all", "split", "flag"}
@@ -116,6 +123,7 @@ def review_inspector(request: HttpRequest, transcript_id: int) -> HttpResponse:
         focus=int_or(request.GET.get("span")),
         lists=False,
     )
+    context["lean"] = bool(request.htmx)  # the page's JS sends its CSRF token in a header
     return render(request, "annotations/review.html#inspector", context)
 
 
@@ -217,6 +225,26 @@ def _do(request: HttpRequest, transcript: Transcript, action: str):
             entity=post.get("entity") or None,
         )  # fmt: skip
         return f"Accepted {len(spans)} suggestions.", span_id
+    if action in {"accept_form", "reject_form"}:
+        service = (
+            services.spans_accept_form if action == "accept_form" else services.spans_reject_form
+        )
+        form = post.get("form", "")
+        spans = service(transcript=transcript, actor=actor, label=post.get("label", ""), form=form)
+        verb = "Accepted" if action == "accept_form" else "Rejected"
+        shown = transcript.text[spans[0].start : spans[0].end] if spans else form
+        return f"{verb} every “{shown}” ({len(spans)}).", span_id
+    if action == "reject_all":
+        spans = services.spans_reject_all(
+            transcript=transcript, actor=actor, entity=post.get("entity") or ""
+        )
+        return f"Rejected {len(spans)} suggestions of {post.get('entity')}.", span_id
+    if action == "accept_page":
+        page = int_or(post.get("page"))
+        if page is None:
+            raise services.ReviewError("Choose a page.")
+        spans = services.spans_accept_page(transcript=transcript, actor=actor, page=page)
+        return f"Accepted the {len(spans)} undecided suggestions of page {page}.", span_id
     if action == "flag":
         flagged = post.get("flagged") in {"1", "on", "true"}
         span = services.span_flag(
@@ -231,16 +259,24 @@ def _do(request: HttpRequest, transcript: Transcript, action: str):
     raise Http404("Unknown action.")
 
 
-def _needs_confirmation(request, action) -> bool:
-    return action == "accept_all" and request.POST.get("confirm") != "yes"
+def _needs_confirmation(request, transcript, action) -> bool:
+    """A bulk action asks first only when it would decide more than
+    ``CONFIRM_ABOVE`` spans; smaller ones are undone from the toast."""
+    if action not in BULK or request.POST.get("confirm") == "yes":
+        return False
+    size = services.bulk_size(transcript=transcript, action=action, post=request.POST)
+    return size > services.CONFIRM_ABOVE
 
 
-def _answer(request, transcript, *, touched, message, level="ok", focus=None, status=200):
-    """The out-of-band answer to an htmx action: only what changed."""
+def _answer(
+    request, transcript, *, touched, message, level="ok", focus=None, status=200, undo=False
+):
+    """The out-of-band answer to an htmx action: only what changed (``undo``: the toast
+    offers to undo it)."""
     context = answer_context(
         request, transcript, touched=touched, filters=review_filters(request), focus=focus
     )
-    context.update({"message": message, "level": level})
+    context.update({"message": message, "level": level, "toast_undo": undo})
     return render(request, "annotations/review.html#action-response", context, status=status)
 
 
@@ -266,7 +302,7 @@ def _review_action(request: HttpRequest, transcript_id: int, action: str) -> Htt
         except (TransitionError, services.ReviewError) as exc:
             messages.error(request, str(exc))
         return redirect(page_url)
-    if _needs_confirmation(request, action):
+    if _needs_confirmation(request, transcript, action):
         return render(
             request,
             "annotations/review.html#confirm-page",
@@ -310,4 +346,12 @@ def _review_action(request: HttpRequest, transcript_id: int, action: str) -> Htt
     if not request.htmx:
         messages.success(request, message)
         return redirect(f"{page_url}?{query}&span={focus or ''}")
-    return _answer(request, transcript, touched=touched, message=message, focus=focus)
+    try:
+        return _answer(
+            request, transcript, touched=touched, message=message, focus=focus,
+            undo=action in BULK,
+        )  # fmt: skip
+    except Exception:  # the action is saved: never answer as if nothing changed
+        logger.exception("review answer failed after %s on transcript %s", action, transcript.pk)
+        messages.success(request, message)
+        return HttpResponseClientRefresh()

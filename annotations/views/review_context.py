@@ -6,7 +6,7 @@ POST body: an action's own ``label`` (relabel, add, accept all) is not a filter.
 """
 
 import json
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 
 from django.http import HttpRequest
 from django.utils.safestring import mark_safe
@@ -21,6 +21,22 @@ from engine.labels import LABELS
 from transcripts.models import Transcript
 
 KEY_LABELS = LABELS[:9]  # keys 1–9
+# Every label on one key, shown on screen: 1–9 for the first nine, a letter (not one of
+# the page's other keys) for the rest; a label the engine adds later gets the next free
+# letter.
+_LETTERS = {"HEIGHT": "h", "PHONE_NUMBER": "t", "EMAIL_ADDRESS": "e", "URL": "l", "NRP": "n"}
+_SPARE = "bcdioqrsvwyz"
+
+
+def label_keys(labels=LABELS) -> list[tuple[str, str]]:
+    """``[(key, label), ...]`` for every label."""
+    keys, spare = [], iter(_SPARE)
+    for i, label in enumerate(labels):
+        keys.append((str(i + 1) if i < 9 else _LETTERS.get(label) or next(spare), label))
+    return keys
+
+
+LABEL_KEYS = label_keys()
 
 
 def review_filters(request: HttpRequest) -> ReviewFilters:
@@ -77,6 +93,9 @@ def page_context(request, transcript, *, rows, filters, focus=None, lists=True) 
         "filter_query": filters.as_query(),
         "labels": LABELS,
         "key_labels": KEY_LABELS,
+        "label_keys": LABEL_KEYS,
+        "label_keys_json": json.dumps(dict(LABEL_KEYS)),
+        "confirm_above": services.CONFIRM_ABOVE,
         "can_edit": refusal is None,
         "refusal": refusal,
         "can_resume": refusal is not None
@@ -143,6 +162,18 @@ def _same_queue_entry(touched: Touched, span_id: int, row) -> bool:
     }
 
 
+def _holds_offset(u, offsets: list[int]) -> bool:
+    """Whether utterance ``u`` holds one of the sorted ``offsets`` (an empty utterance
+    holds its start); by bisection, not a pass per utterance (bulk answers)."""
+    i = bisect_left(offsets, u.start)
+    return i < len(offsets) and offsets[i] < max(u.end, u.start + 1)
+
+
+def _in_utterances(offset: int, utterances: list, starts: list[int]) -> bool:
+    i = bisect_right(starts, offset) - 1
+    return i >= 0 and offset < max(utterances[i].end, utterances[i].start + 1)
+
+
 def answer_context(request, transcript, *, touched: Touched, filters, focus=None) -> dict:
     """The out-of-band fragments of an action's answer: touched spans (or lines) of the
     loaded windows, touched entity rows (or their removal), the headers of touched labels,
@@ -184,13 +215,13 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
             s for i, states in touched.states.items() if i not in patches for s, *_ in states
         }
         offsets |= touched.offsets - {s for i in patches for s, *_ in touched.states[i]}
-        whole = [
-            u for u in utterances if any(u.start <= o < max(u.end, u.start + 1) for o in offsets)
-        ]
+        ordered = sorted(offsets)
+        whole = [u for u in utterances if _holds_offset(u, ordered)]
+        whole_starts = [u.start for u in whole]
         patches = {
             i: patch
             for i, patch in patches.items()
-            if not any(u.start <= by_row[i].start < max(u.end, u.start + 1) for u in whole)
+            if not _in_utterances(by_row[i].start, whole, whole_starts)
         }
         lines = build_lines(  # no focus: the page paints the user's own
             transcript=transcript, utterances=whole, rows=rows,
@@ -230,6 +261,7 @@ def answer_context(request, transcript, *, touched: Touched, filters, focus=None
         "transcript": transcript,
         "filters": filters,
         "can_edit": refusal is None,
+        "confirm_above": services.CONFIRM_ABOVE,
         "lines": lines,
         # JSON in a single-quoted attribute: its double quotes need no escaping.
         "span_patch": mark_safe(  # noqa: S308 (&, <, >, ' escaped)

@@ -12,7 +12,7 @@
   const orig = document.getElementById("original");
   const pseudo = document.getElementById("pseudonymized");
   const canEdit = root.dataset.canEdit === "1";
-  const keyLabels = (root.dataset.keyLabels || "").split(",");
+  const labelKeys = JSON.parse(root.dataset.labelKeys || "{}"); // key → label, every label
   const byScore = root.dataset.order === "score";
   const windows = JSON.parse(root.dataset.windows || "[]"); // [[index, [pages]]]
 
@@ -63,6 +63,7 @@
   const repOf = (id) => (id ? document.getElementById("p-" + id) : null);
   const panes = window.ReviewPanes;
   const { link, setScroll, calibrate, popoverOpen, hidePopover, addSelection } = panes;
+  // (panes.selectOffsets: the keyboard's word selection)
 
   // --- the j/k queue: [id, page, decided, start, score], kept in order here -------------
   let queue = [];
@@ -289,7 +290,53 @@
   const lastTicket = new Map(); // span id → the latest action sent for it
   const laterOn = (id, ticket) => (lastTicket.get(id) || 0) > ticket;
   const SPAN_ACTIONS = ["accept", "reject", "relabel", "resize", "delete", "apply_all"];
-  function act(action, extra) {
+  // Nothing typed is lost: actions not sent yet wait here; leaving the page asks first
+  // while any action is unanswered, and sends what is still queued in one request that
+  // outlives the page (``fetch`` with ``keepalive``; the server runs them in order).
+  const outbox = [];
+  const inFlight = new Set(); // span ids of actions sent and not answered
+  let flushed = false;
+  function unsent(entry) {
+    const i = outbox.indexOf(entry);
+    if (i >= 0) outbox.splice(i, 1);
+  }
+  function flushOutbox() {
+    if (flushed || !outbox.length) return;
+    flushed = true;
+    const seen = new Set(inFlight);
+    const items = outbox.splice(0).map((q) => {
+      const values = Object.assign({}, q.extra);
+      const m = markOf(q.id);
+      if (q.id) values.span = q.id;
+      if (m) values.version = m.dataset.version;
+      if (q.id && seen.has(q.id)) values.version_after = "1"; // an earlier action on it may land first
+      if (q.id) seen.add(q.id);
+      return { action: q.action, values: values };
+    });
+    fetch(root.dataset.batchUrl, {
+      method: "POST",
+      keepalive: true,
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify({ actions: items }),
+    }).catch(() => undefined);
+  }
+  function csrfToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (err) {
+      return "";
+    }
+  }
+  window.addEventListener("beforeunload", (e) => {
+    if (busy > 0) {
+      e.preventDefault();
+      e.returnValue = "Some of your decisions are still being saved.";
+    }
+  });
+  window.addEventListener("pagehide", flushOutbox);
+  window.__reviewOutbox = () => outbox.length;
+  function act(action, extra, opts) {
     if (!canEdit) return toast("This transcript is read-only for you.", "error");
     extra = Object.assign({}, extra || {});
     const id = extra.span ? String(extra.span) : current;
@@ -306,6 +353,8 @@
     const pressedAt = navSeq;
     const ticket = ++tickets;
     if (id) lastTicket.set(id, ticket);
+    const queued = { action: action, extra: extra, id: id, ticket: ticket };
+    outbox.push(queued);
     busy += 1;
     chain = chain
       .then(() => {
@@ -318,11 +367,21 @@
         if (id) values.span = id;
         if (m) values.version = m.dataset.version; // the version now, not the form's
         values.loaded = loadedWindows().join(",");
-        return serial(() => htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root }));
+        return serial(() => {
+          if (flushed) return null; // sent with the page's last batch (it was left)
+          unsent(queued);
+          inFlight.add(id);
+          return htmx.ajax("POST", actionUrl(action), { values: values, swap: "none", source: root });
+        });
+      })
+      .finally(() => inFlight.delete(id))
+      .then(() => {
+        queued.status = lastStatus;
       })
       // no answer to swap (5xx), or a refusal that changed nothing (400, 403): the window
-      // is loaded again, so an a/x/relabel shown at once is taken back
-      .then(() => ((lastStatus >= 500 || lastStatus === 400 || lastStatus === 403) && id ? refreshWindowOf(id, counted) : null))
+      // is loaded again, so an a/x/relabel shown at once is taken back (a bulk action
+      // takes back its own: ``bulk``)
+      .then(() => (!(opts && opts.bulk) && (lastStatus >= 500 || lastStatus === 400 || lastStatus === 403) && id ? refreshWindowOf(id, counted) : null))
       .finally(() => {
         // This action is answered: its span shows the server's state from now on, unless
         // a later key on the same span is still on its way.
@@ -338,7 +397,7 @@
       .finally(() => {
         busy -= 1;
       });
-    return chain;
+    return chain.then(() => queued.status);
   }
   // a/x show their decision at once in both panes and the counter; the answer then
   // replaces these elements with the server's (a refusal brings the truth back).
@@ -540,6 +599,15 @@
     });
     if (form.dataset.action === "accept_all") values.confirm = "yes";
     if (form.hasAttribute("data-merge-form")) return openMerge(values.source, values.target, values.span);
+    // (a form's own data-confirm asked above: size 0 asks nothing more)
+    if (form.hasAttribute("data-group-action")) {
+      const status = form.dataset.action === "reject_all" ? "rejected" : "accepted";
+      return bulk(form.dataset.action, values, byRefMarks(values.entity), status, 0);
+    }
+    if (form.dataset.action === "accept_page") {
+      const marks = orig.querySelectorAll('.utt[data-page="' + values.page + '"] mark[data-span-id]');
+      return bulk("accept_page", values, marks, "accepted", 0);
+    }
     act(form.dataset.action, values);
   });
   const undoForm = document.getElementById("undo-button");
@@ -559,6 +627,128 @@
     act(action);
     if (autoAdvance && autoAdvance.checked) step(1);
   }
+  // --- decisions on many spans: a group, the rest of a page (one undo step each) ----------
+  // They show at once on the loaded marks and move the focus on like a/x; above the
+  // threshold they ask first, below it the answer's toast offers undo.
+  const confirmAbove = Number(root.dataset.confirmAbove || 200);
+  function markAll(marks, status) {
+    const ids = [];
+    let counted = 0;
+    marks.forEach((m) => {
+      if (m.dataset.status !== "suggested" || pending.has(m.dataset.spanId)) return;
+      const id = m.dataset.spanId;
+      pending.set(id, status);
+      m.classList.add("pending");
+      counted += optimistic(id);
+      ids.push(id);
+    });
+    bumpCounter(counted);
+    ids.counted = counted;
+    return ids;
+  }
+  function settle(ids, status) {
+    ids.forEach((id) => {
+      if (pending.get(id) !== status) return;
+      pending.delete(id);
+      const m = markOf(id);
+      if (m) m.classList.remove("pending");
+    });
+  }
+  function bulk(action, values, marks, status, size) {
+    if (!canEdit) return toast("This transcript is read-only for you.", "error");
+    if (size > confirmAbove && !window.confirm((status === "rejected" ? "Reject " : "Accept ") + size + " suggestions at once?")) return;
+    const ids = markAll(marks, status);
+    values = Object.assign({ confirm: "yes" }, values);
+    const done = act(action, values, { bulk: true });
+    if (autoAdvance && autoAdvance.checked) step(1);
+    return Promise.resolve(done).then((answer) => {
+      const failed = !answer || answer >= 400;
+      settle(ids, status);
+      if (!failed) return null;
+      // refused or failed: nothing was decided; the shown decisions are taken back (a
+      // refusal's answer brought the server's counter; without an answer, undo the bump)
+      if (!answer || answer >= 500) bumpCounter(-ids.counted);
+      const wins = new Set(ids.map((id) => markOf(id) && markOf(id).closest(".win")).filter(Boolean));
+      return Promise.all(Array.from(wins).map((win) =>
+        serial(() => htmx.ajax("GET", win.dataset.url, { target: win, swap: "outerHTML", source: win })).then(afterSwap)
+      ));
+    });
+  }
+  function groupSize(ref) {
+    const f = document.querySelector('#inspector input[name=entity][value="' + CSS.escape(ref) + '"]');
+    const b = f && f.form.querySelector("[data-accept-all-ref]");
+    const n = b ? Number((/all (\d+)/.exec(b.textContent) || [0, 0])[1]) : 0;
+    return n || Array.from(byRefMarks(ref)).filter((m) => m.dataset.status === "suggested").length;
+  }
+  const byRefMarks = (ref) => orig.querySelectorAll('mark[data-ref="' + CSS.escape(ref) + '"]');
+  function bulkGroup(action, ref) {
+    ref = ref || currentRef;
+    if (!current || !ref) return toast("Select a mention of a group first (j or a click).", "info");
+    return bulk(action, { entity: ref, span: current }, byRefMarks(ref), action === "reject_all" ? "rejected" : "accepted", groupSize(ref));
+  }
+  function pageOfFocus() {
+    const m = markOf(current);
+    const line = m && m.closest(".utt");
+    if (line) return Number(line.dataset.page);
+    const e = entryOf(current);
+    return e ? e[1] : null;
+  }
+  function acceptPage(page) {
+    page = page || pageOfFocus();
+    if (!page) return toast("Select a span on the page first (j or a click).", "info");
+    const marks = orig.querySelectorAll('.utt[data-page="' + page + '"] mark[data-span-id]');
+    const size = queue.filter((e) => e[1] === page && !isDecided(e)).length;
+    return bulk("accept_page", { page: page, span: current || "" }, marks, "accepted", size);
+  }
+  function resize(values) {
+    if (!current) return toast("Select a span first (j or a click).", "info");
+    act("resize", values);
+  }
+
+  // --- keyboard selection: shift+arrows select words from the focused position; a label
+  // key adds them (the same popover as a mouse selection) ----------------------------------
+  let kbSel = null; // {ut, words, anchor, head}: word indexes in the utterance
+  function wordsOf(ut) {
+    const base = Number(ut.dataset.start);
+    const text = ut.textContent;
+    const out = [];
+    const re = /[\p{L}\p{N}][\p{L}\p{N}'’.\-]*/gu;
+    let m;
+    while ((m = re.exec(text))) {
+      const w = m[0].replace(/[.'’\-]+$/, "");
+      out.push([base + m.index, base + m.index + w.length]);
+    }
+    return out;
+  }
+  function firstVisibleUt() {
+    const box = orig.getBoundingClientRect();
+    return Array.from(orig.querySelectorAll(".win.loaded .ut")).find((ut) => ut.getBoundingClientRect().bottom > box.top + 4) || null;
+  }
+  function selectWords(dir) {
+    if (!canEdit) return toast("This transcript is read-only for you.", "error");
+    if (!kbSel || !document.body.contains(kbSel.ut)) {
+      const m = markOf(current);
+      const ut = m ? m.closest(".ut") : firstVisibleUt();
+      if (!ut) return;
+      const words = wordsOf(ut);
+      let i;
+      if (m) {
+        const start = Number(m.dataset.start);
+        const end = start + m.textContent.length;
+        i = dir > 0 ? words.findIndex((w) => w[0] >= end) : words.map((w) => w[1] <= start).lastIndexOf(true);
+      } else i = 0;
+      if (i < 0 || !words.length) return toast("No word " + (dir > 0 ? "after" : "before") + " this one on its line.", "info");
+      kbSel = { ut: ut, words: words, anchor: i, head: i };
+    } else {
+      const next = kbSel.head + dir;
+      if (next < 0 || next >= kbSel.words.length) return;
+      kbSel.head = next;
+    }
+    const a = kbSel.words[Math.min(kbSel.anchor, kbSel.head)];
+    const b = kbSel.words[Math.max(kbSel.anchor, kbSel.head)];
+    panes.selectOffsets(kbSel.ut, a[0], b[1]);
+  }
+
   function toEdge(top) {
     [orig, pseudo].forEach((pane) => setScroll(pane, top ? 0 : pane.scrollHeight - pane.clientHeight));
   }
@@ -570,11 +760,20 @@
       if (e.key === "Escape") t.blur();
       return;
     }
+    if (e.shiftKey && (e.key === "ArrowRight" || e.key === "ArrowLeft")) {
+      e.preventDefault();
+      return selectWords(e.key === "ArrowRight" ? 1 : -1);
+    }
     if (popoverOpen()) {
-      if (e.key === "Escape") return hidePopover();
-      if (/^[1-9]$/.test(e.key) && keyLabels[Number(e.key) - 1]) {
+      if (e.key === "Escape") {
+        kbSel = null;
+        window.getSelection().removeAllRanges();
+        return hidePopover();
+      }
+      if (labelKeys[e.key]) {
         e.preventDefault();
-        return addSelection(keyLabels[Number(e.key) - 1]);
+        kbSel = null;
+        return addSelection(labelKeys[e.key]);
       }
       return;
     }
@@ -607,8 +806,16 @@
       case "Home": toEdge(true); break;
       case "End": toEdge(false); break;
       case "Escape": hidePopover(); break;
+      case "A": bulkGroup("accept_all"); break;
+      case "X": bulkGroup("reject_all"); break;
+      case "P": acceptPage(); break;
+      case "f": location.href = root.dataset.formsUrl + (currentLabel ? "?label=" + encodeURIComponent(currentLabel) : ""); break;
+      case "[": resize({ edge: "left" }); break;
+      case "]": resize({ edge: "right" }); break;
+      case "{": resize({ edge_shrink: "left" }); break;
+      case "}": resize({ edge_shrink: "right" }); break;
       default:
-        if (/^[1-9]$/.test(e.key) && keyLabels[Number(e.key) - 1]) act("relabel", { label: keyLabels[Number(e.key) - 1] });
+        if (labelKeys[e.key]) act("relabel", { label: labelKeys[e.key] });
         else handled = false;
     }
     if (handled) e.preventDefault();
@@ -640,6 +847,25 @@
     focusSpan(li.dataset.firstSpan, li.dataset.page);
   });
   document.addEventListener("click", (e) => {
+    if (e.target.closest && e.target.closest("[data-toast-undo]")) return act("undo");
+    const targets = e.target.closest && e.target.closest("a[data-merge-targets]");
+    if (targets) {
+      e.preventDefault();
+      const slot = document.getElementById("merge-slot");
+      serial(() => fetch(targets.href, { headers: { "HX-Request": "true" }, credentials: "same-origin" }))
+        .then((r) => (r.ok ? r.text() : Promise.reject(r)))
+        .then((html) => {
+          const tpl = document.createElement("template");
+          tpl.innerHTML = html.trim();
+          const form = tpl.content.firstElementChild;
+          if (!form || !slot || !document.body.contains(slot)) return;
+          slot.replaceWith(form);
+          const select = form.querySelector("select");
+          if (select) select.focus();
+        })
+        .catch(() => toast("That span no longer exists.", "error"));
+      return;
+    }
     const b = e.target.closest && e.target.closest("[data-merge-target]");
     if (b) return openMerge(b.dataset.mergeSource, b.dataset.mergeTarget, current);
     const cell = e.target.closest && e.target.closest("#minimap a.mm");

@@ -208,6 +208,32 @@
     pop.classList.toggle("above", above);
     pop.style.top = Math.max(8, above ? rect.top - h - 8 : rect.bottom + 8) + "px";
   }
+  // Select text offsets [start, end) of one line (.ut) as a DOM selection and offer to
+  // add it (the keyboard's shift+arrows).
+  function selectOffsets(ut, start, end) {
+    const base = Number(ut.dataset.start);
+    const walker = document.createTreeWalker(ut, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    let pos = base;
+    let node;
+    let begun = false;
+    while ((node = walker.nextNode())) {
+      const len = node.textContent.length;
+      if (!begun && start <= pos + len) {
+        range.setStart(node, start - pos);
+        begun = true;
+      }
+      if (begun && end <= pos + len) {
+        range.setEnd(node, end - pos);
+        break;
+      }
+      pos += len;
+    }
+    const sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    checkSelection();
+  }
   function addSelection(label) {
     if (!pendingAdd || !label) return;
     const values = { start: pendingAdd.start, end: pendingAdd.end, label: label };
@@ -216,6 +242,20 @@
     onAdd(values);
   }
   orig.addEventListener("mouseup", () => setTimeout(checkSelection, 0));
+  // Chromium starts no text selection on a focusable element (the marks have a tabindex
+  // for the keyboard): a press on a mark drops its tabindex until the button is released,
+  // so a drag that starts on a highlighted word selects text like anywhere else (a click
+  // still focuses it: the click comes after the tabindex is back).
+  orig.addEventListener(
+    "mousedown",
+    (e) => {
+      const m = e.button === 0 && e.target.closest ? e.target.closest("mark[tabindex]") : null;
+      if (!m) return;
+      m.removeAttribute("tabindex");
+      document.addEventListener("mouseup", () => m.setAttribute("tabindex", "0"), { once: true, capture: true });
+    },
+    true
+  );
   if (pop) {
     pop.addEventListener("click", (e) => {
       const b = e.target.closest("[data-add-label]");
@@ -236,6 +276,7 @@
     popoverOpen: popoverOpen,
     hidePopover: hidePopover,
     addSelection: addSelection,
+    selectOffsets: selectOffsets,
     init: (o) => {
       opts.canEdit = o.canEdit;
       onAdd = o.onAdd;

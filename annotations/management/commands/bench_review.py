@@ -1,6 +1,7 @@
 """Server time of the review page and of every review action on a long transcript.
 
     python manage.py bench_review [--words 15000] [--spans 1500] [--repeat 15] [--json]
+    python manage.py bench_review --session [--json]   (annotations/management/review_session_bench.py)
 
 Generates a synthetic hearing (``engine.synthetic.generate_hearing``), stores it with
 about ``--spans`` suggested spans (its gold mentions, PERSON split into name parts, with
@@ -119,6 +120,12 @@ class Command(BaseCommand):
             "decided, submitted): the approval screen with its summary, reading mode, the "
             "approval, the release text and zip (issue 20). --repeat runs each (default 2).",
         )
+        parser.add_argument(
+            "--session",
+            action="store_true",
+            help="An oracle annotator reviews a generated hearing to Submit in Chromium "
+            "(inputs, forced inputs, human-time estimate, leaks; issue 21).",
+        )
         parser.add_argument("--chromium", default="/usr/bin/chromium")
         parser.add_argument(
             "--screenshots",
@@ -129,9 +136,12 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         hosts = [*settings.ALLOWED_HOSTS, "testserver"]
         with override_settings(ALLOWED_HOSTS=hosts):
-            result = self._run(options)
+            result = self._session(options) if options["session"] else self._run(options)
         if options["json"]:
-            self.stdout.write(json.dumps(result, indent=2))
+            self.stdout.write(json.dumps(result, indent=2 if not options["session"] else None))
+            return
+        if options["session"]:
+            self._print_session(result)
             return
         if options["browser"]:
             self.stdout.write(
@@ -166,6 +176,45 @@ class Command(BaseCommand):
                 f"{row['max_ms']:>9.1f}{row['queries']:>9}"
                 f"{row['answer_bytes']:>10}/{row['answer_max_bytes']:>7}"
             )
+
+    def _session(self, options) -> dict:
+        from annotations.management.review_session_bench import run_session_bench
+
+        User = get_user_model()
+        user = User.objects.create_user(username=f"bench-session-{uuid.uuid4().hex[:8]}")
+        user.groups.add(Group.objects.get_or_create(name=roles.ANNOTATOR)[0])
+        try:
+            return run_session_bench(
+                seed=options["seed"], words=options["words"], user=user,
+                chromium=options["chromium"], key_rounds=options["repeat"],
+            )  # fmt: skip
+        finally:
+            user.delete()
+
+    def _print_session(self, r: dict) -> None:
+        out = self.stdout.write
+        out(
+            f"{r['words']} words, {r['suggestions']} suggestions (machine errors: "
+            + ", ".join(f"{k} {v}" for k, v in r["machine_errors"].items())
+            + ")"
+        )
+        out(
+            f"inputs {r['inputs']} ({r['forced']} forced, {r['decisions']} decisions): "
+            + ", ".join(f"{k} {v}" for k, v in sorted(r["by_kind"].items()))
+        )
+        out(
+            f"wall {r['wall_s']} s; human estimate {r['human_min']} min "
+            f"({r['reading_min']} min reading at 200 wpm + keystroke-level model)"
+        )
+        out(
+            f"submitted {r['submitted']}; release vs gold: {r['leaks']} leaks, "
+            f"{r['over_redactions']} over-redactions"
+        )
+        out(
+            f"key -> both panes confirmed: median {r['key_ms']['median']} ms, p95 "
+            f"{r['key_ms']['p95']} ms (visible: {r['key_visible_ms']['median']} / "
+            f"{r['key_visible_ms']['p95']} ms)"
+        )
 
     def _run(self, options) -> dict:
         User = get_user_model()

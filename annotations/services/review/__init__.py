@@ -14,10 +14,19 @@ characters into ``Transcript.text``, end exclusive.
 
 Modules: ``permissions`` (who may edit, errors), ``snapshots`` (audit snapshots, locking,
 versioned saves), ``geometry`` (word boundaries, occurrences), ``spans`` (single-span and
-many-span actions), ``exceptions`` ("not a leak here"), ``touched`` (what an action changed, for the view), ``groups`` (reference groups: assign, merge, split, candidates) and
+many-span actions), ``exceptions`` ("not a leak here"), ``bulk`` (a surface form, a group, a page or a label at once, one
+undo step each), ``touched`` (what an action changed, for the view), ``groups`` (reference groups: assign, merge, split, candidates) and
 ``undo``. Import from this package; the names below are its API.
 """
 
+from annotations.services.review.bulk import (
+    CONFIRM_ABOVE,
+    bulk_size,
+    spans_accept_form,
+    spans_accept_page,
+    spans_reject_all,
+    spans_reject_form,
+)
 from annotations.services.review.exceptions import NOT_A_LEAK_ACTION, leak_exception_add
 from annotations.services.review.geometry import occurrences, snap_to_words, word_step
 from annotations.services.review.groups import (
@@ -57,12 +66,14 @@ from annotations.services.review.touched import Touched, review_touched
 from annotations.services.review.undo import review_undo, review_undoable
 
 __all__ = [
-    "EVENT_PREFIX", "HUMAN", "LEAD_EDITABLE_STATES", "NOT_A_LEAK_ACTION", "OCCURRENCE", "UNDO_EVENT",
+    "CONFIRM_ABOVE", "EVENT_PREFIX", "HUMAN", "LEAD_EDITABLE_STATES", "NOT_A_LEAK_ACTION", "OCCURRENCE",
+    "UNDO_EVENT",
     "ReviewError", "ReviewPermissionError", "SpanConflict", "Touched",
     "entity_merge", "entity_split", "entity_split_form", "leak_exception_add", "occurrences",
     "review_assign_entities",
     "review_edit_refusal", "review_resume", "review_touched", "review_undo", "review_undoable",
-    "snap_to_words", "span_accept", "span_add", "span_apply_to_all", "span_delete",
+    "bulk_size", "snap_to_words", "span_accept", "span_add", "span_apply_to_all", "span_delete",
     "span_flag", "span_reject", "span_relabel", "span_resize", "span_snapshot", "spans_accept_all",
-    "spans_bulk_save", "word_step",
+    "spans_accept_form", "spans_accept_page", "spans_bulk_save", "spans_reject_all",
+    "spans_reject_form", "word_step",
 ]  # fmt: skip

@@ -3,10 +3,9 @@
 from collections.abc import Callable
 
 from django.db import transaction
-from django.db.models import F
-from django.utils import timezone
 
 from annotations.models import Entity, Span
+from annotations.services.review.bulk import _decide
 from annotations.services.review.geometry import (
     _check_extent,
     _is_word,
@@ -310,7 +309,9 @@ def spans_accept_all(
     label: str | None = None,
     entity: Entity | int | str | None = None,
 ) -> list[Span]:
-    """Accept every remaining suggestion of one label or one reference group (confirm first)."""
+    """Accept every remaining suggestion of one label or one reference group (one audit
+    event, ``after["bulk"]`` ``"label"`` or ``"group"``; the view asks first above
+    ``bulk.CONFIRM_ABOVE`` spans)."""
     if (label is None) == (entity is None):
         raise ReviewError("Accept all of one label or of one group.")
     _check_edit(transcript=transcript, actor=actor)
@@ -327,25 +328,10 @@ def spans_accept_all(
     spans = _lock_spans(queryset)
     if not spans:
         raise ReviewError("Nothing left to accept there.")
-    before = [span_snapshot(s) for s in spans]
-    ids = [s.pk for s in spans]
-    user = actor if getattr(actor, "is_authenticated", False) else None
-    Span.objects.filter(pk__in=ids).update(
-        status=Span.Status.ACCEPTED,
-        version=F("version") + 1,
-        reviewer=user,
-        updated_at=timezone.now(),
-    )
-    spans = list(Span.objects.filter(pk__in=ids))
-    _record(
-        actor=actor,
-        action="accept_all",
-        transcript=transcript,
-        before=before,
-        after=[span_snapshot(s) for s in spans],
-        extra=scope,
-    )
-    return spans
+    return _decide(
+        transcript=transcript, actor=actor, spans=spans, status=Span.Status.ACCEPTED,
+        action="accept_all", bulk="label" if label is not None else "group", extra=scope,
+    )  # fmt: skip
 
 
 FLAG_EVENT = "review_note.flag"  # not a ``review.`` action: undo leaves notes alone

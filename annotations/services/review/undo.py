@@ -4,6 +4,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotations.models import Entity, LeakException, Proposal, Span
+from annotations.services.review.bulk import chunks
 from annotations.services.review.exceptions import NOT_A_LEAK_ACTION
 from annotations.services.review.groups import review_assign_entities
 from annotations.services.review.permissions import ReviewError, SpanConflict, _check_edit
@@ -53,7 +54,11 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
     event = AuditEvent.objects.get(pk=undoable[0])
     before = {s["id"]: s for s in event.before.get("spans", [])}
     after = {s["id"]: s for s in event.after.get("spans", [])}
-    current = {s.pk: s for s in _lock_spans(Span.objects.filter(pk__in=set(before) | set(after)))}
+    current = {
+        s.pk: s
+        for part in chunks(set(before) | set(after))
+        for s in _lock_spans(Span.objects.filter(pk__in=part))
+    }
     stale = [
         current[i]
         for i, snap in after.items()
@@ -102,7 +107,8 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
         updated, [*_RESTORED_FIELDS, "proposal_id", "version", "updated_at"], batch_size=500
     )
     removed = [i for i in after if i not in before]
-    Span.objects.filter(pk__in=removed).delete()
+    for part in chunks(removed):
+        Span.objects.filter(pk__in=part).delete()
     if event.event_type == EVENT_PREFIX + NOT_A_LEAK_ACTION:
         LeakException.objects.filter(
             pk=event.after.get("exception"), transcript=transcript

@@ -1,0 +1,401 @@
+"""The annotator's session (``bench_review --session``): an oracle annotator in Chromium
+reviews a generated hearing to Submit with the fewest inputs the UI allows, deciding each
+suggestion as the generator's gold says (issue 21).
+
+The hearing is ``build_review_transcript``'s (every gold mention a suggestion, PERSON in
+name parts), with the machine's typical mistakes added so that it is about 97-98% right:
+whole surface forms taken for names ("Um", ...) and a few single words, two mentions
+under the wrong label, one cut short by a word and one missed. The oracle knows the gold
+and uses the UI as a fast annotator would:
+
+1. it opens the hearing from the transcript list's "By form" (the surface-form table; the
+   review page's ``f`` opens it too); per label it rejects (one click) every form none of
+   whose mentions is gold, then accepts the rest of the label (``A``; a confirmation above
+   200 spans); the table moves on by itself to the next label, then back to the review;
+2. in the review it clicks each mention to fix and presses the key that fixes it (the
+   gold label's key; ``[`` to grow it by a word), drags across the missed words and
+   presses their label's key;
+3. it clicks Submit.
+
+Every key press and click is an input; ``forced`` are those that decide nothing (a click
+that only focuses a mention, a confirmation). Scrolling a span into
+view is not an input (a wheel, not a decision) and is not counted. The human-time estimate
+is reading time (``words / 200`` minutes) plus a keystroke-level model (Card, Moran &
+Newell): K 0.28 s a key, P 1.1 s + B 0.2 s a click, a drag 2.4 s, H 0.4 s on each switch
+between keyboard and mouse, M 1.35 s before each decision. ``leaks``: gold mentions no
+kept (accepted or added) span covers; ``over_redactions``: kept spans that overlap no
+gold mention. ``key_ms``: key → both panes and the counter show the server's answer (``j``: the
+focus moved; ``review_browser_bench``'s j/a/x/u/relabel rounds, "confirmed") on a second
+copy of the hearing; ``key_visible_ms``: until they show the result (a/x/relabel show
+theirs at once).
+"""
+
+import random
+import re
+import statistics
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from annotations.management.review_browser_bench import (
+    CHROMIUM_ARGS,
+    CONFIRMED,
+    _measure,
+    _open,
+    _pct,
+    _Server,
+)
+from annotations.models import Entity, Span
+from annotations.selectors import review_windows
+from annotations.services.review import review_assign_entities
+from annotations.services.review.bulk import normalize_form
+from annotations.views.review_context import LABEL_KEYS
+from transcripts.models import Transcript, Utterance
+
+KLM = {"K": 0.28, "click": 1.3, "drag": 2.4, "H": 0.4, "M": 1.35}
+READING_WPM = 200
+FILLERS = ("Um", "Uh", "Offender", "Deepen", "Victim", "Anonymous", "Honestly", "Correct")
+
+
+@dataclass
+class SessionPlan:
+    """What the machine got wrong, so what the oracle must do."""
+
+    gold: set[tuple[int, int, str]]
+    false_positives: set[int] = field(default_factory=set)  # span ids to reject
+    relabel: dict[int, str] = field(default_factory=dict)  # span id → gold label
+    grow_left: set[int] = field(default_factory=set)  # span ids cut short by their first word
+    missed: list[tuple[int, int, str]] = field(default_factory=list)  # gold extents to add
+
+
+def build_session_transcript(*, seed: int, words: int, assignees) -> tuple[Transcript, SessionPlan]:
+    """A stored hearing whose suggestions are its gold with the machine's mistakes."""
+    from annotations.management.commands.bench_review import build_review_transcript
+
+    transcript = build_review_transcript(
+        seed=seed, words=words, max_spans=None, assignees=assignees,
+        title=f"Session hearing {seed} ({words} words)",
+    )  # fmt: skip
+    text = transcript.text
+    spans = list(Span.objects.filter(transcript=transcript).order_by("start"))
+    plan = SessionPlan(gold={(s.start, s.end, s.label) for s in spans})
+    Span.objects.filter(transcript=transcript).update(entity=None)
+    Entity.objects.filter(transcript=transcript).delete()
+    rng = random.Random(seed)
+    taken = sorted((s.start, s.end) for s in spans)
+
+    def free(start: int, end: int) -> bool:
+        return not any(a < end and b > start for a, b in taken)
+
+    # Whole forms taken for names, and single words.
+    new = []
+    uncovered = Counter()
+    places: dict[str, list[tuple[int, int]]] = {}
+    for m in re.finditer(r"\b[A-Z][a-z]{2,}\b", text):
+        if free(m.start(), m.end()):
+            uncovered[m.group()] += 1
+            places.setdefault(m.group(), []).append((m.start(), m.end()))
+    forms = [f for f in FILLERS if 4 <= uncovered.get(f, 0) <= 20][:3]
+    for i, form in enumerate(forms):
+        label = "LOCATION" if i == 2 else "PERSON"
+        new += [(s, e, label) for s, e in places[form]]
+    singles = sorted(w for w, n in uncovered.items() if n == 1 and w not in FILLERS)
+    for w in rng.sample(singles, min(6, len(singles))):
+        s, e = places[w][0]
+        new.append((s, e, "PERSON"))
+    created = Span.objects.bulk_create(
+        Span(
+            transcript=transcript,
+            start=s,
+            end=e,
+            label=label,
+            score=0.5,
+            provenance=[{"detector": "spacy", "score": 0.5}],
+        )  # fmt: skip
+        for s, e, label in new
+    )
+    plan.false_positives = {s.pk for s in created}
+
+    by_form = Counter((s.label, normalize_form(text[s.start : s.end])) for s in spans)
+    unique = [s for s in spans if by_form[(s.label, normalize_form(text[s.start : s.end]))] == 1]
+    places_lo = [s for s in unique if s.label in ("LOCATION", "ORGANIZATION")]
+    rng.shuffle(places_lo)
+    for span in places_lo[:2]:  # two mentions under the wrong label
+        plan.relabel[span.pk] = span.label
+        span.label = "ORGANIZATION" if span.label == "LOCATION" else "LOCATION"
+        span.save(update_fields=["label"])
+    rest = [s for s in places_lo[2:] if " " in text[s.start : s.end].strip()]
+    if rest:  # one cut short by its first word
+        span = rest[0]
+        space = text.index(" ", span.start)
+        plan.grow_left.add(span.pk)
+        span.start = space + 1
+        span.save(update_fields=["start"])
+    missable = [s for s in unique if s.label in ("AGE", "DATE") and s.pk not in plan.relabel]
+    if missable:  # one missed
+        span = rng.choice(missable)
+        plan.missed.append((span.start, span.end, span.label))
+        span.delete()
+    review_assign_entities(transcript=transcript)
+    return transcript, plan
+
+
+class Inputs:
+    """Every key press and click of the session, by kind, forced or a decision, with the
+    keystroke-level model's time."""
+
+    def __init__(self):
+        self.items: list[tuple[str, bool]] = []  # (kind, forced)
+
+    def add(self, kind: str, *, forced: bool) -> None:
+        self.items.append((kind, forced))
+
+    def human_seconds(self) -> float:
+        total, device = 0.0, None
+        for kind, forced in self.items:
+            this = "keyboard" if kind.startswith("key") else "mouse"
+            if device and this != device:
+                total += KLM["H"]
+            device = this
+            total += KLM["K"] if this == "keyboard" else KLM["drag" if kind == "drag" else "click"]
+            if not forced:
+                total += KLM["M"]
+        return total
+
+    def by_kind(self) -> dict[str, int]:
+        return dict(Counter(kind for kind, _f in self.items))
+
+
+def _wait_ready(page, selector: str) -> None:
+    page.wait_for_selector(selector + "[data-ready='1']", timeout=120_000)
+
+
+def _forms_idle(page) -> None:
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request') && !(window.__formsBusy && window.__formsBusy())",
+        timeout=120_000,
+    )
+
+
+def _review_idle(page) -> None:
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request') && !(window.__reviewBusy && window.__reviewBusy())",
+        timeout=120_000,
+    )
+
+
+def _forms_pass(page, plan: SessionPlan, inputs: Inputs) -> None:
+    """Decide every label in the table until it returns to the review page."""
+    fp = {str(i) for i in plan.false_positives}
+    while page.query_selector("#forms-page"):
+        _wait_ready(page, "#forms-page")
+        url = page.url
+        rows = page.evaluate(
+            """() => Array.from(document.querySelectorAll('li.fm-row')).map(r => [r.id,
+              Number(r.dataset.open), Array.from(r.querySelectorAll('.fm-occ a'))
+                .map(a => new URL(a.href).searchParams.get('span'))])"""
+        )
+        for row_id, open_, ids in rows:
+            if open_ and ids and all(i in fp for i in ids):
+                page.click(f"#{row_id} form[data-form-action=reject_form] button")
+                inputs.add("click", forced=False)
+                _forms_idle(page)
+        if not page.query_selector("#accept-rest"):  # the rejections decided the label
+            page.wait_for_url(lambda u, url=url: u != url, timeout=120_000)
+            page.wait_for_load_state()
+            continue
+        page.keyboard.press("A")
+        inputs.add("key", forced=False)
+        page.wait_for_url(lambda u, url=url: u != url, timeout=120_000)
+        page.wait_for_load_state()
+
+
+def _place(transcript: Transcript, offset: int) -> tuple[int, int]:
+    """(window index, utterance index) of the line holding ``offset``."""
+    utterance = (
+        Utterance.objects.filter(transcript=transcript, start__lte=offset)
+        .order_by("-start")
+        .first()
+    )
+    window = next(
+        w.index for w in review_windows(transcript=transcript) if utterance.page in w.pages
+    )
+    return window, utterance.index
+
+
+def plan_fixes(transcript: Transcript, plan: SessionPlan) -> list[tuple]:
+    """What the review pass does, read before the browser starts (the ORM is not called
+    from Playwright's event loop): ``(kind, span id or (start, end), key, window, line)``."""
+    keys = {label: key for key, label in LABEL_KEYS}
+    spans = {s.pk: s for s in Span.objects.filter(pk__in=[*plan.relabel, *plan.grow_left])}
+    fixes = []
+    for span_id, label in plan.relabel.items():
+        fixes.append(("relabel", span_id, keys[label], *_place(transcript, spans[span_id].start)))
+    for span_id in plan.grow_left:
+        fixes.append(("grow", span_id, "[", *_place(transcript, spans[span_id].start)))
+    for start, end, label in plan.missed:
+        fixes.append(("add", (start, end), keys[label], *_place(transcript, start)))
+    return fixes
+
+
+def _bring_into_view(page, window: int, line: int) -> None:
+    """Scroll the original pane to a line (loading its window): a wheel, not counted as
+    an input."""
+    scroll = """(id) => { const pane = document.getElementById('original');
+        const el = document.getElementById(id); if (!el) return;
+        pane.scrollTop += el.getBoundingClientRect().top - pane.getBoundingClientRect().top
+          - pane.clientHeight / 3; }"""
+    page.evaluate(scroll, f"wo-{window}")
+    page.wait_for_selector(f"#uo-{line}", timeout=120_000)
+    page.evaluate(scroll, f"uo-{line}")
+    _review_idle(page)
+
+
+def _fix_pass(page, fixes: list[tuple], inputs: Inputs) -> None:
+    for kind, target, key, window, line in fixes:
+        _bring_into_view(page, window, line)
+        if kind in ("relabel", "grow"):
+            page.click(f"#s-{target}")
+            inputs.add("click", forced=True)  # only focuses it
+            page.keyboard.press(key)
+            inputs.add("key", forced=False)
+            _review_idle(page)
+            continue
+        box = page.evaluate(
+            """([start, end]) => { const ut = Array.from(document.querySelectorAll('#original .ut'))
+                .filter(u => Number(u.dataset.start) <= start).pop();
+              const at = (off) => { const w = document.createTreeWalker(ut, NodeFilter.SHOW_TEXT);
+                let pos = Number(ut.dataset.start), n;
+                while ((n = w.nextNode())) { const len = n.textContent.length;
+                  if (off <= pos + len) return [n, off - pos]; pos += len; } };
+              const r = document.createRange(); const a = at(start), b = at(end);
+              r.setStart(a[0], a[1]); r.setEnd(b[0], b[1]);
+              const rects = r.getClientRects(); const f = rects[0], l = rects[rects.length - 1];
+              return [f.left + 1, f.top + f.height / 2, l.right - 1, l.top + l.height / 2]; }""",
+            list(target),
+        )
+        page.mouse.move(box[0], box[1])
+        page.mouse.down()
+        page.mouse.move(box[2], box[3], steps=5)
+        page.mouse.up()
+        inputs.add("drag", forced=False)  # the selection is the decision's extent
+        page.wait_for_selector("#add-popover:not([hidden])")
+        page.keyboard.press(key)
+        inputs.add("key", forced=False)
+        _review_idle(page)
+
+
+def _release_errors(transcript: Transcript, plan: SessionPlan) -> tuple[int, int]:
+    kept = list(
+        Span.objects.filter(transcript=transcript, status__in=("accepted", "added")).values_list(
+            "start", "end"
+        )
+    )
+    leaks = sum(1 for s, e, _label in plan.gold if not any(a <= s and b >= e for a, b in kept))
+    over = sum(1 for a, b in kept if not any(s < b and e > a for s, e, _l in plan.gold))
+    return leaks, over
+
+
+def run_oracle(page, base: str, transcript_id: int, plan: SessionPlan, fixes, inputs) -> float:
+    """The oracle's session on an open browser ``page`` logged in as an assignee, from the
+    surface-form table to Submit; returns the wall time in seconds. Reads no database (the
+    fixes are planned before: ``plan_fixes``)."""
+
+    def on_dialog(dialog):
+        inputs.add("click-confirm", forced=True)
+        dialog.accept()
+
+    page.on("dialog", on_dialog)
+    try:
+        # opened from the transcript list's "By form" (instead of "Review"): the
+        # surface-form table first; it returns to the review when every label is decided
+        page.goto(base + reverse("annotations:review-forms", args=[transcript_id]))
+        started = time.perf_counter()
+        _forms_pass(page, plan, inputs)
+        _wait_ready(page, "#review")
+        _fix_pass(page, fixes, inputs)
+        page.wait_for_selector("#submit-button", timeout=120_000)
+        page.click("#submit-button")
+        inputs.add("click", forced=False)
+        page.wait_for_load_state()
+        return time.perf_counter() - started
+    finally:
+        page.remove_listener("dialog", on_dialog)
+
+
+def run_session_bench(*, seed: int, words: int, user, chromium: str, key_rounds: int = 10) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    transcript, plan = build_session_transcript(seed=seed, words=words, assignees=[user])
+    copy, _plan = build_session_transcript(seed=seed, words=words, assignees=[user])
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    inputs = Inputs()
+    suggestions = Span.objects.filter(transcript=transcript).count()
+    fixes = plan_fixes(transcript, plan)
+    try:
+        with _Server() as base, sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+            try:
+                context = browser.new_context(viewport={"width": 1440, "height": 900})
+                context.add_cookies(
+                    [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}]
+                )
+                page = context.new_page()
+                page.set_default_timeout(120_000)
+
+                wall = run_oracle(page, base, transcript.pk, plan, fixes, inputs)
+                # key → both panes on a second copy (not the submitted one)
+                _open(page, base + reverse("annotations:review", args=[copy.pk]))
+                _measure(page, 2, {"name": None})
+                CONFIRMED.clear()
+                timings = _measure(page, key_rounds, {"name": None})
+                confirmed = [v for values in CONFIRMED.values() for v in values]
+            finally:
+                browser.close()
+        transcript.refresh_from_db()
+        leaks, over = _release_errors(transcript, plan)
+        # confirmed: until the server's answer is in both panes (j needs no answer)
+        keys = confirmed + timings["j"]
+        visible = [v for values in timings.values() for v in values]
+        forced = sum(1 for _k, f in inputs.items if f)
+        n_words = len(transcript.text.split())
+        return {
+            "words": n_words,
+            "suggestions": suggestions,
+            "inputs": len(inputs.items),
+            "forced": forced,
+            "decisions": len(inputs.items) - forced,
+            "by_kind": inputs.by_kind(),
+            "machine_errors": {
+                "false_positives": len(plan.false_positives),
+                "relabel": len(plan.relabel),
+                "resize": len(plan.grow_left),
+                "missed": len(plan.missed),
+            },
+            "wall_s": round(wall, 1),
+            "human_min": round(n_words / READING_WPM + inputs.human_seconds() / 60, 1),
+            "reading_min": round(n_words / READING_WPM, 1),
+            "submitted": transcript.state == Transcript.State.SUBMITTED,
+            "leaks": leaks,
+            "over_redactions": over,
+            "key_ms": {
+                "median": round(statistics.median(keys), 1),
+                "p95": round(_pct(keys, 0.95), 1),
+            },
+            "key_visible_ms": {
+                "median": round(statistics.median(visible), 1),
+                "p95": round(_pct(visible, 0.95), 1),
+            },
+        }
+    finally:
+        from anonreview.core.models import AuditEvent
+
+        for t in (transcript, copy):
+            AuditEvent.objects.filter(transcript=t).delete()
+            t.delete()

@@ -1,0 +1,133 @@
+"""The surface-form table: per label, its distinct surface forms with counts and context;
+one input accepts or rejects every mention of a form (issue 21).
+
+The page is keyboard-driven (``static/js/review_forms.js``): ``j``/``k`` move between
+forms, ``a``/``x`` decide the focused form and move on, ``A`` accepts the rest of the
+label, ``o`` shows every occurrence, ``u`` undoes. Its actions go through the review's
+action dispatcher and services; the answer redraws only the forms they touched.
+"""
+
+import hashlib
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from annotations import locking, selectors
+from annotations.selectors_forms import review_form_table, review_form_tabs
+from annotations.services import review as services
+from annotations.services.review.bulk import normalize_form
+from annotations.views.review import BULK, _do, _needs_confirmation, _transcript
+from annotations.views.review_context import int_or
+
+FORM_ACTIONS = frozenset({"accept_form", "reject_form", "accept_all", "undo"})
+
+
+def form_id(label: str, key: str) -> str:
+    """A stable element id for a (label, form) row."""
+    return "f-" + hashlib.sha1(f"{label}\0{key}".encode(), usedforsecurity=False).hexdigest()[:12]
+
+
+def _decorate(table: dict) -> None:
+    for forms in table.values():
+        for form in forms:
+            form.element_id = form_id(form.label, form.key)
+
+
+def _context(request, transcript, table, label) -> dict:
+    refusal = services.review_edit_refusal(transcript=transcript, user=request.user)
+    rows = [f for forms in table.values() for f in forms]
+    return {
+        "transcript": transcript,
+        "tabs": review_form_tabs(table),
+        "label": label,
+        "forms": table.get(label, []),
+        "can_edit": refusal is None,
+        "refusal": refusal,
+        "confirm_above": services.CONFIRM_ABOVE,
+        "progress": selectors.Progress(
+            decided=sum(f.count - f.open for f in rows), total=sum(f.count for f in rows)
+        ),
+    }
+
+
+@require_GET
+def review_merge_targets(request: HttpRequest, transcript_id: int) -> HttpResponse:
+    """The inspector's merge form with every other group of the focused span's label
+    (loaded on demand, so that the inspector answers a few KB on each focus change)."""
+    from annotations.views.review_context import page_context, review_filters
+
+    transcript = _transcript(request, transcript_id)
+    filters = review_filters(request)
+    rows = selectors.review_span_rows(transcript=transcript)
+    context = page_context(
+        request, transcript, rows=rows, filters=filters,
+        focus=int_or(request.GET.get("span")), lists=False,
+    )  # fmt: skip
+    if context.get("focus") is None:
+        return HttpResponse("No such span.", status=404)
+    return render(request, "annotations/review.html#merge-targets", context)
+
+
+@require_GET
+def review_forms(request: HttpRequest, transcript_id: int) -> HttpResponse:
+    """The table of one label's surface forms (``?label=``; by default the first label
+    with an undecided mention)."""
+    transcript = _transcript(request, transcript_id)
+    table = review_form_table(transcript=transcript)
+    _decorate(table)
+    label = request.GET.get("label", "")
+    if label not in table:
+        label = next((lb for lb, forms in table.items() if any(f.open for f in forms)), "")
+        label = label or next(iter(table), "")
+    return render(
+        request, "annotations/review_forms.html", _context(request, transcript, table, label)
+    )
+
+
+@require_POST
+def review_forms_action(request: HttpRequest, transcript_id: int, action: str) -> HttpResponse:
+    """Accept or reject a form, accept the rest of a label, or undo; the htmx answer
+    redraws the touched forms, the label tabs, the counter and a toast (with undo)."""
+    transcript = _transcript(request, transcript_id)
+    label = request.GET.get("label", "") or request.POST.get("label", "")
+    page_url = reverse("annotations:review-forms", args=[transcript.pk]) + f"?label={label}"
+    if action not in FORM_ACTIONS:
+        return HttpResponse("Unknown action.", status=404)
+    if _needs_confirmation(request, transcript, action):
+        return render(
+            request,
+            "annotations/review.html#confirm-page",
+            {"transcript": transcript, "post": request.POST.items(), "action": action},
+        )
+    status, level = 200, "ok"
+    try:
+        with services.review_touched() as touched:
+            message, _focus = _do(request, transcript, action)
+    except (services.ReviewError, locking.VersionError) as exc:
+        message, level, touched = str(exc), "error", services.Touched()
+        status = 403 if isinstance(exc, services.ReviewPermissionError) else 400
+    if not request.htmx:
+        (messages.success if level == "ok" else messages.error)(request, message)
+        return redirect(page_url)
+    table = review_form_table(transcript=transcript)
+    _decorate(table)
+    text = transcript.text
+    keys = set()
+    for states in touched.states.values():
+        for start, end, span_label, _status in states:
+            keys.add((span_label, normalize_form(text[start:end])))
+    changed = [f for forms in table.values() for f in forms if (f.label, f.key) in keys]
+    context = _context(request, transcript, table, label)
+    context.update(
+        {
+            "changed": changed,
+            "message": message,
+            "level": level,
+            "toast_undo": level == "ok" and action in BULK,
+            "touched_count": len(touched.spans),
+        }
+    )
+    return render(request, "annotations/review_forms.html#forms-answer", context, status=status)

@@ -1,0 +1,190 @@
+/* The surface-form table: j/k move between forms, a/x accept/reject every mention of the
+ * focused form and move on to the next open one, A accepts the rest of the label, o shows
+ * every occurrence, h/l switch labels, u undoes, Esc goes back to the review. A label
+ * whose mentions are all decided moves on to the next label with open ones (then back to
+ * the review). Actions go
+ * one at a time (fast typing never drops one); a row shows its decision at once and the
+ * server's answer redraws it. Without JavaScript the forms still post. */
+(function () {
+  "use strict";
+  const root = document.getElementById("forms-page");
+  if (!root || !window.htmx) return;
+  htmx.config.defaultSettleDelay = 0;
+  const canEdit = root.dataset.canEdit === "1";
+  const list = document.getElementById("forms");
+  const rows = () => Array.from(list.querySelectorAll("li.fm-row"));
+  const rowById = (id) => (id ? document.getElementById(id) : null);
+  let current = null; // focused row id
+
+  // --- one request at a time, in order ---------------------------------------------------
+  let chain = Promise.resolve();
+  let busy = 0;
+  window.__formsBusy = () => busy > 0;
+  function post(action, values) {
+    busy += 1;
+    const url = root.dataset.actionUrl.replace("ACTION", action);
+    chain = chain
+      .then(() => htmx.ajax("POST", url, { values: values, swap: "none", source: root }))
+      .catch(() => undefined)
+      .finally(() => {
+        busy -= 1;
+        afterSwap();
+        if (action !== "undo" && busy === 0) moveOn();
+      });
+    return chain;
+  }
+  // A label whose every mention is decided: on to the next label with open mentions, and
+  // back to the review once none is left (like a/x move the focus on).
+  function moveOn() {
+    const on = document.querySelector(".fm-tab.on");
+    if (!on || !on.classList.contains("done")) return;
+    const tabs = Array.from(document.querySelectorAll(".fm-tab"));
+    const i = tabs.indexOf(on);
+    const next = tabs.slice(i + 1).concat(tabs.slice(0, i)).find((t) => !t.classList.contains("done"));
+    location.href = next ? next.href : root.dataset.reviewUrl;
+  }
+  document.body.addEventListener("htmx:beforeSwap", (e) => {
+    const s = e.detail.xhr.status;
+    if (s === 400 || s === 403 || s === 409) {
+      e.detail.shouldSwap = true;
+      e.detail.isError = false;
+    }
+  });
+  document.body.addEventListener("htmx:responseError", (e) => {
+    if (e.detail.xhr.status >= 500) toast("The server could not do this; reload the page to see what was saved.", "error");
+  });
+  let toastTimer = null;
+  function toast(message, level) {
+    const el = document.getElementById("toast");
+    if (!el) return;
+    el.textContent = message;
+    el.className = "toast show toast-" + (level || "info");
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => el.classList.remove("show"), 6000);
+  }
+  function afterSwap() {
+    const el = document.getElementById("toast");
+    if (el && el.classList.contains("show")) {
+      clearTimeout(toastTimer);
+      toastTimer = setTimeout(() => el.classList.remove("show"), 6000);
+    }
+    if (current) paint(current);
+  }
+
+  // --- focus -----------------------------------------------------------------------------
+  function paint(id) {
+    list.querySelectorAll("li.fm-row.current").forEach((r) => r.id !== id && r.classList.remove("current"));
+    const r = rowById(id);
+    if (r) r.classList.add("current");
+  }
+  function focusRow(r) {
+    if (!r) return;
+    current = r.id;
+    paint(current);
+    r.focus({ preventScroll: true });
+    const box = r.getBoundingClientRect();
+    if (box.top < 80 || box.bottom > window.innerHeight - 60) r.scrollIntoView({ block: "center" });
+  }
+  const isOpen = (r) => r.dataset.pending ? false : Number(r.dataset.open) > 0;
+  function step(dir, onlyOpen) {
+    const all = rows();
+    if (!all.length) return;
+    let i = all.findIndex((r) => r.id === current);
+    for (i += dir; i >= 0 && i < all.length; i += dir) {
+      if (!onlyOpen || isOpen(all[i])) return focusRow(all[i]);
+    }
+    if (onlyOpen) toast("No open form " + (dir > 0 ? "below" : "above") + ".", "info");
+  }
+
+  // --- decisions ---------------------------------------------------------------------------
+  function decide(action, r) {
+    if (!canEdit) return toast("This transcript is read-only for you.", "error");
+    r = r || rowById(current);
+    if (!r) return toast("Choose a form first (j).", "info");
+    const count = Number(r.dataset.count);
+    if (action === "reject_form" && count > Number(root.dataset.confirmAbove)) {
+      if (!window.confirm("Reject all " + count + " mentions of this form?")) return;
+    }
+    r.dataset.pending = "1"; // shown at once; the answer redraws the row
+    r.classList.remove("st-open", "st-accepted", "st-rejected", "st-mixed");
+    r.classList.add(action === "accept_form" ? "st-accepted" : "st-rejected", "pending");
+    post(action, { label: r.dataset.label, form: r.dataset.form, confirm: "yes" });
+    if (r.id === current) step(1, true);
+  }
+  function acceptRest() {
+    const f = document.querySelector("#fm-rest form");
+    if (!f) return toast("Every mention of this label is decided.", "info");
+    if (f.dataset.confirm && !window.confirm(f.dataset.confirm)) return;
+    rows().forEach((r) => {
+      if (Number(r.dataset.open) > 0) {
+        r.dataset.pending = "1";
+        r.classList.add("pending");
+      }
+    });
+    post("accept_all", { label: root.dataset.label, confirm: "yes" });
+  }
+  function toggle(r) {
+    r = r || rowById(current);
+    if (!r) return;
+    const occ = r.querySelector(".fm-occ");
+    const b = r.querySelector(".fm-more");
+    occ.hidden = !occ.hidden;
+    if (b) b.setAttribute("aria-expanded", occ.hidden ? "false" : "true");
+  }
+  function tab(dir) {
+    const tabs = Array.from(document.querySelectorAll(".fm-tab"));
+    const i = tabs.findIndex((t) => t.classList.contains("on"));
+    const next = tabs[i + dir];
+    if (next) location.href = next.href;
+  }
+
+  document.addEventListener("submit", (e) => {
+    const form = e.target;
+    if (!form.matches || !form.matches("form[data-form-action]")) return;
+    e.preventDefault();
+    const action = form.dataset.formAction;
+    if (action === "accept_form" || action === "reject_form") return decide(action, form.closest("li.fm-row"));
+    if (action === "accept_all") return acceptRest();
+    if (action === "undo") return post("undo", {});
+  });
+  document.addEventListener("click", (e) => {
+    const t = e.target;
+    if (t.closest("[data-toast-undo]")) return post("undo", {});
+    const more = t.closest(".fm-more");
+    if (more) return toggle(more.closest("li.fm-row"));
+    const r = t.closest("li.fm-row");
+    if (r && !t.closest("a, button, form")) focusRow(r);
+  });
+
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    if (t && t.closest && t.closest("input, textarea, select")) return;
+    let handled = true;
+    switch (e.key) {
+      case "j": case "ArrowDown": step(1, false); break;
+      case "k": case "ArrowUp": step(-1, false); break;
+      case "n": step(1, true); break;
+      case "a": decide("accept_form"); break;
+      case "x": decide("reject_form"); break;
+      case "A": acceptRest(); break;
+      case "o": case "Enter": toggle(); break;
+      case "u": post("undo", {}); break;
+      case "h": case "ArrowLeft": tab(-1); break;
+      case "l": case "ArrowRight": tab(1); break;
+      case "Escape": location.href = root.dataset.reviewUrl; break;
+      default: handled = false;
+    }
+    if (handled) e.preventDefault();
+  });
+  window.addEventListener("beforeunload", (e) => {
+    if (busy > 0) {
+      e.preventDefault();
+      e.returnValue = "";
+    }
+  });
+
+  const first = rows().find((r) => Number(r.dataset.open) > 0) || rows()[0];
+  if (first) focusRow(first);
+  root.dataset.ready = "1";
+})();

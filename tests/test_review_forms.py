@@ -1,0 +1,119 @@
+"""The surface-form table: one row per (label, case-folded form) with counts and context;
+one POST decides every mention of a form; the answer redraws only the touched rows."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from annotations.models import Span
+from annotations.selectors_forms import review_form_table
+from anonreview.core.models import AuditEvent
+from tests.factories import make_transcript
+
+HX = {"HTTP_HX_REQUEST": "true"}
+TEXT = "\n".join(
+    [
+        "COMMISSIONER ALDEN: Um, Mr. Quill, you lived in Fresno?",
+        "INMATE QUILL: Um, yes. um. Fresno, with Dana Quill.",
+        "COMMISSIONER ALDEN: Correct. UM, thank you, Mr. Quill.",
+    ]
+)
+
+
+@pytest.fixture(autouse=True)
+def _gazetteer_subtypes_only(settings):
+    settings.PSEUDONYMIZE_SUBTYPE_MODEL = "none"
+
+
+@pytest.fixture
+def ft(annotator):
+    from annotations.services.review import review_assign_entities
+
+    transcript = make_transcript(TEXT, assignees=[annotator])
+    for word, label in (("Um", "PERSON"), ("um", "PERSON"), ("UM", "PERSON"), ("Quill", "PERSON"),
+                        ("Fresno", "LOCATION"), ("Correct", "PERSON"), ("Dana", "PERSON")):  # fmt: skip
+        for m in re.finditer(rf"\b{word}\b", TEXT):
+            Span.objects.create(transcript=transcript, start=m.start(), end=m.end(), label=label)
+    review_assign_entities(transcript=transcript)
+    return transcript
+
+
+def test_forms_are_grouped_case_folded_by_label_most_mentions_first(ft):
+    table = review_form_table(transcript=ft)
+    assert list(table) == ["PERSON", "LOCATION"]
+    person = [(f.form, f.count, f.open) for f in table["PERSON"]]
+    assert person == [("Um", 4, 4), ("Quill", 3, 3), ("Correct", 1, 1), ("Dana", 1, 1)]
+    um = table["PERSON"][0]
+    assert um.key == "um" and um.context.text == "Um"
+    assert um.context.after.startswith(", Mr. Quill")
+    assert [o.text for o in um.occurrences] == ["Um", "Um", "um", "UM"]
+
+
+def test_the_page_lists_a_labels_forms_with_their_occurrences(client, annotator, ft):
+    client.force_login(annotator)
+    body = client.get(
+        reverse("annotations:review-forms", args=[ft.pk]), {"label": "PERSON"}
+    ).content.decode()
+    assert body.count('class="fm-row') == 4
+    assert 'data-form="um"' in body and "×4" in body
+    assert "Accept the rest of PERSON: 9" in body
+
+
+def test_rejecting_a_form_through_htmx_redraws_its_row_and_writes_one_event(client, annotator, ft):
+    client.force_login(annotator)
+    url = reverse("annotations:review-forms-action", args=[ft.pk, "reject_form"]) + "?label=PERSON"
+    response = client.post(url, {"label": "PERSON", "form": "um"}, **HX)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.count('class="fm-row') == 1 and "st-rejected" in body
+    assert "data-toast-undo" in body
+    texts = {
+        ft.text[s.start : s.end] for s in Span.objects.filter(transcript=ft, status="rejected")
+    }
+    assert texts == {"Um", "um", "UM"}
+    assert AuditEvent.objects.filter(event_type__startswith="review.").count() == 1
+    response = client.post(
+        reverse("annotations:review-forms-action", args=[ft.pk, "undo"]) + "?label=PERSON", {}, **HX
+    )
+    assert response.status_code == 200
+    assert not Span.objects.filter(transcript=ft, status="rejected").exists()
+
+
+def test_accepting_the_rest_of_a_label_from_the_table(client, annotator, ft):
+    client.force_login(annotator)
+    base = reverse("annotations:review-forms-action", args=[ft.pk, "reject_form"])
+    client.post(base + "?label=PERSON", {"label": "PERSON", "form": "correct"}, **HX)
+    url = reverse("annotations:review-forms-action", args=[ft.pk, "accept_all"]) + "?label=PERSON"
+    response = client.post(url, {"label": "PERSON"}, **HX)
+    assert response.status_code == 200
+    statuses = dict(
+        (ft.text[s.start : s.end], s.status)
+        for s in Span.objects.filter(transcript=ft, label="PERSON")
+    )
+    assert statuses["Correct"] == "rejected" and statuses["Quill"] == "accepted"
+    assert Span.objects.filter(transcript=ft, label="LOCATION", status="suggested").count() == 2
+
+
+def test_a_batch_sent_as_the_page_goes_runs_its_actions_in_order(client, annotator, ft):
+    import json
+
+    client.force_login(annotator)
+    um = Span.objects.filter(transcript=ft, label="PERSON").order_by("start")[0]
+    dana = Span.objects.get(transcript=ft, start=TEXT.index("Dana"))
+    actions = [
+        {"action": "accept", "values": {"span": um.pk, "version": um.version}},
+        # the same span again: its version is the one the first action left
+        {"action": "reject", "values": {"span": um.pk, "version": um.version}},
+        {"action": "reject", "values": {"span": dana.pk, "version": dana.version + 5}},
+    ]
+    response = client.post(
+        reverse("annotations:review-batch", args=[ft.pk]),
+        json.dumps({"actions": actions}),
+        content_type="application/json",
+    )
+    assert response.status_code == 200
+    assert [r["status"] for r in response.json()["results"]] == [200, 200, 409]
+    um.refresh_from_db()
+    dana.refresh_from_db()
+    assert um.status == "rejected" and dana.status == "suggested"

@@ -61,11 +61,12 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    # Before django_tasks_db: its ``db_worker`` command replaces the library's (issue 23).
+    "anonreview.core",
     "django_tasks",
     "django_tasks_db",
     "axes",
     "csp",
-    "anonreview.core",
     "transcripts",
     "annotations",
 ]
@@ -188,6 +189,13 @@ TASKS = {
         "BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
     }
 }
+
+# Workers (issue 23, docs/workers.md): each ``db_worker`` beats every
+# WORKER_HEARTBEAT_SECONDS from a thread; its running jobs count as orphaned once it has
+# gone unseen for WORKER_GONE_AFTER_SECONDS; it runs WORKER_NICE steps below the server.
+WORKER_HEARTBEAT_SECONDS = float(os.environ.get("WORKER_HEARTBEAT_SECONDS", "10"))
+WORKER_GONE_AFTER_SECONDS = float(os.environ.get("WORKER_GONE_AFTER_SECONDS", "60"))
+WORKER_NICE = int(os.environ.get("WORKER_NICE", "10"))
 
 # Imports
 IMPORT_MAX_FILE_BYTES = int(os.environ.get("IMPORT_MAX_FILE_MB", "50")) * 1024 * 1024

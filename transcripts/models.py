@@ -157,6 +157,9 @@ class Job(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # The liveness key (``core.WorkerProcess.key``) of the worker process running the
+    # job; "" when it runs in the process that queued it (``annotate --sync``, tests).
+    worker = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

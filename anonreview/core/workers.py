@@ -25,6 +25,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
 from django.utils import timezone
+from django.utils.crypto import get_random_string
 
 from anonreview.core.models import WorkerProcess
 
@@ -96,7 +97,7 @@ def worker_register(*, worker_id: str) -> WorkerProcess:
     now = timezone.now()
     host = socket.gethostname()[:120]
     pid = os.getpid()
-    key = f"{worker_id}@{host}:{pid}:{int(now.timestamp())}"[:200]
+    key = f"{worker_id}@{host}:{pid}:{get_random_string(8)}"[:200]
     WorkerProcess.objects.filter(worker_id=worker_id, hostname=host, stopped_at=None).update(
         stopped_at=now
     )

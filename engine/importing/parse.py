@@ -268,18 +268,26 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
             ):
                 kind, speaker, text = "open", "", line
             else:
+                # A continuation line. The paragraph's pieces are joined once, at the
+                # end, and only its last two characters are looked at here: joining and
+                # searching the whole paragraph at every line made a file of lines
+                # without recognised speaker turns quadratic (issue 23).
                 para = paras[-1]
-                if not para["text"]:
-                    para["text"] = line
-                elif _SPLIT_HYPHEN.search(para["text"]) and not para["text"].endswith("--"):
-                    para["text"] += line
+                tail = para["tail"]
+                if not tail:
+                    piece = line
+                elif _SPLIT_HYPHEN.search(tail) and tail != "--":
+                    piece = line
                 else:
-                    para["text"] += " " + line
+                    piece = " " + line
+                para["parts"].append(piece)
+                para["tail"] = (tail + piece)[-2:]
                 continue
             paras.append(
                 {
                     "speaker": speaker,
-                    "text": text,
+                    "parts": [text],
+                    "tail": text[-2:],
                     "page": page.number,
                     "section": section,
                     "open": kind == "open",
@@ -292,7 +300,8 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
     offset = 0
     for para in paras:
         # A soft hyphen is invisible: "-\u00ad" prints as a dash ("as -- as"); others go.
-        body = collapse(para["text"].replace("-\u00ad", "--").replace("\u00ad", ""))
+        text = "".join(para["parts"])
+        body = collapse(text.replace("-\u00ad", "--").replace("\u00ad", ""))
         line = f"{para['speaker']}: {body}" if para["speaker"] else body
         line = line.strip()
         if not line:

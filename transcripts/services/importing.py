@@ -26,6 +26,7 @@ from engine.importing import ParsedTranscript, parse_file
 from engine.importing.errors import Duplicate, ImportRejected
 from engine.importing.sources import SourceFile, iter_bytes, iter_paths, too_large
 from transcripts.models import Transcript, Utterance
+from transcripts.services.jobs import JobStopped
 
 logger = logging.getLogger(__name__)
 
@@ -99,8 +100,13 @@ def transcript_import(
     assignees: Iterable = (),
     annotate: bool = True,
     on_page: ProgressFn | None = None,
+    guard: Callable[[], None] | None = None,
 ) -> Transcript:
     """Import one PDF or text file. Raises ``ImportRejected`` (nothing written).
+
+    ``guard()`` runs inside the import's transaction, just before it commits; an
+    import job passes one that locks its Job and raises ``JobStopped`` when the job was
+    failed or cancelled meanwhile, so that such a job never leaves a transcript.
 
     The import is one transaction; the annotation is queued after it has committed
     (not inside it: a queue that refuses the task must not be mistaken for a failed
@@ -165,6 +171,8 @@ def transcript_import(
                     "assignees": [a.get_username() for a in assignees],
                 },
             )
+            if guard is not None:
+                guard()
     except IntegrityError as exc:
         _delete_stored(stored_name)
         if dup := _duplicate(sha):  # imported by a concurrent request
@@ -247,6 +255,7 @@ def transcripts_import_batch(
     annotate: bool = True,
     on_file: Callable[[int, ImportOutcome], None] | None = None,
     on_page: Callable[[int, int, int], None] | None = None,
+    guard: Callable[[], None] | None = None,
 ) -> list[ImportOutcome]:
     """Import many files; each its own transaction. Never raises for a bad file.
 
@@ -268,9 +277,12 @@ def transcripts_import_batch(
                     dry_run=dry_run,
                     annotate=annotate,
                     on_page=page_cb,
+                    guard=guard,
                 )
             except ImportRejected as exc:
                 outcome = _outcome_for_error(source, exc)
+            except JobStopped:
+                raise  # the job was failed or cancelled: stop the whole batch
             except Exception as exc:
                 logger.exception("import of batch file %s failed unexpectedly", i)
                 outcome = ImportOutcome(
@@ -286,7 +298,7 @@ def transcripts_import_batch(
 
 
 def _import_one(
-    source: SourceFile, *, user, assignees, dry_run, annotate, on_page
+    source: SourceFile, *, user, assignees, dry_run, annotate, on_page, guard=None
 ) -> ImportOutcome:
     data = source.data or b""
     if dry_run:
@@ -319,6 +331,7 @@ def _import_one(
         assignees=assignees,
         annotate=annotate,
         on_page=on_page,
+        guard=guard,
     )
     return ImportOutcome(
         path=source.path,
@@ -512,6 +525,7 @@ def transcripts_import_job(
             user=user,
             assignees=assignees,
             on_page=on_page,
+            guard=lambda: jobs.job_check(job_id=job_id, lock=True),
         )
         results.extend(o.to_json() for o in outcomes)
         jobs.job_progress(

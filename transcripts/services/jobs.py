@@ -19,7 +19,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from engine.progress import Progress, ProgressFn
+from engine.progress import Cancelled, Progress, ProgressFn
 from transcripts.models import Job
 
 logger = logging.getLogger(__name__)
@@ -79,7 +79,7 @@ def job_not_queued(job: Job) -> str:
     return ""
 
 
-class JobStopped(Exception):
+class JobStopped(Cancelled):
     """Raised into a running task when its Job was failed or cancelled meanwhile (the
     stale sweep, the Cancel button): the work stops instead of finishing a job that the
     pages already show as ended."""
@@ -121,9 +121,14 @@ def job_progress(*, job_id: int, progress: int, message: str = "") -> None:
             raise JobStopped(f"job {job_id} was stopped")
 
 
-def job_check(*, job_id: int) -> None:
-    """Raise ``JobStopped`` unless the job is still queued or running."""
-    if not Job.objects.filter(pk=job_id, status__in=ACTIVE).exists():
+def job_check(*, job_id: int, lock: bool = False) -> None:
+    """Raise ``JobStopped`` unless the job is still queued or running. With ``lock``
+    (inside a transaction) the row stays locked until it commits: a sweep or a cancel
+    waits for that commit, so the work it guards and the job's end cannot cross."""
+    rows = Job.objects.filter(pk=job_id, status__in=ACTIVE)
+    if lock:
+        rows = rows.select_for_update()
+    if not list(rows.values_list("pk", flat=True)[:1]):
         raise JobStopped(f"job {job_id} was stopped")
 
 
@@ -224,6 +229,38 @@ def job_fail_orphaned(*, job_id: int, message: str, error: str) -> bool:
         _job_end_orphaned(job, message=message, error=error)
     _after_orphaned([job])
     return True
+
+
+CANCELLED = "Cancelled from the page; start it again when wanted."
+
+
+def job_cancel(*, job_id: int, user) -> int:
+    """Cancel a queued or running job (an upload's batch: every file still waiting or
+    importing). The worker stops at its next progress report or, for an import, just
+    before its transaction commits (nothing of a cancelled file is kept); an annotating
+    transcript becomes ``failed`` (re-run it from its page). Returns how many jobs were
+    cancelled (0: it had already ended). Audited (``job.cancel``, ids only)."""
+    from anonreview.core.audit import audit_record
+
+    job = Job.objects.filter(pk=job_id).only("id", "kind", "transcript_id").first()
+    if job is None:
+        return 0
+    # An upload's files first: the last one ends the batch with every file's outcome.
+    targets = list(
+        Job.objects.filter(batch_id=job.pk, status__in=ACTIVE).values_list("pk", flat=True)
+    ) + [job.pk]
+    cancelled = [
+        pk for pk in targets if job_fail_orphaned(job_id=pk, message="Cancelled", error=CANCELLED)
+    ]
+    if cancelled:
+        with transaction.atomic():
+            audit_record(
+                actor=user,
+                event_type="job.cancel",
+                transcript=job.transcript if job.transcript_id else None,
+                after={"job": job.pk, "kind": job.kind, "cancelled": cancelled},
+            )
+    return len(cancelled)
 
 
 def jobs_fail_stale(*, older_than: timedelta | None = None) -> int:

@@ -197,7 +197,11 @@ WORKER_HEARTBEAT_SECONDS = float(os.environ.get("WORKER_HEARTBEAT_SECONDS", "10"
 WORKER_GONE_AFTER_SECONDS = float(os.environ.get("WORKER_GONE_AFTER_SECONDS", "60"))
 WORKER_NICE = int(os.environ.get("WORKER_NICE", "10"))
 
-# Imports
+# Imports. Uploads are streamed to UPLOAD_STAGING_DIR and imported from there by a worker
+# (workers on other machines mount the same directory); Django writes uploads over
+# FILE_UPLOAD_MAX_MEMORY_SIZE to FILE_UPLOAD_TEMP_DIR while they arrive.
+UPLOAD_STAGING_DIR = Path(os.environ.get("UPLOAD_STAGING_DIR") or BASE_DIR / "var" / "staging")
+FILE_UPLOAD_TEMP_DIR = os.environ.get("FILE_UPLOAD_TEMP_DIR") or None
 IMPORT_MAX_FILE_BYTES = int(os.environ.get("IMPORT_MAX_FILE_MB", "50")) * 1024 * 1024
 IMPORT_MAX_ZIP_MEMBERS = int(os.environ.get("IMPORT_MAX_ZIP_MEMBERS", "500"))
 DATA_UPLOAD_MAX_NUMBER_FILES = 500

@@ -2,6 +2,7 @@
 and refusal for annotators."""
 
 import functools
+import os
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -201,3 +202,159 @@ def test_uploaded_scan_is_ocrd_in_the_background_job_and_its_doubtful_words_are_
     assert report["pages"] >= 3 and "THE COURT:" in transcript.text
     page = client.get(reverse("annotations:detail", args=[transcript.pk])).content.decode()
     assert 'id="ocr-summary"' in page and f"{report['pages']} scanned pages" in page
+
+
+# --- Issue 23: a 180 MB upload through a real gunicorn answers within seconds --------
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _database_url() -> str:
+    from django.db import connection
+
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    return (
+        f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
+        f"{db['PORT'] or 5432}/{db['NAME']}"
+    )
+
+
+def _peak_rss_mb(pid: int) -> float:
+    """Peak resident memory (VmHWM) of ``pid`` and its children, the largest, in MB."""
+    from pathlib import Path
+
+    pids = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        pids += [int(c) for c in (task / "children").read_text().split()]
+    peaks = []
+    for p in pids:
+        for line in Path(f"/proc/{p}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                peaks.append(int(line.split()[1]) / 1024)
+    return max(peaks)
+
+
+def _zip_of_four_45mb_files(path) -> int:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as archive:
+        for i in range(4):
+            archive.writestr(f"hearing-{i}.txt", os.urandom(45 * 1024 * 1024))
+    return path.stat().st_size
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_180_mb_upload_answers_within_5_seconds_under_300_mb(lead, tmp_path):
+    import http.client
+    import re
+    import subprocess
+    import sys
+    import time
+
+    from django.conf import settings as django_settings
+    from django.test import Client
+
+    from tests.conftest import REPO
+    from transcripts.models import StagedUpload
+
+    archive = tmp_path / "four-hearings.zip"
+    size = _zip_of_four_45mb_files(archive)
+    assert 180 * 1024 * 1024 <= size <= 200 * 1024 * 1024  # within the 200 MB zip limit
+    client = Client()
+    client.force_login(lead)
+    session = client.cookies["sessionid"].value
+    port = _free_port()
+    staging = tmp_path / "staging"
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env.update(
+        DJANGO_SETTINGS_MODULE="anonreview.settings",
+        DATABASE_URL=_database_url(),
+        SECRET_KEY=django_settings.SECRET_KEY,  # the test client's session is signed with it
+        DEBUG="0",
+        HTTPS="0",
+        UPLOAD_STAGING_DIR=str(staging),
+        FILE_UPLOAD_TEMP_DIR=str(tmp_path),
+        TASKS_BACKEND="django_tasks_db.DatabaseBackend",
+        LOG_LEVEL="WARNING",
+    )
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "anonreview.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                conn.request("GET", "/transcripts/import/", headers={"Cookie": f"sessionid={session}"})
+                page = conn.getresponse()
+                body = page.read().decode()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "gunicorn did not start"
+                time.sleep(0.3)
+        assert page.status == 200, body[:500]
+        csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+        cookie = re.search(r"csrftoken=([^;]+)", page.getheader("Set-Cookie") or "").group(1)
+
+        boundary = "----anonreview-test-boundary"
+        head = (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n'
+            f'{csrf}\r\n--{boundary}\r\nContent-Disposition: form-data; name="files"; '
+            f'filename="four-hearings.zip"\r\nContent-Type: application/zip\r\n\r\n'
+        ).encode()
+        tail = f"\r\n--{boundary}--\r\n".encode()
+
+        def body_stream():
+            yield head
+            with open(archive, "rb") as f:
+                while chunk := f.read(1024 * 1024):
+                    yield chunk
+            yield tail
+
+        started = time.perf_counter()
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request(
+            "POST",
+            "/transcripts/import/",
+            body=body_stream(),
+            headers={
+                "Content-Type": f"multipart/form-data; boundary={boundary}",
+                "Content-Length": str(len(head) + size + len(tail)),
+                "Cookie": f"sessionid={session}; csrftoken={cookie}",
+            },
+        )
+        answer = conn.getresponse()
+        answer.read()
+        seconds = time.perf_counter() - started
+        peak_mb = _peak_rss_mb(server.pid)
+        assert answer.status == 302, answer.status
+        assert "?job=" in answer.getheader("Location")
+        print(f"180 MB upload: {seconds:.2f} s, web process peak RSS {peak_mb:.0f} MB")
+        assert seconds <= 5.0, f"{seconds:.2f} s"
+        assert peak_mb < 300, f"{peak_mb:.0f} MB"
+        staged = StagedUpload.objects.get()
+        assert staged.size == size and (staging / staged.path).stat().st_size == size
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -368,66 +368,81 @@ def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
     ``uploads``: objects with ``.name``, ``.size`` and ``.chunks()`` (Django's
     UploadedFile). Files over the size limit or empty are refused here, without
     being stored; their Job ends at once with the reason in words. Accepted files are
-    staged as ``StagedUpload`` rows in the same transaction as their Job, so a worker
-    needs only the database.
+    moved (or streamed) to the staging directory, never read into memory, and a
+    ``StagedUpload`` row names each in the same transaction as its Job: the request
+    answers in seconds at the size limits (issue 23), and the worker reads the file.
     """
+    from django.utils.crypto import get_random_string
+
     from transcripts.models import Job, StagedUpload
     from transcripts.services import jobs
+    from transcripts.storage import staging_path, staging_store
     from transcripts.tasks import import_files_task
 
     limits = import_limits()
     uploads = list(uploads)
     assignees = [a for a in assignees if a is not None]
     user_id = user.pk if getattr(user, "is_authenticated", False) else None
-    with transaction.atomic():
-        batch = jobs.job_create(
-            kind=Job.Kind.IMPORT, user=user, message=f"{len(uploads)} file(s) waiting"
-        )
-        for i, upload in enumerate(uploads):
-            name = _safe_name(upload.name or f"file-{i + 1}")
-            file_job = jobs.job_create(
-                kind=Job.Kind.IMPORT,
-                user=user,
-                batch=batch,
-                message=f"{name}: waiting",
-                result={"path": name},
+    staged_names: list[str] = []
+    try:
+        with transaction.atomic():
+            batch = jobs.job_create(
+                kind=Job.Kind.IMPORT, user=user, message=f"{len(uploads)} file(s) waiting"
             )
-            limit = limits["max_total"] if name.lower().endswith(".zip") else limits["max_bytes"]
-            refused = None
-            data = b""
-            if upload.size > limit:
-                err = too_large(upload.size, limit)
-                refused = {"path": name, "error": err.message, "code": err.code}
-            elif upload.size == 0:
-                refused = {"path": name, "error": "The file is empty.", "code": "empty"}
-            else:
-                data = b"".join(upload.chunks())
-                if len(data) > limit:  # the declared size can be wrong
-                    err = too_large(len(data), limit)
+            for i, upload in enumerate(uploads):
+                name = _safe_name(upload.name or f"file-{i + 1}")
+                file_job = jobs.job_create(
+                    kind=Job.Kind.IMPORT,
+                    user=user,
+                    batch=batch,
+                    message=f"{name}: waiting",
+                    result={"path": name},
+                )
+                limit = (
+                    limits["max_total"] if name.lower().endswith(".zip") else limits["max_bytes"]
+                )
+                refused = None
+                size = 0
+                stage_name = f"job{file_job.pk}-{get_random_string(12)}"
+                if upload.size > limit:
+                    err = too_large(upload.size, limit)
                     refused = {"path": name, "error": err.message, "code": err.code}
-            if refused is not None:
-                outcome = ImportOutcome(
-                    path=name, ok=False, error=refused["error"], code=refused["code"]
+                elif upload.size == 0:
+                    refused = {"path": name, "error": "The file is empty.", "code": "empty"}
+                else:
+                    staged_names.append(stage_name)
+                    size = staging_store(upload, name=stage_name)
+                    if size > limit:  # the declared size can be wrong
+                        err = too_large(size, limit)
+                        refused = {"path": name, "error": err.message, "code": err.code}
+                        staging_path(stage_name).unlink(missing_ok=True)
+                if refused is not None:
+                    outcome = ImportOutcome(
+                        path=name, ok=False, error=refused["error"], code=refused["code"]
+                    )
+                    jobs.job_finish(
+                        job_id=file_job.pk,
+                        message=f"{name}: not imported",
+                        result={"files": [outcome.to_json()]},
+                    )
+                    continue
+                StagedUpload.objects.create(
+                    job=file_job, index=0, original_name=name, path=stage_name, size=size
                 )
-                jobs.job_finish(
-                    job_id=file_job.pk,
-                    message=f"{name}: not imported",
-                    result={"files": [outcome.to_json()]},
+                jobs.job_enqueue(
+                    job=file_job,
+                    task=import_files_task,
+                    files=[{"path": name, "staged": 0}],
+                    user_id=user_id,
+                    assignee_ids=[a.pk for a in assignees],
                 )
-                continue
-            StagedUpload.objects.create(
-                job=file_job, index=0, original_name=name, data=data, size=len(data)
-            )
-            jobs.job_enqueue(
-                job=file_job,
-                task=import_files_task,
-                files=[{"path": name, "staged": 0}],
-                user_id=user_id,
-                assignee_ids=[a.pk for a in assignees],
-            )
-        # After the enqueues (on_commit runs in order): a batch whose files were all
-        # refused, or could not be queued, ends here; otherwise its last file ends it.
-        transaction.on_commit(lambda: import_batch_refresh(job_id=batch.pk))
+            # After the enqueues (on_commit runs in order): a batch whose files were all
+            # refused, or could not be queued, ends here; otherwise its last file ends it.
+            transaction.on_commit(lambda: import_batch_refresh(job_id=batch.pk))
+    except BaseException:
+        for stage_name in staged_names:  # nothing names them any more
+            staging_path(stage_name).unlink(missing_ok=True)
+        raise
     return batch
 
 
@@ -509,7 +524,21 @@ def transcripts_import_job(
                 ).to_json()
             )
             continue
-        data = bytes(staged.data)
+        try:
+            data = staged.read()
+        except OSError:
+            results.append(
+                ImportOutcome(
+                    path=f["path"],
+                    ok=False,
+                    code="missing",
+                    error=(
+                        "The uploaded file is not in the staging directory (a worker on "
+                        "another machine needs it mounted: docs/workers.md); upload it again."
+                    ),
+                ).to_json()
+            )
+            continue
         del staged
 
         def on_page(_i, done, pages, n=n):

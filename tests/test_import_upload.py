@@ -306,7 +306,9 @@ def test_a_180_mb_upload_answers_within_5_seconds_under_300_mb(lead, tmp_path):
         while True:
             try:
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                conn.request("GET", "/transcripts/import/", headers={"Cookie": f"sessionid={session}"})
+                conn.request(
+                    "GET", "/transcripts/import/", headers={"Cookie": f"sessionid={session}"}
+                )
                 page = conn.getresponse()
                 body = page.read().decode()
                 break

@@ -310,6 +310,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "presidio-analyzer": {"level": "ERROR"},
+        "axes": {"level": "WARNING"},  # its start-up banner on every command (issue 23)
         "django.request": {"level": "WARNING"},
         # runserver's request lines, through our formatter (query strings cut).
         "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},

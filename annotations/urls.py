@@ -21,6 +21,7 @@ urlpatterns: list = [
         name="start-review",
     ),
     path("transcripts/<int:pk>/submit/", workflow.transcript_submit_view, name="submit"),
+    path("transcripts/<int:pk>/annotate/", workflow.transcript_annotate_view, name="annotate"),
     path("transcripts/<int:pk>/approve/", workflow.transcript_approve_view, name="approve"),
     path("transcripts/<int:pk>/return/", workflow.transcript_return_view, name="return"),
     path("transcripts/release/", workflow.transcript_release_view, name="release"),

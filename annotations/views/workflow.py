@@ -63,6 +63,8 @@ def _context(request, transcript: Transcript, **extra) -> dict:
         "review_url": review_url(transcript),
         "strategies": STRATEGIES,
         "ocr": selectors.transcript_ocr_summary(transcript=transcript),
+        "annotation_job": transcript.jobs.filter(kind="annotate").order_by("-id").first(),
+        "can_annotate_again": is_lead and transcript.state in (S.FAILED, S.IMPORTED),
         **extra,
     }
 
@@ -84,6 +86,24 @@ def transcript_detail(request, pk: int):
     """One transcript: state, assignees, progress, the next workflow steps, agreement."""
     transcript = _get(request, pk)
     return render(request, "transcripts/detail.html", _context(request, transcript))
+
+
+@require_POST
+def transcript_annotate_view(request, pk: int):
+    """A lead runs the automatic annotation again (a failed or never annotated
+    transcript); the page then shows the job's progress bar."""
+    from annotations.services.annotation import transcript_annotate_rerun
+
+    transcript = _get(request, pk)
+    if not roles.is_lead(request.user):
+        raise PermissionDenied("Only leads can run the automatic annotation again.")
+    try:
+        transcript_annotate_rerun(transcript=transcript, actor=request.user)
+    except wf.TransitionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"The automatic annotation of transcript {pk} is queued.")
+    return redirect("annotations:detail", pk=pk)
 
 
 @require_POST

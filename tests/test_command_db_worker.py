@@ -71,6 +71,7 @@ def worker_process(settings):
         DEBUG="0",
         HTTPS="0",
         LOG_LEVEL="INFO",
+        UPLOAD_STAGING_DIR=str(settings.UPLOAD_STAGING_DIR),  # where uploads wait
     )
     process = subprocess.Popen(
         [
@@ -137,3 +138,39 @@ def test_worker_survives_terminated_connections_and_finishes_the_next_job(
     row.refresh_from_db()
     assert row.seen_at > first_seen  # the heartbeat went on after the terminations
     assert row.stopped_at is not None  # and the clean exit was recorded
+
+
+def test_a_worker_crash_is_logged_through_the_privacy_formatter(monkeypatch, settings, caplog):
+    # Issue 23: tracebacks went to stderr raw, exception messages (names) included.
+    import logging
+    import threading
+
+    from django.core.management import call_command
+
+    from anonreview.core.management.commands import db_worker
+    from anonreview.logs import PrivacyFormatter
+
+    settings.WORKER_NICE = 0  # this test process keeps its priority
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    monkeypatch.setattr(threading, "excepthook", threading.excepthook)
+
+    secret = "".join(["Qu", "ill"])  # not in the source line the traceback quotes
+
+    def crash(self):
+        raise RuntimeError(f"{secret} Vance's hearing")
+
+    monkeypatch.setattr(db_worker.Worker, "poll_once", crash)
+    with caplog.at_level(logging.CRITICAL, logger="anonreview.worker"):
+        with pytest.raises(SystemExit) as stopped:
+            call_command("db_worker", "--no-reload", "--no-startup-delay", "--worker-id", "c-1")
+    assert stopped.value.code == 1  # for the supervisor to restart it
+    [record] = [r for r in caplog.records if r.exc_info]
+    formatter = next(
+        h.formatter
+        for h in logging.getLogger().handlers
+        if isinstance(h.formatter, PrivacyFormatter)
+    )
+    written = formatter.format(record)
+    assert "RuntimeError: <message withheld>" in written and "Quill" not in written
+    assert WorkerProcess.objects.get(worker_id="c-1").stopped_at is not None

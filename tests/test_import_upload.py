@@ -11,6 +11,7 @@ from django.urls import reverse
 from engine.synthetic import generate_hearing, render_pdf_bytes
 from transcripts.models import Job, Transcript
 from transcripts.services import jobs
+from transcripts.services.importing import import_job_enqueue
 
 SPEECH = b"PRESIDING COMMISSIONER ALDEN: Good morning.\nATTORNEY VANCE: Good morning.\n"
 LIGHT_DETECTORS = [{"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}}]
@@ -360,3 +361,31 @@ def test_a_180_mb_upload_answers_within_5_seconds_under_300_mb(lead, tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_too_many_files_are_refused_in_words_on_the_upload_page(client, lead, settings):
+    # Issue 23: 501 files got a bare "Bad Request (400)".
+    settings.DATA_UPLOAD_MAX_NUMBER_FILES = 5
+    client.force_login(lead)
+    files = [SimpleUploadedFile(f"f{i}.txt", b"A: x\n") for i in range(6)]
+    response = client.post(reverse("transcripts:upload"), {"files": files})
+    assert response.status_code == 400
+    assert b"Too many files: at most 5 per upload" in response.content
+    assert not Job.objects.exists()
+
+
+def test_an_empty_zip_is_named_with_the_reason(lead, settings, django_capture_on_commit_callbacks):
+    # Issue 23: "job 44 — The import of this file stopped; upload it again".
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    zipfile.ZipFile(buf, "w").close()
+    with django_capture_on_commit_callbacks(execute=True):
+        batch = import_job_enqueue(
+            uploads=[SimpleUploadedFile("hearings.zip", buf.getvalue())], user=lead
+        )
+    batch.refresh_from_db()
+    [outcome] = batch.result["files"]
+    assert outcome["path"] == "hearings.zip" and outcome["code"] == "empty"
+    assert "archive is empty" in outcome["error"]

@@ -556,6 +556,15 @@ def transcripts_import_job(
             on_page=on_page,
             guard=lambda: jobs.job_check(job_id=job_id, lock=True),
         )
+        if not outcomes:  # an archive with nothing in it: say so, by its name
+            outcomes = [
+                ImportOutcome(
+                    path=f["path"],
+                    ok=False,
+                    code="empty",
+                    error="The archive is empty: it holds no PDF or text file to import.",
+                )
+            ]
         results.extend(o.to_json() for o in outcomes)
         jobs.job_progress(
             job_id=job_id,

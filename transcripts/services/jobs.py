@@ -204,12 +204,16 @@ def _job_end_orphaned(job: Job, *, message: str, error: str) -> None:
 
 def _after_orphaned(jobs_ended: list[Job]) -> None:
     """What ends with a job, outside its lock: an upload's batch ends with its last
-    file (a batch whose only file was swept no longer stays "Queued")."""
+    file (a batch whose only file was swept no longer stays "Queued"); the apps' own
+    rows follow (``hooks.job_failed``: a trained model no longer stays "training")."""
+    from transcripts.hooks import hooks
     from transcripts.services.importing import import_batch_refresh
 
     for job in jobs_ended:
         if job.kind == Job.Kind.IMPORT and job.batch_id:
             import_batch_refresh(job_id=job.pk)
+        if hooks.job_failed is not None:
+            hooks.job_failed(job=job)
 
 
 def job_fail_orphaned(*, job_id: int, message: str, error: str) -> bool:

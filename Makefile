@@ -85,7 +85,8 @@ static: install secret
 run: demo static tesseract
 	@echo "Starting $(WORKERS) worker(s) and the server on http://$(HOST):$(PORT)/"
 	@trap 'kill 0' INT TERM EXIT; \
-	( sleep 6; $(RUN_ENV) $(PY) manage.py create_demo_accounts --show-box $(DEMO_PASSWORDS) ) & \
+	$(RUN_ENV) $(PY) manage.py create_demo_accounts --show-box $(DEMO_PASSWORDS) \
+	  --after-workers $(WORKERS) & \
 	$(RUN_ENV) ANONREVIEW_WORKERS=$(WORKERS) ANONREVIEW_PRELOAD_DETECTORS=1 \
 	  $(PY) manage.py run_workers --workers $(WORKERS) --interval 0.2 & \
 	$(RUN_ENV) $(VENV)/bin/gunicorn anonreview.wsgi:application --bind $(HOST):$(PORT) \

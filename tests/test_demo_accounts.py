@@ -30,8 +30,16 @@ def test_passwords_kept_for_the_box_are_shown_once_last(db, tmp_path):
     call_command("create_demo_accounts", "--passwords-file", str(kept), stdout=out)
     assert "annotator" not in out.getvalue()  # no password among the start-up lines
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    from anonreview.core import workers
+
+    workers.worker_register(worker_id="w-demo")  # make run: the box waits for the workers
     box = StringIO()
-    call_command("create_demo_accounts", "--show-box", str(kept), stdout=box)
+    try:
+        call_command(
+            "create_demo_accounts", "--show-box", str(kept), "--after-workers", "1", stdout=box
+        )
+    finally:
+        workers.worker_unregister()
     lines = box.getvalue().splitlines()
     assert lines[0].startswith("+-") and lines[-1].startswith("+-")
     assert all(line.startswith("| ") for line in lines[1:-1])

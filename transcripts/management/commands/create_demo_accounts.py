@@ -40,9 +40,17 @@ class Command(BaseCommand):
             metavar="FILE",
             help="Print the passwords kept in FILE in a box, delete it.",
         )
+        parser.add_argument(
+            "--after-workers",
+            type=int,
+            default=0,
+            metavar="N",
+            help="With --show-box: first wait (up to 5 minutes) until N workers are alive.",
+        )
 
     def handle(self, *args, **options):
         if options["show_box"]:
+            self._wait_for_workers(options["after_workers"])
             return self._show_box(Path(options["show_box"]))
         User = get_user_model()
         created_lines = []
@@ -75,6 +83,20 @@ class Command(BaseCommand):
                 "Demo accounts already exist; passwords unchanged "
                 "(reset one with: python manage.py changepassword USERNAME)."
             )
+
+    def _wait_for_workers(self, count: int, timeout: float = 300) -> None:
+        """Wait until ``count`` workers run (they log while they start: the box comes
+        after them); gives up silently after ``timeout`` seconds."""
+        import time
+
+        from anonreview.core.workers import workers_alive_count
+
+        deadline = time.monotonic() + timeout
+        while count > 0 and time.monotonic() < deadline:
+            if workers_alive_count() >= count:
+                time.sleep(1)  # their first lines
+                return
+            time.sleep(0.5)
 
     def _show_box(self, path: Path) -> None:
         """The passwords kept by ``--passwords-file``, in a box; the file is deleted."""

@@ -158,3 +158,23 @@ def test_a_worker_process_runs_below_the_web_servers_cpu_priority():
     before, after = map(int, done.stdout.split()[-2:])
     assert after == min(19, before + 10)
     assert os.nice(0) == before  # the calling process (the "server") is untouched
+
+
+def test_worker_status_lists_live_workers_and_fails_when_none_is(registered):
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("worker_status", "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["alive"] == 1 and report["workers"][0]["worker_id"] == "w-test"
+    WorkerProcess.objects.filter(pk=registered.pk).update(
+        seen_at=timezone.now() - timedelta(minutes=5)
+    )
+    out = StringIO()
+    with pytest.raises(SystemExit) as none_alive:
+        call_command("worker_status", stdout=out)
+    assert none_alive.value.code == 1
+    assert "GONE" in out.getvalue() and "0 worker(s) alive." in out.getvalue()

@@ -389,3 +389,24 @@ def test_an_empty_zip_is_named_with_the_reason(lead, settings, django_capture_on
     [outcome] = batch.result["files"]
     assert outcome["path"] == "hearings.zip" and outcome["code"] == "empty"
     assert "archive is empty" in outcome["error"]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_lead_cancels_a_waiting_upload_in_the_browser(
+    login_page, live_server, lead, settings, tmp_path
+):
+    # Issue 23: no worker runs (the page says so) and the lead cancels from the bar.
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    good = tmp_path / "plain.txt"
+    good.write_bytes(SPEECH)
+    page = login_page(lead)
+    page.goto(live_server.url + reverse("transcripts:upload"))
+    page.set_input_files("#upload-files", [str(good)])
+    page.click("form.upload-form button[type=submit]")
+    bar = page.locator(".import-job .job").first
+    assert "No worker is running" in bar.inner_text()
+    bar.locator("form.job-cancel button").click()
+    page.wait_for_selector("#import-results")
+    assert "Cancelled" in page.locator("tr.import-error").inner_text()
+    assert not Transcript.objects.exists()

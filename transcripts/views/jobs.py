@@ -46,6 +46,8 @@ def job_cancel(request, job_id: int):
     if request.htmx:
         job = selectors.job_with_batch_progress(job)
         return render(request, "transcripts/_job.html", {"job": job})
+    if job.kind == Job.Kind.IMPORT and job.batch_id is None:  # an upload: its results
+        return redirect(f"{reverse('transcripts:upload')}?job={job.pk}")
     nxt = request.POST.get("next", "")
     if nxt and url_has_allowed_host_and_scheme(nxt, allowed_hosts={request.get_host()}):
         return redirect(nxt)

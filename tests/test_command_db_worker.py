@@ -174,3 +174,43 @@ def test_a_worker_crash_is_logged_through_the_privacy_formatter(monkeypatch, set
     written = formatter.format(record)
     assert "RuntimeError: <message withheld>" in written and "Quill" not in written
     assert WorkerProcess.objects.get(worker_id="c-1").stopped_at is not None
+
+
+@pytest.mark.django_db
+def test_a_failed_tasks_stored_traceback_has_no_exception_message(monkeypatch, settings):
+    # The library stored the whole traceback, exception message (names) included.
+    from django_tasks_db.models import DBTaskResult
+
+    from annotations.services import measurements
+    from annotations.tasks import dashboard_recompute_task
+    from anonreview.core.management.commands import db_worker
+    from transcripts.services import jobs
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    secret = "".join(["Qu", "ill"])
+
+    def broken(**kwargs):
+        raise RuntimeError(f"{secret} was in the text")
+
+    monkeypatch.setattr(measurements, "dashboard_recompute_job", broken)
+    job = jobs.job_create(kind=Job.Kind.EVALUATE)
+    queued = DBTaskResult.objects.get(pk=dashboard_recompute_task.enqueue(job_id=job.pk).id)
+    worker = db_worker.Worker(
+        queue_names=["default"],
+        interval=0,
+        batch=True,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id="t-priv",
+        excluded_queue_names=[],
+    )
+    worker.run_task(queued)
+    queued.refresh_from_db()
+    assert queued.status == "FAILED"
+    assert "RuntimeError: <message withheld>" in queued.traceback
+    assert secret not in queued.traceback
+    job.refresh_from_db()
+    assert (
+        job.status == Job.Status.FAILED and "RuntimeError" in job.error and secret not in job.error
+    )

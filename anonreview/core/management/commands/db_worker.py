@@ -93,6 +93,7 @@ class Worker(library.Worker):
         return task_result is not None
 
     def run_task(self, db_task_result) -> None:
+        _record_failures_privately(db_task_result)
         try:
             super().run_task(db_task_result)
         except workers.CONNECTION_ERRORS as exc:
@@ -110,6 +111,36 @@ class Worker(library.Worker):
             except workers.CONNECTION_ERRORS:
                 workers.db_connections_reset()
                 raise
+
+
+def _record_failures_privately(db_task_result) -> None:
+    """Store a failed task's traceback as the logs write it: frames and the exception's
+    type, not its message (the library stores ``format_exception``, message included,
+    and messages can hold names)."""
+    from django.utils import timezone
+    from django_tasks_db.compat import TaskResultStatus
+
+    from anonreview.logs import PrivacyFormatter
+
+    def set_failed(exc: BaseException) -> None:
+        db_task_result.status = TaskResultStatus.FAILED
+        db_task_result.finished_at = timezone.now()
+        db_task_result.exception_class_path = f"{type(exc).__module__}.{type(exc).__qualname__}"
+        db_task_result.traceback = PrivacyFormatter().formatException(
+            (type(exc), exc, exc.__traceback__)
+        )
+        db_task_result.return_value = None
+        db_task_result.save(
+            update_fields=[
+                "status",
+                "return_value",
+                "finished_at",
+                "exception_class_path",
+                "traceback",
+            ]
+        )
+
+    db_task_result.set_failed = set_failed
 
 
 def _log_uncaught(exc_type, exc, tb) -> None:

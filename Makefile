@@ -87,8 +87,8 @@ run: demo static tesseract
 	@trap 'kill 0' INT TERM EXIT; \
 	$(RUN_ENV) $(PY) manage.py create_demo_accounts --show-box $(DEMO_PASSWORDS) \
 	  --after-workers $(WORKERS) & \
-	$(RUN_ENV) ANONREVIEW_WORKERS=$(WORKERS) ANONREVIEW_PRELOAD_DETECTORS=1 \
-	  $(PY) manage.py run_workers --workers $(WORKERS) --interval 0.2 & \
+	$(RUN_ENV) ANONREVIEW_WORKERS=$(WORKERS) \
+	  $(PY) manage.py run_workers --workers $(WORKERS) --interval 0.2 --preload-detectors & \
 	$(RUN_ENV) $(VENV)/bin/gunicorn anonreview.wsgi:application --bind $(HOST):$(PORT) \
 	  --workers $(WEB_WORKERS) --access-logfile - --access-logformat $(ACCESS_LOG)
 

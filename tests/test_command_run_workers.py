@@ -88,3 +88,31 @@ def test_a_killed_worker_is_started_again():
     assert "restarting" in out
     # SIGTERM reached the worker once: it stopped cleanly and recorded it.
     assert WorkerProcess.objects.get(pid=second).stopped_at is not None
+
+
+def test_only_the_workers_preload_the_models(monkeypatch):
+    # The supervisor is a manage.py process too: it must not load the detectors itself.
+    from anonreview.core.management.commands import run_workers
+
+    started = []
+
+    class FakePopen:
+        def __init__(self, args, **kwargs):
+            started.append((args, kwargs))
+
+    def stop_at_once(self):
+        for n in range(1, self.count + 1):
+            self.start(f"{self.prefix}-{n}")
+        return 0
+
+    monkeypatch.delenv("ANONREVIEW_PRELOAD_DETECTORS", raising=False)
+    monkeypatch.setattr(run_workers.subprocess, "Popen", FakePopen)
+    monkeypatch.setattr(run_workers.Supervisor, "run", stop_at_once)
+    monkeypatch.setattr(run_workers.signal, "signal", lambda *a: None)
+    from django.core.management import call_command
+
+    call_command("run_workers", "--workers", "2", "--preload-detectors")
+    assert [a[a.index("--worker-id") + 1] for a, _ in started] == ["local-1", "local-2"]
+    assert all(kw["env"]["ANONREVIEW_PRELOAD_DETECTORS"] == "1" for _, kw in started)
+    assert all(kw["env"]["ANONREVIEW_WORKERS"] == "2" for _, kw in started)
+    assert "ANONREVIEW_PRELOAD_DETECTORS" not in os.environ

@@ -10,6 +10,7 @@ per worker with ``Restart=always``; see docs/workers.md).
 """
 
 import logging
+import os
 import signal
 import subprocess
 import sys
@@ -26,11 +27,20 @@ MAX_BACKOFF_S = 60.0
 
 
 class Supervisor:
-    def __init__(self, *, count: int, prefix: str, worker_args: list[str], pause: float):
+    def __init__(
+        self,
+        *,
+        count: int,
+        prefix: str,
+        worker_args: list[str],
+        pause: float,
+        env: dict | None = None,
+    ):
         self.count = count
         self.prefix = prefix
         self.worker_args = worker_args
         self.pause = pause
+        self.env = env
         self.children: dict[str, subprocess.Popen] = {}
         self.started_at: dict[str, float] = {}
         self.backoff: dict[str, float] = {}
@@ -52,7 +62,9 @@ class Supervisor:
     def start(self, worker_id: str) -> None:
         # In a process group of its own: a Ctrl-C in the terminal reaches the supervisor
         # only, which passes one SIGTERM on (a second signal would cut the task short).
-        self.children[worker_id] = subprocess.Popen(self.command(worker_id), process_group=0)
+        self.children[worker_id] = subprocess.Popen(
+            self.command(worker_id), process_group=0, env=self.env
+        )
         self.started_at[worker_id] = time.monotonic()
 
     def stop(self, signum=None, frame=None) -> None:
@@ -108,13 +120,33 @@ class Command(BaseCommand):
         parser.add_argument(
             "--restart-pause", type=float, default=2.0, help="seconds before a restart"
         )
+        parser.add_argument(
+            "--preload-detectors",
+            action="store_true",
+            help="workers load their models at start (ANONREVIEW_PRELOAD_DETECTORS=1 for "
+            "them only: the supervisor itself loads no model)",
+        )
 
-    def handle(self, *args, workers: int, prefix: str, interval: str, restart_pause: float, **kw):
+    def handle(
+        self,
+        *args,
+        workers: int,
+        prefix: str,
+        interval: str,
+        restart_pause: float,
+        preload_detectors: bool,
+        **kw,
+    ):
+        env = dict(os.environ)
+        env.setdefault("ANONREVIEW_WORKERS", str(max(1, workers)))
+        if preload_detectors:
+            env["ANONREVIEW_PRELOAD_DETECTORS"] = "1"
         supervisor = Supervisor(
             count=max(1, workers),
             prefix=prefix,
             worker_args=["--interval", interval],
             pause=restart_pause,
+            env=env,
         )
         signal.signal(signal.SIGINT, supervisor.stop)
         signal.signal(signal.SIGTERM, supervisor.stop)

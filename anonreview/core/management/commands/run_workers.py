@@ -26,6 +26,17 @@ QUICK_DEATH_S = 10.0  # a worker that dies sooner than this after its start back
 MAX_BACKOFF_S = 60.0
 
 
+def _die_with_parent() -> None:
+    """Linux: the worker gets SIGTERM if the supervisor dies without stopping it (a
+    ``kill -9``), instead of running on unsupervised."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 class Supervisor:
     def __init__(
         self,
@@ -63,7 +74,7 @@ class Supervisor:
         # In a process group of its own: a Ctrl-C in the terminal reaches the supervisor
         # only, which passes one SIGTERM on (a second signal would cut the task short).
         self.children[worker_id] = subprocess.Popen(
-            self.command(worker_id), process_group=0, env=self.env
+            self.command(worker_id), process_group=0, env=self.env, preexec_fn=_die_with_parent
         )
         self.started_at[worker_id] = time.monotonic()
 

@@ -95,8 +95,9 @@ run: demo static tesseract
 worker: install secret tesseract
 	$(RUN_ENV) $(PY) manage.py db_worker --interval 0.2
 
-# `secret` too: after `make test` alone the README's command-line tools run (issue 23).
-test: install-dev chromium tesseract secret
+# `migrate` too (it writes the secret key first): after `make test` alone the README's
+# command-line tools run (`leak_report` reads the allow-list from the database; issue 23).
+test: install-dev chromium tesseract migrate
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 

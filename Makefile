@@ -13,22 +13,32 @@ SECRET_KEY_FILE ?= var/secret_key
 RUN_ENV := DEBUG=0 HTTPS=$${HTTPS:-0} SECRET_KEY_FILE=$(SECRET_KEY_FILE)
 # Request lines without query strings (names reach them: the review page's ?q=).
 ACCESS_LOG := '%(t)s %(h)s "%(m)s %(U)s" %(s)s %(b)s'
+# Quiet installs: pip's warnings about the machine (root user, version check, scripts
+# off PATH) go to var/pip.log, shown only when an install fails.
+export PIP_ROOT_USER_ACTION := ignore
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export PIP_NO_WARN_SCRIPT_LOCATION := 1
+PIP_LOG := var/pip.log
+QUIET_PIP = mkdir -p var && $(PIP) install -q $(1) 2>$(PIP_LOG) || { cat $(PIP_LOG); exit 1; }
+# Demo passwords are kept here (mode 600) and printed last by `make run`, in a box.
+DEMO_PASSWORDS := var/demo_passwords
 
 .PHONY: install install-dev chromium tesseract secret migrate demo static run worker serve test lint format bench bench-corpus clean
 
 $(VENV)/bin/python:
-	$(PYTHON) -m venv $(VENV)
-	$(PIP) install -q --upgrade pip
+	@echo "Creating $(VENV) and installing the requirements (a few minutes, once)..."
+	@$(PYTHON) -m venv $(VENV)
+	@$(call QUIET_PIP,--upgrade pip)
 
 # Reinstall only when a requirements file changed (stamp files).
 $(VENV)/.installed: requirements.txt | $(VENV)/bin/python
-	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -r requirements.txt
-	touch $@
+	@$(call QUIET_PIP,torch==2.13.0)
+	@$(call QUIET_PIP,-r requirements.txt)
+	@touch $@
 
 $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
-	$(PIP) install -q -r requirements-dev.txt
-	touch $@
+	@$(call QUIET_PIP,-r requirements-dev.txt)
+	@touch $@
 
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
@@ -56,32 +66,38 @@ $(SECRET_KEY_FILE):
 	@echo "Wrote a new secret key to $@ (keep it private; never commit it)."
 
 migrate: install secret
-	$(RUN_ENV) $(PY) manage.py migrate --noinput
-	$(RUN_ENV) $(PY) manage.py prepare_models
+	@echo "Migrating the database and preparing the models..."
+	@$(RUN_ENV) $(PY) manage.py migrate --noinput -v 0
+	@$(RUN_ENV) $(PY) manage.py prepare_models
 
 # Three hearings to review, plus one approved by a scripted reviewer (for the dashboard).
 demo: migrate
-	$(RUN_ENV) $(PY) manage.py create_demo_accounts
-	$(RUN_ENV) $(PY) manage.py load_demo --reviewed 1
+	@$(RUN_ENV) $(PY) manage.py create_demo_accounts --passwords-file $(DEMO_PASSWORDS)
+	@$(RUN_ENV) $(PY) manage.py load_demo --reviewed 1
 
 # Static files for whitenoise (DEBUG is off: nothing is served from static/ directly).
 static: install secret
-	$(RUN_ENV) $(PY) manage.py collectstatic --noinput -v 0
+	@$(RUN_ENV) $(PY) manage.py collectstatic --noinput -v 0
 
 # Serve the app with gunicorn (DEBUG off) and one background worker (more: WORKERS=2).
+# `run_workers` supervises the workers: one that dies is started again (docs/workers.md);
+# they run at a lower CPU priority than the server (WORKER_NICE, default 10).
 run: demo static tesseract
 	@echo "Starting $(WORKERS) worker(s) and the server on http://$(HOST):$(PORT)/"
 	@trap 'kill 0' INT TERM EXIT; \
-	for i in $$(seq 1 $(WORKERS)); do \
-	  $(RUN_ENV) ANONREVIEW_WORKERS=$(WORKERS) ANONREVIEW_PRELOAD_DETECTORS=1 \
-	  $(PY) manage.py db_worker --no-reload --interval 0.2 --worker-id "local-$$i" & done; \
+	$(RUN_ENV) $(PY) manage.py create_demo_accounts --show-box $(DEMO_PASSWORDS) \
+	  --after-workers $(WORKERS) & \
+	$(RUN_ENV) ANONREVIEW_WORKERS=$(WORKERS) \
+	  $(PY) manage.py run_workers --workers $(WORKERS) --interval 0.2 --preload-detectors & \
 	$(RUN_ENV) $(VENV)/bin/gunicorn anonreview.wsgi:application --bind $(HOST):$(PORT) \
 	  --workers $(WEB_WORKERS) --access-logfile - --access-logformat $(ACCESS_LOG)
 
 worker: install secret tesseract
 	$(RUN_ENV) $(PY) manage.py db_worker --interval 0.2
 
-test: install-dev chromium tesseract
+# `migrate` too (it writes the secret key first): after `make test` alone the README's
+# command-line tools run (`leak_report` reads the allow-list from the database; issue 23).
+test: install-dev chromium tesseract migrate
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 

@@ -10,9 +10,14 @@ class AnnotationsConfig(AppConfig):
     def ready(self) -> None:
         # transcripts never imports annotations: it calls what we register here.
         from annotations.services.annotation import annotation_enqueue, suggestions_copy
+        from annotations.services.learning import trained_models_fail_for_job
         from transcripts import hooks
 
-        hooks.register(annotation_start=annotation_enqueue, suggestions_copy=suggestions_copy)
+        hooks.register(
+            annotation_start=annotation_enqueue,
+            suggestions_copy=suggestions_copy,
+            job_failed=trained_models_fail_for_job,
+        )
         # A worker started with ANONREVIEW_PRELOAD_DETECTORS=1 (`make run`, bench_corpus)
         # loads the models before taking its first job (docs/speed.md).
         if os.environ.get("ANONREVIEW_PRELOAD_DETECTORS") == "1":

@@ -1,20 +1,43 @@
-"""Background tasks of the annotations app. Thin: take ids, call a service."""
+"""Background tasks of the annotations app. Thin: take ids, call a service.
+
+``jobs.job_run`` ends each Job truthfully however the work ends (a lost database
+connection included, issue 23).
+"""
 
 from django_tasks import task
 
 from annotations.services import annotation, learning, measurements
+from transcripts.services import jobs
+
+
+def _failed(what: str):
+    return lambda exc: f"The {what} stopped unexpectedly ({type(exc).__name__}); start it again."
 
 
 @task()
 def annotate_transcript_task(*, job_id: int, transcript_id: int) -> None:
-    annotation.transcript_annotate_job(job_id=job_id, transcript_id=transcript_id)
+    jobs.job_run(
+        job_id=job_id,
+        work=lambda: annotation.transcript_annotate_job(job_id=job_id, transcript_id=transcript_id),
+        error=_failed("automatic annotation"),
+    )
 
 
 @task()
 def dashboard_recompute_task(*, job_id: int, rerun: bool = True) -> None:
-    measurements.dashboard_recompute_job(job_id=job_id, rerun=rerun)
+    jobs.job_run(
+        job_id=job_id,
+        work=lambda: measurements.dashboard_recompute_job(job_id=job_id, rerun=rerun),
+        error=_failed("dashboard computation"),
+    )
 
 
 @task()
 def train_detector_task(*, job_id: int, trained_model_id: int) -> None:
-    learning.trained_model_train_job(job_id=job_id, trained_model_id=trained_model_id)
+    jobs.job_run(
+        job_id=job_id,
+        work=lambda: learning.trained_model_train_job(
+            job_id=job_id, trained_model_id=trained_model_id
+        ),
+        error=_failed("training"),
+    )

@@ -23,6 +23,7 @@ urlpatterns: list = [
         name="start-review",
     ),
     path("transcripts/<int:pk>/submit/", workflow.transcript_submit_view, name="submit"),
+    path("transcripts/<int:pk>/annotate/", workflow.transcript_annotate_view, name="annotate"),
     path("transcripts/<int:pk>/approve/", workflow.transcript_approve_view, name="approve"),
     path(
         "transcripts/<int:pk>/not-a-leak/", workflow.transcript_not_a_leak_view, name="not-a-leak"

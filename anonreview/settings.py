@@ -61,11 +61,12 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    # Before django_tasks_db: its ``db_worker`` command replaces the library's (issue 23).
+    "anonreview.core",
     "django_tasks",
     "django_tasks_db",
     "axes",
     "csp",
-    "anonreview.core",
     "transcripts",
     "annotations",
 ]
@@ -76,9 +77,11 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "anonreview.middleware.RejectNulMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    # After the login check: an anonymous request's body is not parsed here, and a refusal
+    # raised while parsing (too many files) reaches handler400 with request.user set.
+    "anonreview.middleware.RejectNulMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -190,7 +193,18 @@ TASKS = {
     }
 }
 
-# Imports
+# Workers (issue 23, docs/workers.md): each ``db_worker`` beats every
+# WORKER_HEARTBEAT_SECONDS from a thread; its running jobs count as orphaned once it has
+# gone unseen for WORKER_GONE_AFTER_SECONDS; it runs WORKER_NICE steps below the server.
+WORKER_HEARTBEAT_SECONDS = float(os.environ.get("WORKER_HEARTBEAT_SECONDS", "10"))
+WORKER_GONE_AFTER_SECONDS = float(os.environ.get("WORKER_GONE_AFTER_SECONDS", "60"))
+WORKER_NICE = int(os.environ.get("WORKER_NICE", "10"))
+
+# Imports. Uploads are streamed to UPLOAD_STAGING_DIR and imported from there by a worker
+# (workers on other machines mount the same directory); Django writes uploads over
+# FILE_UPLOAD_MAX_MEMORY_SIZE to FILE_UPLOAD_TEMP_DIR while they arrive.
+UPLOAD_STAGING_DIR = Path(os.environ.get("UPLOAD_STAGING_DIR") or BASE_DIR / "var" / "staging")
+FILE_UPLOAD_TEMP_DIR = os.environ.get("FILE_UPLOAD_TEMP_DIR") or None
 IMPORT_MAX_FILE_BYTES = int(os.environ.get("IMPORT_MAX_FILE_MB", "50")) * 1024 * 1024
 IMPORT_MAX_ZIP_MEMBERS = int(os.environ.get("IMPORT_MAX_ZIP_MEMBERS", "500"))
 DATA_UPLOAD_MAX_NUMBER_FILES = 500
@@ -299,6 +313,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "presidio-analyzer": {"level": "ERROR"},
+        "axes": {"level": "WARNING"},  # its start-up banner on every command (issue 23)
         "django.request": {"level": "WARNING"},
         # runserver's request lines, through our formatter (query strings cut).
         "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},

@@ -19,6 +19,7 @@ WHITENOISE_USE_FINDERS = True  # static files without collectstatic
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MEDIA_ROOT = tempfile.mkdtemp(prefix="anonreview-test-media-")
+UPLOAD_STAGING_DIR = tempfile.mkdtemp(prefix="anonreview-test-staging-")
 STORAGES = {
     **STORAGES,  # noqa: F405 (originals in the database, as in production)
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

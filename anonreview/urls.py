@@ -11,3 +11,7 @@ urlpatterns = [
     path("transcripts/", include("transcripts.urls")),
     path("", include("annotations.urls")),
 ]
+
+# A refused upload of too many files (DATA_UPLOAD_MAX_NUMBER_FILES) is answered in words
+# on the upload page, not with a bare "Bad Request (400)" (issue 23).
+handler400 = "transcripts.views.importing.bad_request"

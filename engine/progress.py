@@ -34,6 +34,13 @@ class Progress:
 ProgressFn = Callable[[Progress], None]
 
 
+class Cancelled(Exception):  # noqa: N818 (a stop, not an error)
+    """Raised by a progress callback to stop the work (a cancelled or failed job).
+
+    Work that catches exceptions broadly (a PDF reader falling back to another) lets
+    this one through, so that a cancellation is never mistaken for a damaged input."""
+
+
 def part(report: ProgressFn | None, start: float, end: float) -> ProgressFn | None:
     """Report a sub-task's progress as the share ``start``..``end`` (fractions of 1)
     of the whole: ``part(report, 0.4, 0.95)`` for the ablation of the dashboard."""

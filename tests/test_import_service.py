@@ -156,3 +156,37 @@ def test_batch_import_assigns_every_file(db):
         )
     assert [o.ok for o in outcomes] == [True, True]
     assert Transcript.objects.filter(assignees=user).count() == 2
+
+
+# --- Issue 23: the review page of a long text import opens at once -------------------
+
+
+def _review(client, lead, lines: int):
+    import time
+
+    from django.urls import reverse
+
+    from transcripts.management.commands.bench_import import text_lines
+
+    t = transcript_import(
+        name="long.txt", data=text_lines("prose", lines), user=lead, annotate=False
+    )
+    client.force_login(lead)
+    started = time.perf_counter()
+    response = client.get(reverse("annotations:review", args=[t.pk]))
+    return t, response, time.perf_counter() - started
+
+
+def test_the_review_page_of_a_long_text_without_page_marks_renders_one_window(client, lead):
+    # Before: one page of 20,000 lines, rendered whole (200,000 lines: over 80 s).
+    t, response, _ = _review(client, lead, 20000)
+    assert response.status_code == 200
+    assert t.page_count == 800
+    assert response.content.count(b'class="utt"') <= 2 * 3 * 25  # both panes, 3 pages
+
+
+@pytest.mark.slow
+def test_the_review_page_of_a_200000_line_text_opens_within_two_seconds(client, lead):
+    t, response, seconds = _review(client, lead, 200000)
+    assert response.status_code == 200 and t.page_count == 1000
+    assert seconds <= 2.0, f"{seconds:.2f} s"

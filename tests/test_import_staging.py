@@ -55,9 +55,15 @@ def _run_queued(capture) -> list[str]:
     return ran
 
 
-def test_upload_is_staged_in_the_database_and_imported_from_it(
+def _staged_files() -> set[str]:
+    return set(os.listdir(django_settings.UPLOAD_STAGING_DIR))
+
+
+def test_upload_is_staged_on_disk_and_imported_from_there(
     lead, db_tasks, django_capture_on_commit_callbacks
 ):
+    # Issue 23: streamed to the staging directory, not read into memory nor written into
+    # the database inside the request (a 180 MB zip timed out at 1.7 GB).
     before = _media_files()
     job, kwargs = _enqueue(
         lead,
@@ -65,14 +71,15 @@ def test_upload_is_staged_in_the_database_and_imported_from_it(
         SimpleUploadedFile("plain.txt", SPEECH, content_type="text/plain"),
         SimpleUploadedFile("empty.txt", b"", content_type="text/plain"),
     )
-    assert _media_files() == before  # nothing staged on disk
+    assert _media_files() == before
     staged = StagedUpload.objects.get(job__batch=job)
-    assert bytes(staged.data) == SPEECH and staged.size == len(SPEECH)
+    assert bytes(staged.data) == b"" and staged.size == len(SPEECH)
+    assert staged.path in _staged_files() and staged.read() == SPEECH
     assert staged.original_name == "plain.txt"
     job.refresh_from_db()
     assert job.status == Job.Status.QUEUED and not Transcript.objects.exists()
 
-    import_files_task.func(**kwargs)  # what a db_worker on any machine runs
+    import_files_task.func(**kwargs)  # what a db_worker runs
 
     job.refresh_from_db()
     assert job.status == Job.Status.DONE
@@ -80,6 +87,19 @@ def test_upload_is_staged_in_the_database_and_imported_from_it(
     transcript = Transcript.objects.get()
     assert "Good morning." in transcript.text
     assert not StagedUpload.objects.exists()
+    assert staged.path not in _staged_files()  # the file went with its row
+
+
+def test_a_temporary_upload_file_is_moved_not_read(lead, db_tasks, tmp_path, monkeypatch):
+    from django.core.files.uploadedfile import TemporaryUploadedFile
+
+    upload = TemporaryUploadedFile("big.txt", "text/plain", len(SPEECH), None)
+    upload.write(SPEECH)
+    upload.seek(0)
+    monkeypatch.setattr(type(upload), "chunks", lambda *a, **k: pytest.fail("read"))
+    batch = import_job_enqueue(uploads=[upload], user=lead)
+    staged = StagedUpload.objects.get(job__batch=batch)
+    assert staged.read() == SPEECH and staged.size == len(SPEECH)
 
 
 def test_staged_rows_are_deleted_when_the_job_fails(

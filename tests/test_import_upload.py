@@ -2,6 +2,7 @@
 and refusal for annotators."""
 
 import functools
+import os
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -10,6 +11,7 @@ from django.urls import reverse
 from engine.synthetic import generate_hearing, render_pdf_bytes
 from transcripts.models import Job, Transcript
 from transcripts.services import jobs
+from transcripts.services.importing import import_job_enqueue
 
 SPEECH = b"PRESIDING COMMISSIONER ALDEN: Good morning.\nATTORNEY VANCE: Good morning.\n"
 LIGHT_DETECTORS = [{"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}}]
@@ -164,6 +166,8 @@ def test_job_bar_does_not_repeat_the_status_word(lead):
     job.refresh_from_db()
     html = render_to_string("transcripts/_job.html", {"job": job})
     assert "Done: 129 suggestions" in html and "Done: Done" not in html
+    # A job ends once (compare-and-set, issue 23): a second job for the second wording.
+    job = jobs.job_create(kind=Job.Kind.IMPORT, user=lead, message="waiting")
     jobs.job_finish(job_id=job.pk, message="Imported 2 of 2 file(s)")
     job.refresh_from_db()
     html = render_to_string("transcripts/_job.html", {"job": job})
@@ -199,3 +203,246 @@ def test_uploaded_scan_is_ocrd_in_the_background_job_and_its_doubtful_words_are_
     assert report["pages"] >= 3 and "THE COURT:" in transcript.text
     page = client.get(reverse("annotations:detail", args=[transcript.pk])).content.decode()
     assert 'id="ocr-summary"' in page and f"{report['pages']} scanned pages" in page
+
+
+# --- Issue 23: a 180 MB upload through a real gunicorn answers within seconds --------
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _database_url() -> str:
+    from django.db import connection
+
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    return (
+        f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
+        f"{db['PORT'] or 5432}/{db['NAME']}"
+    )
+
+
+def _peak_rss_mb(pid: int) -> float:
+    """Peak resident memory (VmHWM) of ``pid`` and its children, the largest, in MB."""
+    from pathlib import Path
+
+    pids = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        pids += [int(c) for c in (task / "children").read_text().split()]
+    peaks = []
+    for p in pids:
+        for line in Path(f"/proc/{p}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                peaks.append(int(line.split()[1]) / 1024)
+    return max(peaks)
+
+
+def _zip_of_four_45mb_files(path) -> int:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as archive:
+        for i in range(4):
+            archive.writestr(f"hearing-{i}.txt", os.urandom(45 * 1024 * 1024))
+    return path.stat().st_size
+
+
+def _six_45mb_files(tmp_path) -> list:
+    paths = []
+    for i in range(6):
+        path = tmp_path / f"hearing-{i}.txt"
+        path.write_bytes(os.urandom(45 * 1024 * 1024))
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "shape,limit_s",
+    [("zip", 5.0), ("six_files", 5.0)],
+    ids=["a 180 MB zip of four 45 MB files", "six 45 MB files"],
+)
+def test_a_big_upload_answers_within_5_seconds_under_300_mb(lead, tmp_path, shape, limit_s):
+    import http.client
+    import re
+    import subprocess
+    import sys
+    import time
+
+    from django.conf import settings as django_settings
+    from django.test import Client
+
+    from tests.conftest import REPO
+    from transcripts.models import StagedUpload
+
+    if shape == "zip":
+        archive = tmp_path / "four-hearings.zip"
+        size = _zip_of_four_45mb_files(archive)
+        assert 180 * 1024 * 1024 <= size <= 200 * 1024 * 1024  # within the 200 MB zip limit
+        paths = [archive]
+    else:  # each within the 50 MB file limit
+        paths = _six_45mb_files(tmp_path)
+    client = Client()
+    client.force_login(lead)
+    session = client.cookies["sessionid"].value
+    port = _free_port()
+    staging = tmp_path / "staging"
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env.update(
+        DJANGO_SETTINGS_MODULE="anonreview.settings",
+        DATABASE_URL=_database_url(),
+        SECRET_KEY=django_settings.SECRET_KEY,  # the test client's session is signed with it
+        DEBUG="0",
+        HTTPS="0",
+        UPLOAD_STAGING_DIR=str(staging),
+        FILE_UPLOAD_TEMP_DIR=str(tmp_path),
+        TASKS_BACKEND="django_tasks_db.DatabaseBackend",
+        LOG_LEVEL="WARNING",
+    )
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "anonreview.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                conn.request(
+                    "GET", "/transcripts/import/", headers={"Cookie": f"sessionid={session}"}
+                )
+                page = conn.getresponse()
+                body = page.read().decode()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "gunicorn did not start"
+                time.sleep(0.3)
+        assert page.status == 200, body[:500]
+        csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+        cookie = re.search(r"csrftoken=([^;]+)", page.getheader("Set-Cookie") or "").group(1)
+
+        boundary = "----anonreview-test-boundary"
+        head = (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n'
+            f"{csrf}\r\n"
+        ).encode()
+        parts = [
+            (
+                f'--{boundary}\r\nContent-Disposition: form-data; name="files"; '
+                f'filename="{path.name}"\r\nContent-Type: application/octet-stream\r\n\r\n'
+            ).encode()
+            for path in paths
+        ]
+        tail = f"--{boundary}--\r\n".encode()
+        length = (
+            len(head)
+            + sum(len(p) + path.stat().st_size + 2 for p, path in zip(parts, paths, strict=True))
+            + len(tail)
+        )
+
+        def body_stream():
+            yield head
+            for part, path in zip(parts, paths, strict=True):
+                yield part
+                with open(path, "rb") as f:
+                    while chunk := f.read(1024 * 1024):
+                        yield chunk
+                yield b"\r\n"
+            yield tail
+
+        started = time.perf_counter()
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request(
+            "POST",
+            "/transcripts/import/",
+            body=body_stream(),
+            headers={
+                "Content-Type": f"multipart/form-data; boundary={boundary}",
+                "Content-Length": str(length),
+                "Cookie": f"sessionid={session}; csrftoken={cookie}",
+            },
+        )
+        answer = conn.getresponse()
+        answer.read()
+        seconds = time.perf_counter() - started
+        peak_mb = _peak_rss_mb(server.pid)
+        assert answer.status == 302, answer.status
+        assert "?job=" in answer.getheader("Location")
+        total_mb = sum(path.stat().st_size for path in paths) / 2**20
+        print(f"{shape} ({total_mb:.0f} MB): {seconds:.2f} s, web peak RSS {peak_mb:.0f} MB")
+        assert seconds <= limit_s, f"{seconds:.2f} s"
+        assert peak_mb < 300, f"{peak_mb:.0f} MB"
+        staged = list(StagedUpload.objects.order_by("job_id"))
+        assert [s.size for s in staged] == [path.stat().st_size for path in paths]
+        assert all((staging / s.path).stat().st_size == s.size for s in staged)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_too_many_files_are_refused_in_words_on_the_upload_page(client, lead, settings):
+    # Issue 23: 501 files got a bare "Bad Request (400)".
+    settings.DATA_UPLOAD_MAX_NUMBER_FILES = 5
+    client.force_login(lead)
+    files = [SimpleUploadedFile(f"f{i}.txt", b"A: x\n") for i in range(6)]
+    response = client.post(reverse("transcripts:upload"), {"files": files})
+    assert response.status_code == 400
+    assert b"Too many files: at most 5 per upload" in response.content
+    assert not Job.objects.exists()
+
+
+def test_an_empty_zip_is_named_with_the_reason(lead, settings, django_capture_on_commit_callbacks):
+    # Issue 23: "job 44 — The import of this file stopped; upload it again". The job names
+    # the file by its place in the upload, never by its name (issue 20: names identify).
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    zipfile.ZipFile(buf, "w").close()
+    with django_capture_on_commit_callbacks(execute=True):
+        batch = import_job_enqueue(
+            uploads=[SimpleUploadedFile("hearings.zip", buf.getvalue())], user=lead
+        )
+    batch.refresh_from_db()
+    [outcome] = batch.result["files"]
+    assert outcome["path"] == "file 1 (.zip)" and outcome["code"] == "empty"
+    assert "hearings" not in str(batch.result) + batch.message
+    assert "archive is empty" in outcome["error"]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_lead_cancels_a_waiting_upload_in_the_browser(
+    login_page, live_server, lead, settings, tmp_path
+):
+    # Issue 23: no worker runs (the page says so) and the lead cancels from the bar.
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    good = tmp_path / "plain.txt"
+    good.write_bytes(SPEECH)
+    page = login_page(lead)
+    page.goto(live_server.url + reverse("transcripts:upload"))
+    page.set_input_files("#upload-files", [str(good)])
+    page.click("form.upload-form button[type=submit]")
+    bar = page.locator(".import-job .job").first
+    assert "No worker is running" in bar.inner_text()
+    bar.locator("form.job-cancel button").click()
+    page.wait_for_selector("#import-results")
+    assert "Cancelled" in page.locator("tr.import-error").inner_text()
+    assert not Transcript.objects.exists()

@@ -73,3 +73,22 @@ def test_ocr_failure_is_a_sentence_not_a_traceback(monkeypatch):
     scan = render_scan(render_pdf(family_document(2, "federal", words=100)), seed=2, pages=1)
     with pytest.raises(NeedsOcr, match="OCR of a scanned page failed"):
         parse_pdf(scan)
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr is not installed")
+def test_a_giant_scanned_page_is_refused_with_its_size_in_words():
+    # Issue 23: a 14,400-pt page told the user to check that tesseract is installed.
+    import io
+
+    import pypdfium2
+
+    from engine.importing.errors import NeedsOcr
+
+    pdf = pypdfium2.PdfDocument.new()
+    pdf.new_page(14400, 14400)
+    buf = io.BytesIO()
+    pdf.save(buf)
+    with pytest.raises(NeedsOcr) as refused:
+        parse_pdf(buf.getvalue())
+    assert "Page 1 is 200 × 200 inches, too large to read by OCR" in refused.value.message
+    assert "installed" not in refused.value.message

@@ -7,7 +7,7 @@ import re
 import pdfplumber
 import pytest
 
-from engine.importing import parse, parse_pdf, parse_text
+from engine.importing import parse, parse_file, parse_pdf, parse_text
 from engine.importing.cover import parse_cover
 from engine.synthetic import generate_hearing, render_pdf_bytes
 
@@ -195,3 +195,34 @@ def test_repeated_lines_are_headers_only_when_not_numbered_text():
         "Acme" not in parsed.text
         and "PRESIDING COMMISSIONER ALDEN: Next 6. more words here" in parsed.text
     )
+
+
+# --- Issue 23: text without page marks is cut into pages (the review loads pages) -----
+
+
+def test_text_without_page_marks_is_cut_into_pages_of_25_lines():
+    from engine.importing.parse import SHEET_LINES
+
+    text = "".join(f"PRESIDING COMMISSIONER: Line {i} of the hearing.\n" for i in range(60))
+    parsed = parse_file("long.txt", text.encode())
+    assert [u.page for u in parsed.utterances[::SHEET_LINES]] == [1, 2, 3]
+    assert parsed.page_count == 3 and parsed.layout["lines_per_page_cut"] == SHEET_LINES
+    short = parse_file("short.txt", b"PRESIDING COMMISSIONER: Hello.\nATTORNEY: Hi.\n")
+    assert short.page_count == 1 and "lines_per_page_cut" not in short.layout
+
+
+def test_a_huge_text_without_page_marks_has_at_most_a_thousand_pages():
+    from engine.importing.parse import MAX_SHEETS
+
+    text = "".join(f"This is sentence number {i} of the statement.\n" for i in range(60000))
+    parsed = parse_file("huge.txt", text.encode())
+    assert parsed.page_count == MAX_SHEETS
+    assert parsed.utterances[-1].page == MAX_SHEETS and parsed.utterances[59].page == 1
+
+
+def test_text_split_by_form_feeds_keeps_its_own_pages():
+    pages = "\f".join(
+        "".join(f"ATTORNEY: Page {p} line {i}.\n" for i in range(40)) for p in range(1, 3)
+    )
+    parsed = parse_file("paged.txt", pages.encode())
+    assert parsed.page_count == 2 and {u.page for u in parsed.utterances} == {1, 2}

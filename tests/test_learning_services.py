@@ -153,3 +153,23 @@ def test_lead_starts_training_on_the_page_and_sees_progress_and_history(
     ).content.decode()
     assert partial.lstrip().startswith('<section id="model-history"')
     assert "<html" not in partial
+
+
+def test_a_training_job_swept_as_dead_fails_its_model_row(db, lead):
+    # Issue 23: the row stayed "training" after its job had failed.
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from transcripts.services import jobs
+
+    job = jobs.job_create(kind=Job.Kind.TRAIN, user=lead)
+    jobs.job_start(job_id=job.pk)
+    model = TrainedModel.objects.create(
+        status=TrainedModel.Status.TRAINING, path="var/trained_models/x", source="approved", job=job
+    )
+    Job.objects.filter(pk=job.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
+    assert jobs.jobs_fail_stale() == 1
+    model.refresh_from_db()
+    assert model.status == TrainedModel.Status.FAILED
+    assert "worker stopped" in model.error.lower()

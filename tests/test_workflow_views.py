@@ -297,3 +297,41 @@ def test_an_honorific_name_and_a_lowercase_cover_name_block_approval(client, lea
     assert response.status_code == 409
     html = response.content.decode()
     assert "<code>Bramblewood</code>" in html and "<code>quillfeather</code>" in html
+
+
+# --- Issue 23: a failed annotation is run again from the transcript's page ------------
+
+
+def test_a_lead_runs_a_failed_annotation_again_from_the_transcript_page(client, lead, settings):
+    from anonreview.core.models import AuditEvent
+    from transcripts.models import Job
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    t = make_transcript(state=Transcript.State.FAILED)
+    client.force_login(lead)
+    page = client.get(reverse("annotations:detail", args=[t.pk]))
+    assert b'id="annotate-again"' in page.content
+    response = client.post(reverse("annotations:annotate", args=[t.pk]))
+    assert response.status_code == 302
+    t.refresh_from_db()
+    assert t.state == Transcript.State.ANNOTATING
+    job = Job.objects.get(transcript=t, kind=Job.Kind.ANNOTATE)
+    assert job.status == Job.Status.QUEUED and job.created_by == lead
+    assert AuditEvent.objects.filter(transcript=t, actor=lead).exists()
+    page = client.get(reverse("annotations:detail", args=[t.pk]))
+    assert f'data-job-id="{job.pk}"'.encode() in page.content
+    assert b'id="annotate-again"' not in page.content
+    # Twice is refused in words (the first is still queued).
+    client.post(reverse("annotations:annotate", args=[t.pk]))
+    assert Job.objects.filter(transcript=t, kind=Job.Kind.ANNOTATE).count() == 1
+
+
+def test_only_leads_run_the_annotation_again(client, annotator):
+    t = make_transcript(state=Transcript.State.FAILED, assignees=[annotator])
+    client.force_login(annotator)
+    assert (
+        b'id="annotate-again"' not in client.get(reverse("annotations:detail", args=[t.pk])).content
+    )
+    assert client.post(reverse("annotations:annotate", args=[t.pk])).status_code == 403
+    t.refresh_from_db()
+    assert t.state == Transcript.State.FAILED

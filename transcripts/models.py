@@ -6,6 +6,8 @@ text), end exclusive. The canonical text never changes after import.
 
 from django.conf import settings
 from django.db import models
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 
 from anonreview import roles
 from transcripts.storage import originals_storage
@@ -157,6 +159,9 @@ class Job(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # The liveness key (``core.WorkerProcess.key``) of the worker process running the
+    # job; "" when it runs in the process that queued it (``annotate --sync``, tests).
+    worker = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -171,16 +176,21 @@ class Job(models.Model):
 
 
 class StagedUpload(models.Model):
-    """An uploaded file waiting for its import job, kept in the database (not on disk).
+    """An uploaded file waiting for its import job.
 
-    Workers need only the database: any ``db_worker`` sharing it can run the job. The
-    rows are deleted when the job ends, whether it succeeded or failed.
+    The upload request streams the file to ``UPLOAD_STAGING_DIR`` (``path``, relative
+    to it) and answers at once; the worker reads it from there (issue 23: held in memory
+    and written into the database inside the request, a 180 MB zip timed out at 1.7 GB).
+    Workers on other machines mount the same directory. ``data`` holds the bytes of
+    rows staged before (read if ``path`` is empty). Rows and their files are deleted
+    when the job ends, whether it succeeded or failed (deleting a row removes its file).
     """
 
     job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="staged_uploads")
     index = models.PositiveIntegerField()
     original_name = models.CharField(max_length=255)
-    data = models.BinaryField()
+    data = models.BinaryField(blank=True, default=b"")
+    path = models.CharField(max_length=255, blank=True)
     size = models.PositiveBigIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -192,6 +202,23 @@ class StagedUpload(models.Model):
 
     def __str__(self) -> str:
         return f"staged upload {self.index} of job {self.job_id}"
+
+    def read(self) -> bytes:
+        """The staged bytes (from the staging directory, or the row itself)."""
+        if self.path:
+            from transcripts.storage import staging_path
+
+            return staging_path(self.path).read_bytes()
+        return bytes(self.data)
+
+
+@receiver(post_delete, sender=StagedUpload)
+def _staged_file_delete(sender, instance: StagedUpload, **kwargs) -> None:
+    """Deleting a staged row (the job ended, the sweep, a cascade) removes its file."""
+    if instance.path:
+        from transcripts.storage import staging_path
+
+        staging_path(instance.path).unlink(missing_ok=True)
 
 
 class StoredFile(models.Model):

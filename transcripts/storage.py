@@ -9,6 +9,10 @@ big archives out of the database.
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage, storages
 from django.utils.deconstruct import deconstructible
@@ -73,3 +77,35 @@ def originals_storage():
     from django.conf import settings
 
     return storages["originals" if "originals" in settings.STORAGES else "default"]
+
+
+def staging_dir() -> Path:
+    """Where uploads wait for their import job (``UPLOAD_STAGING_DIR``), created 0700."""
+    path = Path(settings.UPLOAD_STAGING_DIR)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
+
+
+def staging_path(name: str) -> Path:
+    """The staged file ``name`` (a bare file name: nothing outside the directory)."""
+    if not name or Path(name).name != name:
+        raise ValueError("not a staged file name")
+    return staging_dir() / name
+
+
+def staging_store(upload, *, name: str) -> int:
+    """Move or stream ``upload`` (Django's ``UploadedFile``) to the staged file ``name``
+    without reading it into memory: a temporary file on disk is moved (copied in
+    chunks across file systems), a small in-memory one written out. Returns its size."""
+    target = staging_path(name)
+    temp = getattr(upload, "temporary_file_path", None)
+    if temp is not None:
+        upload.file.flush()
+        shutil.move(temp(), target)
+        upload.close()  # Django's close() expects the file to be gone (moved)
+    else:
+        with open(target, "wb") as out:
+            for chunk in upload.chunks():
+                out.write(chunk)
+    target.chmod(0o600)
+    return target.stat().st_size

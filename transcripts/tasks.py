@@ -1,14 +1,22 @@
 """Background tasks for transcripts. Thin: take ids, call a service.
 
-``import_files_task`` imports the file(s) of one import Job (staged as ``StagedUpload``
-rows in the database by ``import_job_enqueue``), then deletes the staged rows,
-whether the import succeeded or failed, and ends the upload's batch when it was its
-last file.
+``import_files_task`` imports the file(s) of one import Job (staged by
+``import_job_enqueue``), then deletes the staged files, whether the import succeeded,
+failed or was cancelled, and ends the upload's batch when it was its last file.
+``jobs.job_run`` ends the Job truthfully however the work ends (a lost database
+connection included, issue 23).
 """
 
 from django_tasks import task
 
 from transcripts.services import importing, jobs
+
+
+def _import_error(exc: Exception) -> str:
+    return (
+        f"The import stopped unexpectedly ({type(exc).__name__}). "
+        "Files imported before that stay imported; start the rest again."
+    )
 
 
 @task()
@@ -20,18 +28,13 @@ def import_files_task(
     assignee_ids: list[int] | None = None,
 ) -> None:
     try:
-        importing.transcripts_import_job(
-            job_id=job_id, files=files, user_id=user_id, assignee_ids=assignee_ids or []
-        )
-    except Exception as exc:
-        jobs.job_fail(
+        jobs.job_run(
             job_id=job_id,
-            error=(
-                f"The import stopped unexpectedly ({type(exc).__name__}). "
-                "Files imported before that stay imported; start the rest again."
+            work=lambda: importing.transcripts_import_job(
+                job_id=job_id, files=files, user_id=user_id, assignee_ids=assignee_ids or []
             ),
+            error=_import_error,
         )
-        raise
     finally:
         importing.staged_uploads_delete(job_id=job_id)
         importing.import_batch_refresh(job_id=job_id)

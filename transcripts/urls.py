@@ -7,6 +7,7 @@ app_name = "transcripts"
 urlpatterns = [
     path("", queue.transcript_list, name="list"),
     path("jobs/<int:job_id>/", jobs.job_status, name="job-status"),
+    path("jobs/<int:job_id>/cancel/", jobs.job_cancel, name="job-cancel"),
     path("import/", importing.transcript_upload, name="upload"),
     path("import/<int:job_id>/", importing.import_job_panel, name="upload-job"),
     # Assignment and audit (the overview and review-cycle pages are in annotations.urls).

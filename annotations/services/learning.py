@@ -322,3 +322,12 @@ def trained_model_train_job(*, job_id: int, trained_model_id: int) -> None:
         message=f"Model {model.pk} ready · held-out F1 {f1:.3f}" if f1 is not None else "Done",
         result={"trained_model": model.pk, "exact_f1": f1},
     )
+
+
+def trained_models_fail_for_job(*, job) -> int:
+    """A training job was failed from outside its task (the stale sweep, a cancel, a
+    lost connection): its model row says so instead of "training" forever (issue 23).
+    Registered as ``transcripts.hooks.job_failed``; returns how many rows changed."""
+    return TrainedModel.objects.filter(
+        job_id=job.pk, status__in=[TrainedModel.Status.QUEUED, TrainedModel.Status.TRAINING]
+    ).update(status=TrainedModel.Status.FAILED, error=job.error or job.message)

@@ -88,6 +88,8 @@ def _context(request, transcript: Transcript, **extra) -> dict:
         "summary": review_summary(transcript=transcript, leaks=extra.get("all_leaks"))
         if is_lead and not is_copy and transcript.state in SUMMARY_STATES
         else None,
+        "annotation_job": transcript.jobs.filter(kind="annotate").order_by("-id").first(),
+        "can_annotate_again": is_lead and transcript.state in (S.FAILED, S.IMPORTED),
         **extra,
     }
 
@@ -126,6 +128,24 @@ def transcript_changes(request, pk: int):
         "transcripts/changes.html",
         {"transcript": transcript, "changes": changes, "kinds": sorted(kinds.items())},
     )
+
+
+@require_POST
+def transcript_annotate_view(request, pk: int):
+    """A lead runs the automatic annotation again (a failed or never annotated
+    transcript); the page then shows the job's progress bar."""
+    from annotations.services.annotation import transcript_annotate_rerun
+
+    transcript = _get(request, pk)
+    if not roles.is_lead(request.user):
+        raise PermissionDenied("Only leads can run the automatic annotation again.")
+    try:
+        transcript_annotate_rerun(transcript=transcript, actor=request.user)
+    except wf.TransitionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"The automatic annotation of transcript {pk} is queued.")
+    return redirect("annotations:detail", pk=pk)
 
 
 @require_POST

@@ -37,3 +37,28 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event_type} by {self.actor_username or 'system'}"
+
+
+class WorkerProcess(models.Model):
+    """One running ``db_worker`` process: its liveness row (issue 23).
+
+    The worker's heartbeat thread bumps ``seen_at`` every few seconds, whatever its job
+    is doing (a long detector stage reports no progress for minutes). A job belongs to
+    the ``key`` of the process that started it; the stale sweep fails a running job
+    only when that process is gone: not seen for a while, stopped, or replaced by a new
+    process under the same worker id on the same host (a restart after a crash).
+    """
+
+    key = models.CharField(max_length=200, unique=True)
+    worker_id = models.CharField(max_length=64)
+    hostname = models.CharField(max_length=120)
+    pid = models.PositiveIntegerField()
+    started_at = models.DateTimeField()
+    seen_at = models.DateTimeField(db_index=True)
+    stopped_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["worker_id", "-started_at"]
+
+    def __str__(self) -> str:
+        return self.key

@@ -35,6 +35,11 @@ OCR_WORKERS = max(
 )
 LOW_CONFIDENCE = 60.0
 PAGE_TIMEOUT_S = 300
+# The largest page read by OCR, in points (72 per inch): 30 inches, well above any
+# transcript's paper (letter: 8.5 × 11 in). A 14,400-pt page (200 in, the PDF maximum)
+# would be a 3.6-gigapixel image at 300 dpi (issue 23: Tesseract then failed and the
+# message blamed its installation).
+MAX_OCR_POINTS = 30 * 72
 
 
 def tesseract_path() -> str | None:
@@ -138,8 +143,8 @@ def _ocr_image(png: bytes, scale: float, page_width: float) -> OcrPage:
             ) from exc
     if proc.returncode != 0:
         raise NeedsOcr(
-            "OCR of a scanned page failed (Tesseract exit status "
-            f"{proc.returncode}); check that tesseract-ocr and its English data are installed."
+            f"OCR of a scanned page failed (Tesseract exit status {proc.returncode}): the "
+            "page image could not be read, or tesseract-ocr's English data is missing."
         )
     words = _tsv_words(proc.stdout.decode("utf-8", errors="replace"), scale)
     grouped = group_lines(words, page_width)
@@ -150,7 +155,13 @@ def _ocr_image(png: bytes, scale: float, page_width: float) -> OcrPage:
 def _render(pdf, index: int, scale: float) -> tuple[bytes, float]:
     page = pdf[index]
     try:
-        width = float(page.get_width())
+        width, height = float(page.get_width()), float(page.get_height())
+        if max(width, height) > MAX_OCR_POINTS:
+            raise NeedsOcr(
+                f"Page {index + 1} is {width / 72:.0f} × {height / 72:.0f} inches, too large to "
+                "read by OCR (transcript pages are letter-sized): scan or export it again at "
+                "its paper size."
+            )
         image = page.render(scale=scale, grayscale=True).to_pil()
     finally:
         page.close()

@@ -269,18 +269,26 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
             ):
                 kind, speaker, text = "open", "", line
             else:
+                # A continuation line. The paragraph's pieces are joined once, at the
+                # end, and only its last two characters are looked at here: joining and
+                # searching the whole paragraph at every line made a file of lines
+                # without recognised speaker turns quadratic (issue 23).
                 para = paras[-1]
-                if not para["text"]:
-                    para["text"] = line
-                elif _SPLIT_HYPHEN.search(para["text"]) and not para["text"].endswith("--"):
-                    para["text"] += line
+                tail = para["tail"]
+                if not tail:
+                    piece = line
+                elif _SPLIT_HYPHEN.search(tail) and tail != "--":
+                    piece = line
                 else:
-                    para["text"] += " " + line
+                    piece = " " + line
+                para["parts"].append(piece)
+                para["tail"] = (tail + piece)[-2:]
                 continue
             paras.append(
                 {
                     "speaker": speaker,
-                    "text": text,
+                    "parts": [text],
+                    "tail": text[-2:],
                     "page": page.number,
                     "section": section,
                     "open": kind == "open",
@@ -293,7 +301,8 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
     offset = 0
     for para in paras:
         # A soft hyphen is invisible: "-\u00ad" prints as a dash ("as -- as"); others go.
-        body = collapse(para["text"].replace("-\u00ad", "--").replace("\u00ad", ""))
+        text = "".join(para["parts"])
+        body = collapse(text.replace("-\u00ad", "--").replace("\u00ad", ""))
         line = f"{para['speaker']}: {body}" if para["speaker"] else body
         line = line.strip()
         if not line:
@@ -349,6 +358,24 @@ def _paragraph_utterances(text: str) -> tuple[str, list[ParsedUtterance]]:
     return "\n".join(out), utterances
 
 
+# Text without page marks (no form feeds, stamps, number blocks or page numbers) is cut
+# into pages of SHEET_LINES lines, more when that would make over MAX_SHEETS pages: the
+# review page loads a few pages at a time (and lists every page in its minimap), and one
+# 200,000-line "page" made it render every line at once (issue 23: over 80 s).
+SHEET_LINES = 25
+MAX_SHEETS = 1000
+
+
+def sheet_lines(count: int) -> int:
+    """Lines per page for ``count`` lines of text without page marks."""
+    return max(SHEET_LINES, -(-count // MAX_SHEETS))
+
+
+def _sheets(utterances: list[ParsedUtterance]) -> list[ParsedUtterance]:
+    per_page = sheet_lines(len(utterances))
+    return [replace(u, page=1 + u.index // per_page) for u in utterances]
+
+
 def _layout_report(pages: list[Page], stats: dict, extra: dict | None = None) -> dict:
     """What the layout analysis found (stored as ``metadata["layout"]``)."""
     report = {
@@ -390,16 +417,23 @@ def parse_pages(
     if raw_text is not None and not any(u.speaker for u in utterances):
         text, utterances = _paragraph_utterances(raw_text)
         notices.append(UNSTRUCTURED)
+    page_count = len(raw_pages)
+    cut = raw_text is not None and page_count == 1 and len(utterances) > SHEET_LINES
+    if cut:
+        utterances = _sheets(utterances)
+        page_count = utterances[-1].page
     if not text.strip():
         raise NoTranscript("No hearing text was found in the file (only a cover or index page?).")
     layout = _layout_report(pages, stats, layout_extra)
     layout["certification"] = any(u.section == CERTIFICATION for u in utterances)
+    if cut:  # no page marks: pages of SHEET_LINES lines (the layout found one page)
+        layout["lines_per_page_cut"] = sheet_lines(len(utterances))
     index_entries = [e for page in pages for e in page.index_entries]
     return ParsedTranscript(
         text=text,
         metadata=metadata,
         utterances=utterances,
-        page_count=len(raw_pages),
+        page_count=page_count,
         source_format=source_format,
         index_entries=index_entries,
         layout=layout,

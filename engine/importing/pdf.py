@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from engine.importing.errors import CorruptPdf, EmptyFile, EncryptedPdf, NeedsOcr, NotSupported
 from engine.importing.layout import RawLine
+from engine.progress import Cancelled
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +107,7 @@ def plumber_pages(
                 page.close()  # free the parsed objects of this page
                 if on_page:
                     on_page(number, total)
-    except (CorruptPdf, NeedsOcr):
+    except (CorruptPdf, NeedsOcr, Cancelled):
         raise
     except Exception as exc:  # pdfminer raises many types for damaged input
         if _is_encryption_error(exc):

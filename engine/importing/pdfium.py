@@ -19,6 +19,7 @@ import logging
 from collections.abc import Callable
 
 from engine.importing.layout import RawLine
+from engine.progress import Cancelled
 
 logger = logging.getLogger(__name__)
 
@@ -166,6 +167,8 @@ def pdfium_pages(
         if empty * 2 > total:
             return None
         return pages
+    except Cancelled:
+        raise
     except Exception as exc:
         logger.info("pdfium could not read the pdf: %s", type(exc).__name__)
         return None

@@ -26,6 +26,7 @@ from engine.importing import ParsedTranscript, parse_file
 from engine.importing.errors import Duplicate, ImportRejected
 from engine.importing.sources import SourceFile, iter_bytes, iter_paths, too_large
 from transcripts.models import Transcript, Utterance
+from transcripts.services.jobs import JobStopped
 
 logger = logging.getLogger(__name__)
 
@@ -118,8 +119,13 @@ def transcript_import(
     assignees: Iterable = (),
     annotate: bool = True,
     on_page: ProgressFn | None = None,
+    guard: Callable[[], None] | None = None,
 ) -> Transcript:
     """Import one PDF or text file. Raises ``ImportRejected`` (nothing written).
+
+    ``guard()`` runs inside the import's transaction, just before it commits; an
+    import job passes one that locks its Job and raises ``JobStopped`` when the job was
+    failed or cancelled meanwhile, so that such a job never leaves a transcript.
 
     The import is one transaction; the annotation is queued after it has committed
     (not inside it: a queue that refuses the task must not be mistaken for a failed
@@ -184,6 +190,8 @@ def transcript_import(
                     "assignees": [a.get_username() for a in assignees],
                 },
             )
+            if guard is not None:
+                guard()
     except IntegrityError as exc:
         _delete_stored(stored_name)
         if dup := _duplicate(sha):  # imported by a concurrent request
@@ -266,6 +274,7 @@ def transcripts_import_batch(
     annotate: bool = True,
     on_file: Callable[[int, ImportOutcome], None] | None = None,
     on_page: Callable[[int, int, int], None] | None = None,
+    guard: Callable[[], None] | None = None,
 ) -> list[ImportOutcome]:
     """Import many files; each its own transaction. Never raises for a bad file.
 
@@ -287,9 +296,12 @@ def transcripts_import_batch(
                     dry_run=dry_run,
                     annotate=annotate,
                     on_page=page_cb,
+                    guard=guard,
                 )
             except ImportRejected as exc:
                 outcome = _outcome_for_error(source, exc)
+            except JobStopped:
+                raise  # the job was failed or cancelled: stop the whole batch
             except Exception as exc:
                 logger.exception("import of batch file %s failed unexpectedly", i)
                 outcome = ImportOutcome(
@@ -305,7 +317,7 @@ def transcripts_import_batch(
 
 
 def _import_one(
-    source: SourceFile, *, user, assignees, dry_run, annotate, on_page
+    source: SourceFile, *, user, assignees, dry_run, annotate, on_page, guard=None
 ) -> ImportOutcome:
     data = source.data or b""
     if dry_run:
@@ -338,6 +350,7 @@ def _import_one(
         assignees=assignees,
         annotate=annotate,
         on_page=on_page,
+        guard=guard,
     )
     return ImportOutcome(
         path=source.path,
@@ -374,67 +387,82 @@ def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
     ``uploads``: objects with ``.name``, ``.size`` and ``.chunks()`` (Django's
     UploadedFile). Files over the size limit or empty are refused here, without
     being stored; their Job ends at once with the reason in words. Accepted files are
-    staged as ``StagedUpload`` rows in the same transaction as their Job, so a worker
-    needs only the database.
+    moved (or streamed) to the staging directory, never read into memory, and a
+    ``StagedUpload`` row names each in the same transaction as its Job: the request
+    answers in seconds at the size limits (issue 23), and the worker reads the file.
     """
+    from django.utils.crypto import get_random_string
+
     from transcripts.models import Job, StagedUpload
     from transcripts.services import jobs
+    from transcripts.storage import staging_path, staging_store
     from transcripts.tasks import import_files_task
 
     limits = import_limits()
     uploads = list(uploads)
     assignees = [a for a in assignees if a is not None]
     user_id = user.pk if getattr(user, "is_authenticated", False) else None
-    with transaction.atomic():
-        batch = jobs.job_create(
-            kind=Job.Kind.IMPORT, user=user, message=f"{len(uploads)} file(s) waiting"
-        )
-        for i, upload in enumerate(uploads):
-            name = _safe_name(upload.name or f"file-{i + 1}")
-            label = file_label(i, name)  # jobs and task arguments name no file (issue 20)
-            file_job = jobs.job_create(
-                kind=Job.Kind.IMPORT,
-                user=user,
-                batch=batch,
-                message=f"{label}: waiting",
-                result={"path": label},
+    staged_names: list[str] = []
+    try:
+        with transaction.atomic():
+            batch = jobs.job_create(
+                kind=Job.Kind.IMPORT, user=user, message=f"{len(uploads)} file(s) waiting"
             )
-            limit = limits["max_total"] if name.lower().endswith(".zip") else limits["max_bytes"]
-            refused = None
-            data = b""
-            if upload.size > limit:
-                err = too_large(upload.size, limit)
-                refused = {"path": name, "error": err.message, "code": err.code}
-            elif upload.size == 0:
-                refused = {"path": name, "error": "The file is empty.", "code": "empty"}
-            else:
-                data = b"".join(upload.chunks())
-                if len(data) > limit:  # the declared size can be wrong
-                    err = too_large(len(data), limit)
+            for i, upload in enumerate(uploads):
+                name = _safe_name(upload.name or f"file-{i + 1}")
+                label = file_label(i, name)  # jobs and task arguments name no file (issue 20)
+                file_job = jobs.job_create(
+                    kind=Job.Kind.IMPORT,
+                    user=user,
+                    batch=batch,
+                    message=f"{label}: waiting",
+                    result={"path": label},
+                )
+                limit = (
+                    limits["max_total"] if name.lower().endswith(".zip") else limits["max_bytes"]
+                )
+                refused = None
+                size = 0
+                stage_name = f"job{file_job.pk}-{get_random_string(12)}"
+                if upload.size > limit:
+                    err = too_large(upload.size, limit)
                     refused = {"path": name, "error": err.message, "code": err.code}
-            if refused is not None:
-                outcome = ImportOutcome(
-                    path=name, ok=False, error=refused["error"], code=refused["code"]
+                elif upload.size == 0:
+                    refused = {"path": name, "error": "The file is empty.", "code": "empty"}
+                else:
+                    staged_names.append(stage_name)
+                    size = staging_store(upload, name=stage_name)
+                    if size > limit:  # the declared size can be wrong
+                        err = too_large(size, limit)
+                        refused = {"path": name, "error": err.message, "code": err.code}
+                        staging_path(stage_name).unlink(missing_ok=True)
+                if refused is not None:
+                    outcome = ImportOutcome(
+                        path=name, ok=False, error=refused["error"], code=refused["code"]
+                    )
+                    jobs.job_finish(
+                        job_id=file_job.pk,
+                        message=f"{label}: not imported",
+                        result={"files": [outcome.stored(label)]},
+                    )
+                    continue
+                StagedUpload.objects.create(
+                    job=file_job, index=0, original_name=name, path=stage_name, size=size
                 )
-                jobs.job_finish(
-                    job_id=file_job.pk,
-                    message=f"{label}: not imported",
-                    result={"files": [outcome.stored(label)]},
+                jobs.job_enqueue(
+                    job=file_job,
+                    task=import_files_task,
+                    files=[{"path": label, "staged": 0}],
+                    user_id=user_id,
+                    assignee_ids=[a.pk for a in assignees],
                 )
-                continue
-            StagedUpload.objects.create(
-                job=file_job, index=0, original_name=name, data=data, size=len(data)
-            )
-            jobs.job_enqueue(
-                job=file_job,
-                task=import_files_task,
-                files=[{"path": label, "staged": 0}],
-                user_id=user_id,
-                assignee_ids=[a.pk for a in assignees],
-            )
-        # After the enqueues (on_commit runs in order): a batch whose files were all
-        # refused, or could not be queued, ends here; otherwise its last file ends it.
-        transaction.on_commit(lambda: import_batch_refresh(job_id=batch.pk))
+            # After the enqueues (on_commit runs in order): a batch whose files were all
+            # refused, or could not be queued, ends here; otherwise its last file ends it.
+            transaction.on_commit(lambda: import_batch_refresh(job_id=batch.pk))
+    except BaseException:
+        for stage_name in staged_names:  # nothing names them any more
+            staging_path(stage_name).unlink(missing_ok=True)
+        raise
     return batch
 
 
@@ -516,7 +544,21 @@ def transcripts_import_job(
                 ).stored(f["path"])
             )
             continue
-        data = bytes(staged.data)
+        try:
+            data = staged.read()
+        except OSError:
+            results.append(
+                ImportOutcome(
+                    path=f["path"],
+                    ok=False,
+                    code="missing",
+                    error=(
+                        "The uploaded file is not in the staging directory (a worker on "
+                        "another machine needs it mounted: docs/workers.md); upload it again."
+                    ),
+                ).stored(f["path"])
+            )
+            continue
         name = staged.original_name or f["path"]  # the transcript keeps it, jobs do not
         del staged
 
@@ -533,7 +575,17 @@ def transcripts_import_job(
             user=user,
             assignees=assignees,
             on_page=on_page,
+            guard=lambda: jobs.job_check(job_id=job_id, lock=True),
         )
+        if not outcomes:  # an archive with nothing in it: say so, by its label
+            outcomes = [
+                ImportOutcome(
+                    path=f["path"],
+                    ok=False,
+                    code="empty",
+                    error="The archive is empty: it holds no PDF or text file to import.",
+                )
+            ]
         results.extend(
             o.stored(f["path"] if len(outcomes) == 1 else f"{f['path']}, member {k + 1}")
             for k, o in enumerate(outcomes)

@@ -13,12 +13,13 @@ Inside the task: ``job_start``, ``job_progress`` (cheap, throttled), then
 """
 
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
-from engine.progress import Progress, ProgressFn
+from engine.progress import Cancelled, Progress, ProgressFn
 from transcripts.models import Job
 
 logger = logging.getLogger(__name__)
@@ -78,20 +79,57 @@ def job_not_queued(job: Job) -> str:
     return ""
 
 
+class JobStopped(Cancelled):
+    """Raised into a running task when its Job was failed or cancelled meanwhile (the
+    stale sweep, the Cancel button): the work stops instead of finishing a job that the
+    pages already show as ended."""
+
+
+ACTIVE = (Job.Status.QUEUED, Job.Status.RUNNING)
+
+
 def job_start(*, job_id: int, message: str = "Running") -> Job:
+    """Mark the job running in this process (its worker's liveness key recorded).
+
+    Compare-and-set: only a queued (or running, when the same task starts again) job
+    starts; one failed or cancelled before a worker took it raises ``JobStopped``.
+    """
+    from anonreview.core.workers import current_worker_key
+
     now = timezone.now()
-    Job.objects.filter(pk=job_id).update(
-        status=Job.Status.RUNNING, message=message, heartbeat_at=now, updated_at=now
+    started = Job.objects.filter(pk=job_id, status__in=ACTIVE).update(
+        status=Job.Status.RUNNING,
+        message=message[:255],
+        heartbeat_at=now,
+        updated_at=now,
+        worker=current_worker_key(),
     )
+    if not started:
+        raise JobStopped(f"job {job_id} is no longer queued")
     return Job.objects.get(pk=job_id)
 
 
 def job_progress(*, job_id: int, progress: int, message: str = "") -> None:
+    """Move the progress bar of a running job; raises ``JobStopped`` when the job was
+    failed or cancelled meanwhile (so a progress report is also a cancellation point)."""
     now = timezone.now()
     fields = {"progress": max(0, min(100, int(progress))), "heartbeat_at": now, "updated_at": now}
     if message:
         fields["message"] = message[:255]
-    Job.objects.filter(pk=job_id).update(**fields)
+    if not Job.objects.filter(pk=job_id, status__in=ACTIVE).update(**fields):
+        if Job.objects.filter(pk=job_id).exists():
+            raise JobStopped(f"job {job_id} was stopped")
+
+
+def job_check(*, job_id: int, lock: bool = False) -> None:
+    """Raise ``JobStopped`` unless the job is still queued or running. With ``lock``
+    (inside a transaction) the row stays locked until it commits: a sweep or a cancel
+    waits for that commit, so the work it guards and the job's end cannot cross."""
+    rows = Job.objects.filter(pk=job_id, status__in=ACTIVE)
+    if lock:
+        rows = rows.select_for_update()
+    if not list(rows.values_list("pk", flat=True)[:1]):
+        raise JobStopped(f"job {job_id} was stopped")
 
 
 def job_reporter(*, job_id: int) -> ProgressFn:
@@ -103,80 +141,224 @@ def job_reporter(*, job_id: int) -> ProgressFn:
     return report
 
 
-def job_finish(*, job_id: int, message: str = "Done", result: dict | None = None) -> None:
+def job_finish(*, job_id: int, message: str = "Done", result: dict | None = None) -> bool:
+    """End the job as done. Compare-and-set: a job that was failed (the sweep, a
+    cancel) stays failed; returns whether this call ended it."""
     now = timezone.now()
-    Job.objects.filter(pk=job_id).update(
-        status=Job.Status.DONE,
-        progress=100,
-        message=message[:255],
-        result=result or {},
-        heartbeat_at=now,
-        updated_at=now,
+    return bool(
+        Job.objects.filter(pk=job_id, status__in=ACTIVE).update(
+            status=Job.Status.DONE,
+            progress=100,
+            message=message[:255],
+            result=result or {},
+            heartbeat_at=now,
+            updated_at=now,
+        )
     )
 
 
-def job_fail(*, job_id: int, error: str, message: str = "Failed") -> None:
-    """Record a failure in words. ``error`` is shown to users: no personal data."""
+def job_fail(*, job_id: int, error: str, message: str = "Failed") -> bool:
+    """Record a failure in words. ``error`` is shown to users: no personal data.
+
+    Compare-and-set: only a queued or running job fails; the first reason given stays
+    (a job failed by the sweep, then by its task's own handler, keeps the sweep's).
+    Returns whether this call failed it."""
     now = timezone.now()
     logger.warning("job %s failed", job_id)  # the error in words may quote a file name
-    Job.objects.filter(pk=job_id).update(
-        status=Job.Status.FAILED,
-        message=message[:255],
-        error=error,
-        heartbeat_at=now,
-        updated_at=now,
+    return bool(
+        Job.objects.filter(pk=job_id, status__in=ACTIVE).update(
+            status=Job.Status.FAILED,
+            message=message[:255],
+            error=error,
+            heartbeat_at=now,
+            updated_at=now,
+        )
     )
 
 
-def jobs_fail_stale(*, older_than: timedelta = STALE_AFTER) -> int:
-    """Fail running jobs whose worker stopped reporting (killed mid-job); returns how many.
-
-    A worker that dies mid-job leaves its Job ``running`` and its transcript
-    ``annotating`` forever; this repairs both so that nothing waits on a dead process and
-    the work can be started again: the transcript becomes ``failed`` (a lead or the
-    ``annotate`` command re-runs it; its reviewed spans were never touched, since spans
-    are replaced in one transaction at the end), and an upload's staged bytes are
-    deleted (the task's own clean-up never ran; files imported before the crash stay
-    imported, each import being one transaction). Called by the job views on every poll
-    and by ``manage.py fail_stale_jobs``.
-    """
+def _job_end_orphaned(job: Job, *, message: str, error: str) -> None:
+    """Fail ``job`` (locked, running) and repair what its task would have cleaned up:
+    an upload's staged bytes are deleted (files imported before stay imported, each
+    import being one transaction); an annotating transcript becomes ``failed`` (a lead
+    re-runs it from its page; its reviewed spans were never touched, since spans are
+    replaced in one transaction at the end)."""
     from transcripts.models import StagedUpload, Transcript
 
-    cutoff = timezone.now() - older_than
-    stale = Job.objects.filter(status=Job.Status.RUNNING, heartbeat_at__lt=cutoff)
-    stale_ids = list(stale.values_list("pk", flat=True))
+    job.status = Job.Status.FAILED
+    job.message = message[:255]
+    job.error = error
+    job.updated_at = timezone.now()
+    job.save(update_fields=["status", "message", "error", "updated_at"])
+    if job.kind == Job.Kind.IMPORT:
+        StagedUpload.objects.filter(job=job).delete()
+    transcript = job.transcript
+    if transcript is not None and transcript.state == Transcript.State.ANNOTATING:
+        from transcripts.services.workflow import transcript_transition
+
+        transcript_transition(
+            transcript=transcript,
+            target=Transcript.State.FAILED,
+            reason=f"The annotation job stopped ({message.lower()}); run it again.",
+        )
+
+
+def _after_orphaned(jobs_ended: list[Job]) -> None:
+    """What ends with a job, outside its lock: an upload's batch ends with its last
+    file (a batch whose only file was swept no longer stays "Queued"); the apps' own
+    rows follow (``hooks.job_failed``: a trained model no longer stays "training")."""
+    from transcripts.hooks import hooks
+    from transcripts.services.importing import import_batch_refresh
+
+    for job in jobs_ended:
+        if job.kind == Job.Kind.IMPORT and job.batch_id:
+            import_batch_refresh(job_id=job.pk)
+        if hooks.job_failed is not None:
+            hooks.job_failed(job=job)
+
+
+def job_fail_orphaned(*, job_id: int, message: str, error: str) -> bool:
+    """Fail one job whose task cannot end it itself (its database connection died
+    under it), repairing its transcript and staged files as the sweep does; no-op
+    unless the job is still queued or running. Returns whether it failed it."""
+    with transaction.atomic():
+        job = (
+            Job.objects.select_for_update(of=("self",))
+            .filter(pk=job_id, status__in=ACTIVE)
+            .select_related("transcript")
+            .defer("transcript__text")
+            .first()
+        )
+        if job is None:
+            return False
+        _job_end_orphaned(job, message=message, error=error)
+    _after_orphaned([job])
+    return True
+
+
+CANCELLED = "Cancelled from the page; start it again when wanted."
+
+
+def job_cancel(*, job_id: int, user) -> int:
+    """Cancel a queued or running job (an upload's batch: every file still waiting or
+    importing). The worker stops at its next progress report or, for an import, just
+    before its transaction commits (nothing of a cancelled file is kept); an annotating
+    transcript becomes ``failed`` (re-run it from its page). Returns how many jobs were
+    cancelled (0: it had already ended). Audited (``job.cancel``, ids only)."""
+    from anonreview.core.audit import audit_record
+
+    job = Job.objects.filter(pk=job_id).only("id", "kind", "transcript_id").first()
+    if job is None:
+        return 0
+    # An upload's files first: the last one ends the batch with every file's outcome.
+    targets = list(
+        Job.objects.filter(batch_id=job.pk, status__in=ACTIVE).values_list("pk", flat=True)
+    ) + [job.pk]
+    cancelled = [
+        pk for pk in targets if job_fail_orphaned(job_id=pk, message="Cancelled", error=CANCELLED)
+    ]
+    if cancelled:
+        with transaction.atomic():
+            audit_record(
+                actor=user,
+                event_type="job.cancel",
+                transcript=job.transcript if job.transcript_id else None,
+                after={"job": job.pk, "kind": job.kind, "cancelled": cancelled},
+            )
+    return len(cancelled)
+
+
+def jobs_fail_stale(*, older_than: timedelta | None = None) -> int:
+    """Fail running jobs whose worker is gone (killed mid-job); returns how many.
+
+    A job run by a ``db_worker`` carries its process's liveness key; it is failed only
+    when that process has not been seen for ``older_than`` (default: the workers'
+    ``WORKER_GONE_AFTER_SECONDS``, 60 s; a live worker beats every 10 s from a thread,
+    so a long stage without progress is never mistaken for a dead worker), stopped, or
+    was replaced by a restarted process. A job run in the process that queued it
+    (``annotate --sync``) has only its progress: it is failed after ``older_than``
+    (default ``STALE_AFTER``, 10 minutes) without one. Called by the job pages on every
+    poll and by ``manage.py fail_stale_jobs``.
+    """
+    from anonreview.core.workers import worker_keys_alive
+
+    now = timezone.now()
+    running = list(
+        Job.objects.filter(status=Job.Status.RUNNING).values_list("pk", "worker", "heartbeat_at")
+    )
+    if not running:
+        return 0
+    alive = worker_keys_alive({w for _, w, _ in running if w}, older_than=older_than)
+    local_cutoff = now - (older_than or STALE_AFTER)
+    stale_ids = [
+        pk
+        for pk, worker, beat in running
+        if (worker and worker not in alive)
+        or (not worker and (beat is None or beat < local_cutoff))
+    ]
     if not stale_ids:
         return 0
-    now = timezone.now()
-    failed = 0
+    ended: list[Job] = []
     with transaction.atomic():
-        jobs = list(
+        candidates = list(
             Job.objects.select_for_update(of=("self",))
-            .filter(pk__in=stale_ids, status=Job.Status.RUNNING, heartbeat_at__lt=cutoff)
+            .filter(pk__in=stale_ids, status=Job.Status.RUNNING)
             .select_related("transcript")
             .defer("transcript__text")
         )
-        for job in jobs:
-            job.status = Job.Status.FAILED
-            job.message = "Worker stopped"
-            job.error = "The worker stopped before finishing this job (killed or restarted). " + (
-                "Files imported before that stay imported; upload the rest again."
-                if job.kind == Job.Kind.IMPORT
-                else "Start it again."
+        # Re-checked under the lock: the job may have moved on or been taken again.
+        alive = worker_keys_alive({j.worker for j in candidates if j.worker}, older_than=older_than)
+        for job in candidates:
+            if job.worker in alive or (not job.worker and job.heartbeat_at >= local_cutoff):
+                continue
+            _job_end_orphaned(
+                job,
+                message="Worker stopped",
+                error="The worker stopped before finishing this job (killed or restarted). "
+                + (
+                    "Files imported before that stay imported; upload the rest again."
+                    if job.kind == Job.Kind.IMPORT
+                    else "Start it again."
+                ),
             )
-            job.updated_at = now
-            job.save(update_fields=["status", "message", "error", "updated_at"])
-            failed += 1
-            if job.kind == Job.Kind.IMPORT:
-                StagedUpload.objects.filter(job=job).delete()
-            transcript = job.transcript
-            if transcript is not None and transcript.state == Transcript.State.ANNOTATING:
-                from transcripts.services.workflow import transcript_transition
+            ended.append(job)
+        if ended:
+            logger.warning("failed %d stale job(s)", len(ended))
+    _after_orphaned(ended)
+    return len(ended)
 
-                transcript_transition(
-                    transcript=transcript,
-                    target=Transcript.State.FAILED,
-                    reason="The annotation job stopped (worker killed or restarted); run it again.",
-                )
-        logger.warning("failed %d stale job(s)", failed)
-    return failed
+
+CONNECTION_LOST = (
+    "The database connection was lost while this job ran (the database restarted or "
+    "dropped it); start it again."
+)
+
+
+def job_run(*, job_id: int, work: Callable[[], None], error: Callable[[Exception], str]) -> None:
+    """Run a task's ``work`` for ``job_id`` and end the job truthfully however it ends.
+
+    - ``JobStopped`` (the job was failed or cancelled meanwhile): the work stopped at
+      its next progress report; nothing more to record.
+    - A lost database connection: every later query on it would fail too (the failure
+      handlers included, which is how a worker used to die with its job left
+      "running"); the connection is reset and the job failed in words, its transcript
+      and staged files repaired as the sweep does. The exception is raised again for
+      the task's own record.
+    - Any other exception: the job fails with ``error(exc)`` and the exception is raised
+      again.
+    """
+    from anonreview.core.workers import db_connections_reset, is_connection_error
+
+    try:
+        work()
+    except JobStopped:
+        logger.info("job %s stopped before its end (failed or cancelled meanwhile)", job_id)
+    except Exception as exc:
+        if is_connection_error(exc):
+            logger.warning("job %s lost its database connection", job_id)
+            db_connections_reset()
+            job_fail_orphaned(
+                job_id=job_id, message="Database connection lost", error=CONNECTION_LOST
+            )
+        else:
+            job_fail(job_id=job_id, error=error(exc))
+        raise

@@ -97,6 +97,31 @@ def transcript_upload(request):
     return render(request, "transcripts/upload.html", context)
 
 
+def bad_request(request, exception=None):
+    """The project's 400 handler: an upload of more files than the limit gets the upload
+    page with the limit in words; anything else Django's plain 400 page."""
+    from django.conf import settings
+    from django.core.exceptions import TooManyFilesSent
+    from django.views.defaults import bad_request as default_bad_request
+
+    user = getattr(request, "user", None)  # unset when a middleware refused first
+    if isinstance(exception, TooManyFilesSent) and user is not None and roles.is_lead(user):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FILES
+        limits = import_limits()
+        context = {
+            "annotators": _annotators(),
+            "max_mb": limits["max_bytes"] // (1024 * 1024),
+            "recent": [],
+            "form_error": (
+                f"Too many files: at most {limit} per upload. Upload them in parts, or as "
+                f".zip archives (up to {limits['max_members']} files and "
+                f"{limits['max_total'] // (1024 * 1024)} MB each)."
+            ),
+        }
+        return render(request, "transcripts/upload.html", context, status=400)
+    return default_bad_request(request, exception)
+
+
 def import_job_panel(request, job_id: int):
     """The import job's panel (progress, then per-file results); htmx polls it."""
     if not roles.is_lead(request.user):

@@ -1,12 +1,19 @@
 """Measure the PDF import against a bare pypdfium2 text extraction of the same file.
 
     python manage.py bench_import [FILE.pdf] [--words 15000] [--runs 3] [--plumber] [--json]
+    python manage.py bench_import --text [--lines 20000,200000] [--runs 3] [--json]
 
 Without FILE a synthetic hearing of ``--words`` words (15,000: 76 pages) is rendered.
 In one run it times, best of ``--runs``: the bare extraction (open with pypdfium2, every
 page's text and every character's box), the import (``parse_file``: reading, layout
 analysis, cover, segmentation) and, with ``--plumber``, the pdfplumber reader the import
 used before. The goal is import ≤ 2 × bare. Touches no database.
+
+With ``--text`` it times the text import (``parse_file`` of a ``.txt``) of generated
+files of each ``--lines`` count in three shapes: prose (one sentence per line, no speaker
+turns), short tags the parser does not take for speakers (``B: y1``), and speaker turns.
+The import must be linear in the input: the time per 1,000 lines of the longest file
+within 2× of the shortest's, in every shape (issue 23: 20,000 prose lines took 128 s).
 """
 
 import json
@@ -39,6 +46,59 @@ def bare_extraction(data: bytes) -> int:
     return chars
 
 
+TEXT_SHAPES = ("prose", "short_tags", "turns")
+
+
+def text_lines(shape: str, lines: int) -> bytes:
+    """A generated text file of ``lines`` lines (no names, no personal data)."""
+    if shape == "prose":
+        rows = (
+            f"This is sentence number {i} of the statement, read into the record."
+            for i in range(lines)
+        )
+    elif shape == "short_tags":
+        rows = (f"B: y{i}" for i in range(lines))
+    elif shape == "turns":
+        rows = (
+            f"{'PRESIDING COMMISSIONER' if i % 2 else 'ATTORNEY'}: Line {i} of the hearing."
+            for i in range(lines)
+        )
+    else:
+        raise ValueError(shape)
+    return ("\n".join(rows) + "\n").encode()
+
+
+def text_bench(counts: list[int], runs: int) -> dict:
+    """Time the text import of each shape at each line count (best of ``runs``)."""
+    from engine.importing import parse_file
+
+    shapes = {}
+    ratios = {}
+    for shape in TEXT_SHAPES:
+        rows = []
+        for n in counts:
+            data = text_lines(shape, n)
+            seconds = _best(lambda data=data: parse_file("bench.txt", data), runs)
+            rows.append(
+                {
+                    "lines": n,
+                    "import_s": round(seconds, 3),
+                    "per_1000_lines_s": round(1000 * seconds / n, 4),
+                }
+            )
+        shapes[shape] = rows
+        per = [r["per_1000_lines_s"] for r in rows]
+        ratios[shape] = round(per[-1] / max(min(per), 1e-9), 2)
+    return {
+        "mode": "text",
+        "runs": runs,
+        "shapes": shapes,
+        "ratio_longest_to_best": ratios,
+        "linear": all(r <= 2 for r in ratios.values()),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
 def _best(fn, runs: int) -> float:
     times = []
     for _ in range(runs):
@@ -57,9 +117,18 @@ class Command(BaseCommand):
         parser.add_argument("--runs", type=int, default=3)
         parser.add_argument("--plumber", action="store_true", help="Also time pdfplumber.")
         parser.add_argument("--json", action="store_true")
+        parser.add_argument(
+            "--text", action="store_true", help="Time the text import of generated files."
+        )
+        parser.add_argument(
+            "--lines", default="20000,200000", help="With --text: line counts (comma-separated)."
+        )
 
     def handle(self, *args, **options):
         from engine.importing import parse_file
+
+        if options["text"]:
+            return self._text(options)
 
         if options["file"]:
             path = Path(options["file"])
@@ -104,3 +173,27 @@ class Command(BaseCommand):
             )
             + f"  load average {result['load_average']}"
         )
+
+    def _text(self, options) -> None:
+        try:
+            counts = sorted(int(n) for n in options["lines"].split(",") if n.strip())
+        except ValueError as exc:
+            raise CommandError("--lines: whole numbers separated by commas") from exc
+        if not counts or counts[0] <= 0:
+            raise CommandError("--lines: at least one positive count")
+        result = text_bench(counts, max(1, options["runs"]))
+        if options["json"]:
+            self.stdout.write(json.dumps(result))
+            return
+        for shape, rows in result["shapes"].items():
+            self.stdout.write(f"{shape}:")
+            for row in rows:
+                self.stdout.write(
+                    f"  {row['lines']:>8} lines  {row['import_s']:8.3f} s  "
+                    f"{row['per_1000_lines_s']:.4f} s per 1,000 lines"
+                )
+            self.stdout.write(
+                f"  longest / best per 1,000 lines: {result['ratio_longest_to_best'][shape]}× "
+                "(goal ≤ 2×)"
+            )
+        self.stdout.write(f"linear: {result['linear']}; load average {result['load_average']}")

@@ -1,0 +1,196 @@
+"""Worker processes that outlive a database hiccup and say that they are alive (issue 23).
+
+A ``db_worker`` (``anonreview/core/management/commands/db_worker.py``) registers a
+``WorkerProcess`` row, lowers its CPU priority below the web server's, and runs a
+heartbeat thread that bumps the row's ``seen_at`` every ``WORKER_HEARTBEAT_SECONDS``
+(default 10), whatever its job is doing. The job service records the key of the process
+that started a job (``current_worker_key``), and the stale sweep fails a running job only
+when that process is gone (``worker_keys_alive``). The pages ask ``workers_alive_count``
+to say when no worker runs at all.
+
+Connections: a lost database connection (PostgreSQL restarted, ``pg_terminate_backend``,
+a proxy's idle timeout) raises ``OperationalError`` or ``InterfaceError`` on the next
+query and leaves Django's connection object unusable; ``db_connections_reset`` closes
+every connection of the calling thread so that the next query opens a fresh one.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import DatabaseError, InterfaceError, OperationalError, connections
+from django.utils import timezone
+from django.utils.crypto import get_random_string
+
+from anonreview.core.models import WorkerProcess
+
+logger = logging.getLogger(__name__)
+
+# Errors of a lost connection (psycopg and sqlite3 both map to these Django classes).
+CONNECTION_ERRORS = (OperationalError, InterfaceError)
+
+_current_key: str | None = None
+
+
+def heartbeat_seconds() -> float:
+    return float(getattr(settings, "WORKER_HEARTBEAT_SECONDS", 10))
+
+
+def gone_after() -> timedelta:
+    """How long a worker may go unseen before its jobs count as orphaned."""
+    return timedelta(seconds=float(getattr(settings, "WORKER_GONE_AFTER_SECONDS", 60)))
+
+
+def worker_priority() -> int:
+    """The niceness increment of a worker process (``WORKER_NICE``, default 10)."""
+    return int(getattr(settings, "WORKER_NICE", 10))
+
+
+def current_worker_key() -> str:
+    """The liveness key of this process when it is a worker, else ``""``."""
+    return _current_key or ""
+
+
+def db_connections_reset() -> None:
+    """Close every database connection of this thread, even a broken one; the next
+    query reconnects. Never raises."""
+    for conn in connections.all(initialized_only=True):
+        try:
+            conn.close()
+        except DatabaseError:
+            # Closing a connection the server already dropped can fail too; forget it.
+            conn.connection = None
+        except Exception:  # pragma: no cover - driver-specific oddities
+            conn.connection = None
+
+
+def is_connection_error(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it) is a lost database connection."""
+    seen = 0
+    while exc is not None and seen < 5:
+        if isinstance(exc, CONNECTION_ERRORS):
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
+
+
+def process_lower_priority(increment: int | None = None) -> int:
+    """Lower this process's CPU priority (``os.nice``) so that the web server stays
+    responsive while workers run models on the same cores; returns the new niceness."""
+    increment = worker_priority() if increment is None else increment
+    if increment <= 0 or not hasattr(os, "nice"):
+        return os.nice(0) if hasattr(os, "nice") else 0
+    return os.nice(increment)
+
+
+def worker_register(*, worker_id: str) -> WorkerProcess:
+    """Record this process as a live worker. Earlier processes under the same worker id
+    on this host are marked stopped: ids are unique per pool, so they are dead (the
+    supervisor restarted this one), and their running jobs can be failed at once."""
+    global _current_key
+    now = timezone.now()
+    host = socket.gethostname()[:120]
+    pid = os.getpid()
+    key = f"{worker_id}@{host}:{pid}:{get_random_string(8)}"[:200]
+    WorkerProcess.objects.filter(worker_id=worker_id, hostname=host, stopped_at=None).update(
+        stopped_at=now
+    )
+    row = WorkerProcess.objects.create(
+        key=key, worker_id=worker_id, hostname=host, pid=pid, started_at=now, seen_at=now
+    )
+    _current_key = key
+    return row
+
+
+def worker_unregister() -> None:
+    """Mark this process stopped (a clean exit); old rows are pruned by later starts."""
+    global _current_key
+    if _current_key is None:
+        return
+    key, _current_key = _current_key, None
+    try:
+        WorkerProcess.objects.filter(key=key).update(stopped_at=timezone.now())
+    except DatabaseError:
+        logger.warning("worker %s: could not record its stop", key.split("@")[0])
+    cutoff = timezone.now() - timedelta(days=7)
+    try:
+        WorkerProcess.objects.filter(stopped_at__lt=cutoff).delete()
+    except DatabaseError:
+        pass
+
+
+def worker_beat(key: str) -> None:
+    """One heartbeat: the row's ``seen_at`` is now (recreated if someone deleted it)."""
+    now = timezone.now()
+    if not WorkerProcess.objects.filter(key=key).update(seen_at=now):
+        worker_id, _, rest = key.partition("@")
+        host, _, pid = rest.partition(":")
+        WorkerProcess.objects.create(
+            key=key,
+            worker_id=worker_id[:64],
+            hostname=host[:120],
+            pid=os.getpid(),
+            started_at=now,
+            seen_at=now,
+        )
+
+
+class Heartbeat(threading.Thread):
+    """A daemon thread that beats every ``interval`` seconds, on its own connection.
+
+    It survives a lost connection: the failed beat is logged (the error's type only),
+    the connection closed, and the next beat reconnects.
+    """
+
+    def __init__(self, key: str, interval: float | None = None):
+        super().__init__(name="worker-heartbeat", daemon=True)
+        self.key = key
+        self.interval = heartbeat_seconds() if interval is None else interval
+        self.stopping = threading.Event()
+        self.beats = 0
+        self.failures = 0
+
+    def run(self) -> None:
+        try:
+            while not self.stopping.wait(self.interval):
+                try:
+                    worker_beat(self.key)
+                    self.beats += 1
+                except Exception as exc:
+                    self.failures += 1
+                    logger.warning("heartbeat failed (%s); reconnecting", type(exc).__name__)
+                    db_connections_reset()
+        finally:
+            db_connections_reset()
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+
+def worker_keys_alive(keys, *, older_than: timedelta | None = None) -> set[str]:
+    """Which of ``keys`` belong to a worker seen within ``older_than`` and not stopped."""
+    cutoff = timezone.now() - (older_than or gone_after())
+    return set(
+        WorkerProcess.objects.filter(
+            key__in=list(keys), stopped_at=None, seen_at__gte=cutoff
+        ).values_list("key", flat=True)
+    )
+
+
+def workers_alive_count() -> int:
+    """How many worker processes are alive now (seen recently, not stopped)."""
+    cutoff = timezone.now() - gone_after()
+    return WorkerProcess.objects.filter(stopped_at=None, seen_at__gte=cutoff).count()
+
+
+def workers_expected() -> bool:
+    """Whether jobs wait for ``db_worker`` processes (the database tasks backend), as
+    opposed to running at once in the process that queued them (tests, immediate)."""
+    backend = settings.TASKS.get("default", {}).get("BACKEND", "")
+    return backend.startswith("django_tasks_db")

@@ -143,7 +143,11 @@ def test_review_page_renders_group_versions_for_entities_and_the_merge_form(clie
         f'id="e-{dana.entity_id}" data-ref="{dana.entity.ref}" data-version="{version}"'.encode()
         in body
     )
-    assert f'name="group_version" value="{dana.entity.ref}:{version}"'.encode() in body
+    # The merge form loads on demand (issue 21: a light inspector) and carries the versions.
+    merge = client.get(
+        reverse("annotations:review-merge-targets", args=[rt.pk]), {"span": dana.pk}
+    ).content
+    assert f'name="group_version" value="{dana.entity.ref}:{version}"'.encode() in merge
     preview = client.get(
         reverse("annotations:review-merge-preview", args=[rt.pk]),
         {"source": dana.entity.ref, "target": span_at(rt, "Quill").entity.ref},

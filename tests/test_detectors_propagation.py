@@ -195,3 +195,66 @@ def test_a_persons_conjunct_overrules_a_models_one_word_organisation_guess():
     copies = PropagationDetector().detect(document)
     final = {text[m.start : m.end]: m.label for m in merge(raw + copies, text)}
     assert final == {"Dorvish": "PERSON", "Tembley": "PERSON"}
+
+
+# --- issue 22: what still leaked on unseen transcripts (hard_cases.round_two) -----------
+
+ROUND_TWO_SEEDS = (3101, 3102, 3103)
+
+
+@pytest.fixture(scope="module", params=ROUND_TWO_SEEDS)
+def round_two_result(request):
+    h = generate_hearing(request.param)
+    ensemble = Ensemble(
+        [PatternDetector(), CoverPageDetector(), PropagationDetector(), SafetyNetDetector()]
+    )
+    return h, ensemble.run(Document(h.text, h.metadata))
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "spoken_address",
+        "town_in_speech",
+        "name_is_word",
+        "spaced_spelling",
+        "ocr_date_time",
+        "footer_name",
+        "other_id",
+    ],
+)
+def test_round_two_hard_cases_are_covered_without_models(round_two_result, case):
+    h, result = round_two_result
+    assert h.hard_cases[case]
+    for start, end in h.hard_cases[case]:
+        for word in re.finditer(r"[A-Za-z0-9][\w'’-]*", h.text[start:end]):
+            s, e = start + word.start(), start + word.end()
+            assert covered(result, s, e, net=False), (case, h.text[start:end], word.group(0))
+
+
+def test_round_two_identifiers_outside_the_schema_are_other_ids(round_two_result):
+    h, result = round_two_result
+    for start, end in h.hard_cases["other_id"]:
+        labels = {s.label for s in result.spans if s.start <= start and end <= s.end}
+        assert labels == {"OTHER_ID"}, h.text[start:end]
+
+
+def test_round_two_crown_and_court_titles_survive(round_two_result):
+    h, result = round_two_result
+    assert h.hard_cases["crown_term"]
+    for start, end in h.hard_cases["crown_term"]:
+        assert not any(s.start < end and start < s.end for s in result.spans), h.text[start:end]
+
+
+def test_a_two_letter_name_an_honorific_made_a_name_is_copied_but_not_into_maam():
+    text = "Mr. Bo will sign. We have Bo's letter. Yes, Ma'am. Then Ma'am said no."
+    found = [Detection(4, 6, "PERSON", 0.9, "patterns", "honorific")]
+    assert propagate(text, found) == ["Bo"]
+    found = [Detection(text.index("Ma'am"), text.index("Ma'am") + 2, "PERSON", 0.9, "patterns")]
+    assert [text[d.start : d.end] for d in PropagationDetector().detect(_doc(text, found))] == []
+
+
+def _doc(text, found):
+    document = Document(text, {})
+    document.artifacts["detections"] = found
+    return document

@@ -20,6 +20,7 @@ from engine.detectors.base import Detection
 from engine.detectors.names import TITLES, is_given_name, person_name_parts
 from engine.detectors.ordinary import is_ordinary
 from engine.detectors.public import is_title_or_role, public_terms
+from engine.detectors.recognizers.base import ocr_digits
 
 _TRAIL = re.compile(r"[\s,;:!?\"'“”‘’()\[\]{}…—–-]+$")
 _LEAD = re.compile(r"^[\s,;:!?\"'“”‘’()\[\]{}…—–-]+")
@@ -46,7 +47,8 @@ _TIME_OK = re.compile(
 # A time needs a clock, an hour with a.m./p.m., o'clock, noon, midnight, "1530 hours" or an
 # hour word with a time of day: a case number ("No. 11-393") or "section 3" is no time.
 _TIME_STRICT = re.compile(
-    r"\d:\d\d|\d\s*[ap]\.?\s?m\b|o'clock|o’clock|\bnoon\b|\bmidnight\b|\b\d{4} hours\b|"
+    r"\d:\d\d|\d\s*[ap]\.?\s?m\b|o'clock|o’clock|\bnoon\b|\bmidnight\b|\b\d{4} ?(?:hours|hrs)\b|"
+    r"^0\d[0-5]\d$|"
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\b.*"
     r"\b(?:morning|afternoon|evening|night|[ap]\.m\.)",
     re.IGNORECASE,
@@ -357,6 +359,8 @@ def clean(
             continue
         if allow.allows(text, d.start, d.end):
             continue
+        if d.label in {"DATE", "TIME"}:
+            value = ocr_digits(value)  # "l998", "September lOth": OCR look-alikes of digits
         if d.label == "DATE":
             if not _DATE_OK.search(value) or _DATE_AGE.search(value) or _DURATION.match(value):
                 continue

@@ -67,6 +67,17 @@ def _well_supported(d: Detection, votes: dict | None) -> bool:
 _MODELS = frozenset({"spacy", "transformer", "presidio"})
 
 
+def _short_name(value: str, d: Detection, votes: dict | None) -> bool:
+    """A two-letter name (``Bo``, ``Lo``) is copied only when the cover page or a
+    hand-written rule (a speaker tag, an honorific) named it, in title case."""
+    if not re.fullmatch(r"[A-Z][a-z]", value):
+        return False
+    if votes is None:
+        parts = set(d.detector.split("+"))
+        return "cover" in parts or "patterns" in parts
+    return "cover" in votes or "pattern" in votes
+
+
 def _norm_id(value: str) -> str:
     return re.sub(r"[^0-9a-z]", "", value.lower())
 
@@ -99,7 +110,7 @@ class PropagationDetector(Detector):
             if label == "PERSON":
                 key = value.lower()
                 if (
-                    len(value) >= min_len
+                    (len(value) >= min_len or _short_name(value, d, votes.get((d.start, d.end))))
                     and (value[:1].isupper() or not is_ordinary(key))
                     and key not in TITLES
                     and key not in _NEVER

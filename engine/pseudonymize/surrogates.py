@@ -188,7 +188,7 @@ class SurrogateMaker:
             return _spell_like(mention, base)
         if label == "PERSON":
             return _case_like(mention, self._person(label, key, ref))
-        if label == "CDCR_ID" or label in {"PHONE_NUMBER", "SPELLED_OUT_ITEM"}:
+        if label in {"CDCR_ID", "OTHER_ID", "PHONE_NUMBER", "SPELLED_OUT_ITEM"}:
             return self._shaped(label, key, mention)
         if label == "DATE":
             return self._date(mention)

@@ -50,6 +50,7 @@ HARD_CASES: tuple[str, ...] = (
     "height_words",
     "height_digits",
     *hard_cases.NAMES,  # issue 14: cases from unseen transcripts (hard_cases.py)
+    *hard_cases.ROUND_TWO,  # issue 22: what still leaked on unseen transcripts
 )
 
 
@@ -318,6 +319,7 @@ class _Gen(Opening, Sections):
         self.section_lines["plans"] = len(self.b.lines)
         self.parole_plans()
         self.questions()
+        hard_cases.round_two(self)
         self.section_lines["closing"] = len(self.b.lines)
         self.closing()
         hard_cases.caps_boilerplate(self)

@@ -258,3 +258,17 @@ def _doc(text, found):
     document = Document(text, {})
     document.artifacts["detections"] = found
     return document
+
+
+def test_a_lower_case_surname_after_an_honorific_is_kept_and_copied_in_lower_case():
+    from engine.detectors.clean import clean
+
+    text = "Did griffiths -- Mr. griffiths, that's it. I am young, Mr. young. Griffiths left."
+    i = text.index("Mr. g") + 4
+    found = [Detection(i, i + 9, "PERSON", 0.9, "patterns", "honorific")]
+    j = text.index("Mr. y") + 4
+    found.append(Detection(j, j + 5, "PERSON", 0.9, "patterns", "honorific"))
+    kept = clean(text, found)
+    assert [text[d.start : d.end] for d in kept] == ["griffiths"]  # "young" stays a word
+    copies = clean(text, PropagationDetector().detect(_doc(text, kept)))
+    assert [(d.start, text[d.start : d.end]) for d in copies if d.start < i] == [(4, "griffiths")]

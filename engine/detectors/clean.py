@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from engine.detectors.base import Detection
 from engine.detectors.names import TITLES, is_given_name, person_name_parts
-from engine.detectors.ordinary import is_ordinary
+from engine.detectors.ordinary import ORDINARY_ZIPF, is_ordinary
 from engine.detectors.public import is_title_or_role, public_terms
 from engine.detectors.recognizers.base import ocr_digits
 
@@ -269,6 +269,17 @@ def _LOWER_OK(d: Detection) -> bool:  # noqa: N802 - reads as a rule
     }
 
 
+# After an honorific a lower-case word is a name unless it is an everyday word (Zipf 4+:
+# "Mr. young" stays a slip of the adjective's case, "Mr. griffiths" is a surname).
+_HONORIFIC_LOWER_ZIPF = 4.0
+
+
+def _lower_name_zipf(d: Detection) -> float:
+    if d.explanation in {"honorific", "SpeakerTagRecognizer", "same lower-case name"}:
+        return _HONORIFIC_LOWER_ZIPF
+    return ORDINARY_ZIPF
+
+
 def _statistical(d: Detection) -> bool:
     """A statistical NER model's guess (spaCy, directly or through Presidio)."""
     return d.detector == "spacy" or (
@@ -346,9 +357,12 @@ def clean(
                 part = text[s:e]
                 if (len(part) < 2 and not part.isupper()) or part == "I":
                     continue
-                if part.islower() and not (_LOWER_OK(d) and not is_ordinary(part)):
+                if part.islower() and not (
+                    _LOWER_OK(d) and not is_ordinary(part, _lower_name_zipf(d))
+                ):
                     continue  # names are capitalised ("godfather" is not one), except a
                     # known name's lower-case slip ("Mr. pellegrino") that is no English word
+                    # (after an honorific, no everyday word: "Mr. griffiths")
                 if allow.allows(text, s, e) or part.lower() in TITLES or _STUTTER.match(part):
                     continue
                 if is_title_or_role(part) or public.inside(s, e):

@@ -67,6 +67,16 @@ def _well_supported(d: Detection, votes: dict | None) -> bool:
 _MODELS = frozenset({"spacy", "transformer", "presidio"})
 
 
+def _lower_case_name(value: str, d: Detection, votes: dict | None) -> bool:
+    """A lower-case name that a hand-written rule made a name (``Mr. griffiths``) and that
+    is no everyday English word (Zipf below 4): copied in lower case only."""
+    if not value.isalpha() or not value.islower() or is_ordinary(value, 4.0):
+        return False
+    if votes is None:
+        return "patterns" in set(d.detector.split("+"))
+    return "pattern" in votes or "cover" in votes
+
+
 def _short_name(value: str, d: Detection, votes: dict | None) -> bool:
     """A two-letter name (``Bo``, ``Lo``) is copied only when the cover page or a
     hand-written rule (a speaker tag, an honorific) named it, in title case."""
@@ -102,6 +112,7 @@ class PropagationDetector(Detector):
         score = float(self.options.get("score", 0.7))
         out: list[Detection] = []
         names: dict[str, str] = {}  # lower → original
+        lower_names: set[str] = set()  # names found in lower case by a hand-written rule
         places: set[str] = set()
         ids: set[str] = set()
         for d in found:
@@ -109,15 +120,22 @@ class PropagationDetector(Detector):
             value = text[d.start : d.end]
             if label == "PERSON":
                 key = value.lower()
+                support = votes.get((d.start, d.end))
                 if (
-                    (len(value) >= min_len or _short_name(value, d, votes.get((d.start, d.end))))
-                    and (value[:1].isupper() or not is_ordinary(key))
+                    (len(value) >= min_len or _short_name(value, d, support))
+                    and (
+                        value[:1].isupper()
+                        or not is_ordinary(key)
+                        or _lower_case_name(value, d, support)
+                    )
                     and key not in TITLES
                     and key not in _NEVER
                     and not is_title_or_role(value)
                     and (not is_ordinary(key) or _well_supported(d, votes.get((d.start, d.end))))
                 ):
                     names.setdefault(key, value)
+                    if value.islower() and _lower_case_name(value, d, support):
+                        lower_names.add(key)
             elif label == "LOCATION":
                 if (
                     len(value) >= 3
@@ -139,6 +157,15 @@ class PropagationDetector(Detector):
             for s, e in find_word(text, value, capitalised=True):
                 if text[s:e][1:].islower() and _mid_sentence(text, s):
                     out.append(Detection(s, e, "PERSON", score, self.name, explanation="same name"))
+            if key in lower_names:
+                # a lower-case name an honorific made a name ("Mr. griffiths"): its other
+                # lower-case uses, case-sensitively ("Did griffiths --")
+                for s, e in find_word(text, key, ignore_case=False):
+                    out.append(
+                        Detection(
+                            s, e, "PERSON", score, self.name, explanation="same lower-case name"
+                        )
+                    )
         if plain:
             # one pass for all of them ("pellegrino", "Pellegrino", "PELLEGRINO")
             alternatives = "|".join(re.escape(v) for v in sorted(plain, key=len, reverse=True))

@@ -138,3 +138,16 @@ def test_documents_are_importable_alone_and_inside_a_zip(pages):
     assert [m.error for m in members] == [None, None, None]
     for member in members:
         assert parse_file(member.name, member.data).utterances
+
+
+def test_a_folder_walk_picks_up_markdown_word_and_rtf_files(pages, tmp_path):
+    from engine.importing.sources import iter_paths
+
+    (tmp_path / "a.docx").write_bytes(as_docx(pages))
+    (tmp_path / "b.rtf").write_bytes(as_rtf(pages))
+    (tmp_path / "c.md").write_bytes(as_markdown(pages))
+    (tmp_path / "d.png").write_bytes(b"\x89PNG")
+    limits = {"max_bytes": 10_000_000, "max_members": 10, "max_total": 50_000_000}
+    found = list(iter_paths([str(tmp_path)], **limits))
+    assert [f.name for f in found] == ["a.docx", "b.rtf", "c.md"]
+    assert all(f.error is None for f in found)

@@ -100,3 +100,7 @@ def test_other_id_is_a_direct_identifier_with_its_own_tag():
         "AGE",
     )  # the review page's keys 1-9 keep their labels
     assert tag_for("OTHER_ID", "OTHER_ID_1", "548201377") == "[OTHER_ID_1]"
+
+
+def test_a_letter_spelled_with_a_hyphenated_word_before_the_digits_is_an_id():
+    assert found("the youth number was X, as in x-ray, 44448.") == ["X, as in x-ray, 44448"]

@@ -165,3 +165,20 @@ def test_what_a_speaker_says_their_name_is_and_a_spaced_spelling_after_a_word():
     text = "My name is Summer Little, L I T T L E. And Ho, H O."
     found = {text[f.start : f.end]: f.pattern for f in PersonContextRecognizer().find_all(text)}
     assert found == {"Summer Little": "name-is", "Little": "spelled-after", "Ho": "spelled-after"}
+
+
+def test_a_role_word_that_is_a_common_surname_is_the_name_after_an_honorific():
+    from engine.detectors.base import Detection
+    from engine.detectors.clean import clean
+
+    def kept(text):
+        found = SpeakerTagRecognizer().find_all(text)
+        detections = [
+            Detection(f.start, f.end, "PERSON", 0.9, "patterns", f.pattern) for f in found
+        ]
+        return [text[d.start : d.end] for d in clean(text, detections)]
+
+    assert kept("A chrono from Ms. Cross says you helped.") == ["Cross"]
+    assert kept("MS. CROSS: Yes.") == ["CROSS"]
+    assert kept("Mr. Chief Justice, may it please the Court.") == []
+    assert kept("Thank you, Mr. Vice President.") == []

@@ -280,6 +280,22 @@ def _lower_name_zipf(d: Detection) -> float:
     return ORDINARY_ZIPF
 
 
+_AFTER_HONORIFIC = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|MR|MRS|MS|DR)\.?[ \t]+$")
+
+
+def _surname_after_honorific(text: str, start: int, part: str, d: Detection) -> bool:
+    """A role word right after an honorific that the honorific rule called a surname."""
+    from engine.detectors.names import TITLES
+    from engine.detectors.ordinary import is_listed_name
+
+    return (
+        d.explanation in {"honorific", "SpeakerTagRecognizer"}
+        and part.lower() not in TITLES
+        and is_listed_name(part)
+        and bool(_AFTER_HONORIFIC.search(text, max(0, start - 6), start))
+    )
+
+
 def _statistical(d: Detection) -> bool:
     """A statistical NER model's guess (spaCy, directly or through Presidio)."""
     return d.detector == "spacy" or (
@@ -343,7 +359,11 @@ def clean(
                 d = d.moved(d.start, d.start + len(name), "PERSON")
         if d.label in _PUBLIC_CHECKED and public.inside(d.start, d.end):
             continue  # "Supreme Court", "Internal Revenue Code", "Penal Code section 3041"
-        if d.label in {"PERSON", "ORGANIZATION", "LOCATION", "NRP"} and is_title_or_role(value):
+        if (
+            d.label in {"PERSON", "ORGANIZATION", "LOCATION", "NRP"}
+            and is_title_or_role(value)
+            and not (d.label == "PERSON" and _surname_after_honorific(text, d.start, value, d))
+        ):
             continue  # "Chief Justice", "ESQ.", "MR." as a place: titles and roles
         if (
             d.label in _ONE_LINE
@@ -365,8 +385,10 @@ def clean(
                     # (after an honorific, no everyday word: "Mr. griffiths")
                 if allow.allows(text, s, e) or part.lower() in TITLES or _STUTTER.match(part):
                     continue
-                if is_title_or_role(part) or public.inside(s, e):
+                if public.inside(s, e):
                     continue
+                if is_title_or_role(part) and not _surname_after_honorific(text, s, part, d):
+                    continue  # "Ms. Cross" keeps its surname; "Mr. Chief Justice" no name
                 if _NOT_NAME_HERE.match(text, s):
                     continue
                 out.append(d.moved(s, e, "PERSON"))

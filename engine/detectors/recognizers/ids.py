@@ -28,7 +28,8 @@ _ID_SPELLED = _c(
 # boy, K as in king, 4417", "V as in Victor six five nine two one" (also across a line)
 _DIGITS_OR_WORDS = rf"(?:\d{{1,6}}|{UNITS})(?:[ ,.-]+(?:\d{{1,6}}|{UNITS})){{0,5}}"
 _ID_AS_IN = _c(
-    r"(?<![\w-])(?P<span>[A-Za-z],? as in [A-Za-z]+(?:[ ,]+(?:and )?[A-Za-z],? as in [A-Za-z]+)?"
+    r"(?<![\w-])(?P<span>[A-Za-z],? as in [A-Za-z]+(?:-[A-Za-z]+)?"
+    r"(?:[ ,]+(?:and )?[A-Za-z],? as in [A-Za-z]+(?:-[A-Za-z]+)?)?"
     rf",?\s+{_DIGITS_OR_WORDS})(?![\w-])",
     re.IGNORECASE,
 )

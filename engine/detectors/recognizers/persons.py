@@ -187,6 +187,19 @@ _NOT_AFTER_HONORIFIC = frozenset(
 )
 
 
+def _surname_after_honorific(words: list[str]) -> bool:
+    """``Ms. Cross``: a role word that is also a common surname (curated name lists, no
+    title) is the surname after an honorific, unless another role word follows (``Mr.
+    Vice President``)."""
+    from engine.detectors.names import TITLES
+    from engine.detectors.ordinary import is_listed_name
+
+    word = words[0]
+    if not word[:1].isupper() or word.lower() in TITLES or not is_listed_name(word):
+        return False
+    return not (len(words) > 1 and _role(words[1]))
+
+
 class SpeakerTagRecognizer(RegexRecognizer):
     """The name part of a speaker tag (``MR. LONG:`` → ``LONG``; ``CHIEF JUSTICE ROBERTS:``
     → ``ROBERTS``) and any word after an honorific, in any case (``Mr. pellegrino``,
@@ -203,8 +216,10 @@ class SpeakerTagRecognizer(RegexRecognizer):
         for match in _HONORIFIC_NAME.finditer(text):
             value = match.group("span")
             words = value.split(" ")
-            if words[0].lower() in _NOT_AFTER_HONORIFIC or _role(words[0]):
-                continue  # "Mr. and Mrs. Okafor", "Mr. Chief Justice", "Madam Chair"
+            if words[0].lower() in _NOT_AFTER_HONORIFIC:
+                continue  # "Mr. and Mrs. Okafor"
+            if _role(words[0]) and not _surname_after_honorific(words):
+                continue  # "Mr. Chief Justice", "Madam Chair"
             if words[0] == "Miss" or (len(words[0]) < 2):
                 continue
             s = match.start("span")

@@ -272,3 +272,24 @@ def test_a_lower_case_surname_after_an_honorific_is_kept_and_copied_in_lower_cas
     assert [text[d.start : d.end] for d in kept] == ["griffiths"]  # "young" stays a word
     copies = clean(text, PropagationDetector().detect(_doc(text, kept)))
     assert [(d.start, text[d.start : d.end]) for d in copies if d.start < i] == [(4, "griffiths")]
+
+
+def test_a_full_name_the_models_called_a_body_is_a_person_when_a_rule_named_its_surname():
+    text = "names a Gbolahan Ilupeju in the fight. Mr. ilupeju was there. gbolahan and me."
+    i = text.index("Gbolahan")
+    j = text.index("Mr. i") + 4
+    found = [
+        Detection(i, i + 16, "ORGANIZATION", 0.85, "spacy", "ORG"),
+        Detection(j, j + 7, "PERSON", 0.9, "patterns", "honorific"),
+    ]
+    out = PropagationDetector().detect(_doc(text, found))
+    named = [(text[d.start : d.end], d.label) for d in out if d.explanation == "named-surname"]
+    assert named == [("Gbolahan Ilupeju", "PERSON")]
+    assert "gbolahan" in {text[d.start : d.end] for d in out}
+    # a firm's two words whose second is no name found by a rule stay a body
+    found[1] = Detection(j, j + 7, "PERSON", 0.6, "spacy", "PERSON")
+    assert not [
+        d
+        for d in PropagationDetector().detect(_doc(text, found))
+        if d.explanation == "named-surname"
+    ]

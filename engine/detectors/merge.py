@@ -189,6 +189,7 @@ _PATTERN_RECOGNIZERS = frozenset(
         "case-party",
         "nickname",
         "coordinated-name",
+        "named-surname",
         "caps-name",
         "footer-name",
         "place-after-verb",

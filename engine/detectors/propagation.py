@@ -21,7 +21,7 @@ from typing import ClassVar
 from engine import vocab
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.cover import COMMON_WORDS, find_word
-from engine.detectors.names import TITLES
+from engine.detectors.names import TITLES, is_given_name
 from engine.detectors.ordinary import is_ordinary
 from engine.detectors.public import is_title_or_role
 from engine.detectors.recognizers.locations import is_known_place, is_state_or_country
@@ -65,6 +65,17 @@ def _well_supported(d: Detection, votes: dict | None) -> bool:
 
 
 _MODELS = frozenset({"spacy", "transformer", "presidio"})
+
+
+_TWO_NAMES = re.compile(r"([A-Z][a-z]+) ([A-Z][a-z]+)")
+
+
+def _strong(d: Detection, votes: dict | None) -> bool:
+    """Found by the cover page or a hand-written rule (a speaker tag, an honorific)."""
+    if votes is None:
+        parts = set(d.detector.split("+"))
+        return "cover" in parts or "patterns" in parts
+    return "cover" in votes or "pattern" in votes
 
 
 def _lower_case_name(value: str, d: Detection, votes: dict | None) -> bool:
@@ -146,6 +157,27 @@ class PropagationDetector(Detector):
                     places.add(value)
             elif label == "CDCR_ID":
                 ids.add(value)
+        # "a Gbolahan Ilupeju" that the models alone called a body or a place, where a
+        # hand-written rule found "Ilupeju" a name ("Mr. ilupeju"): a person's full name
+        strong = {
+            text[d.start : d.end].lower()
+            for d in found
+            if d.label == "PERSON" and _strong(d, votes.get((d.start, d.end)))
+        }
+        for d in found:
+            value = text[d.start : d.end]
+            if (
+                d.label in {"ORGANIZATION", "LOCATION"}
+                and set(d.detector.split("+")) <= _MODELS
+                and (m := _TWO_NAMES.fullmatch(value))
+                and m.group(2).lower() in strong
+                and (not is_ordinary(m.group(1)) or is_given_name(m.group(1)))
+                and not is_known_place(value)
+            ):
+                out.append(
+                    Detection(d.start, d.end, "PERSON", 0.9, self.name, explanation="named-surname")
+                )
+                names.setdefault(m.group(1).lower(), m.group(1))
         plain: dict[str, str] = {}  # names that are no English word: every case variant
         for key, value in sorted(names.items()):
             if allow is not None and value in allow:

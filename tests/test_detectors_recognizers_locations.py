@@ -118,3 +118,12 @@ def test_a_town_the_gazetteer_may_not_know_is_a_place_where_the_speech_says_so(t
 )
 def test_ordinary_words_and_people_after_a_preposition_are_no_towns(text):
     assert places(text) == {}
+
+
+def test_from_names_a_place_only_after_a_verb_of_origin():
+    assert places("I was born in Oyeniyi and raised from Oyeniyi") == {
+        "Oyeniyi": "place-after-verb"
+    }
+    assert places("my family is from Oyeniyi") == {"Oyeniyi": "place-after-verb"}
+    assert places("The letters came from Michael today.") == {}
+    assert places("a letter came from Oyeniyi") == {}

@@ -296,6 +296,7 @@ _PLACE_VERB = (
     r"move|moving|went|go|goes|going|drove|drive|driving|traveled|travelled|came|come|comes|"
     r"headed|located|stationed|family is|family's|family was|it's|it is|that's|is|was|are|were)"
 )
+_FROM_VERBS = frozenset("born raised grew moved move moving originally".split())
 _CAPWORD = r"(?:Mc|Mac|O['’])?[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
 # "she lives in Paloma", "we went down to Ensenada", "my family is from Cardiff", "it's in
 # Riverdale, so ...": a capitalised word after a verb of residence or movement and a
@@ -336,7 +337,9 @@ def places_in_context(text: str) -> list[Found]:
 
     A word that is an ordinary English word (``Energy``, ``Chambers``) counts only after
     ``the city of`` (or before its state: ``city_before_state``) or when it is a known city
-    somewhere (``Cardiff``); a given name (``Logan``) only votes (score 0.6)."""
+    somewhere (``Cardiff``); a given name (``Logan``) only votes (score 0.6), and
+    ``from`` counts only after a verb of origin (``born``, ``raised``, ``grew up``,
+    ``moved``, ``my family is``): a letter that ``came from Michael`` names a person."""
     from engine.detectors.ordinary import is_ordinary
     from engine.detectors.public import public_terms
 
@@ -365,8 +368,14 @@ def places_in_context(text: str) -> list[Found]:
                 "it",
                 "that's",
             }
-            if name == "place-after-verb" and copula and match.group("prep").lower() == "from":
-                continue  # "it was from Okafor" (a letter): a person as often as a place
+            verb = match.group(0).lower().split(" ", 1)[0]
+            if (
+                name == "place-after-verb"
+                and match.group("prep").lower() == "from"
+                and verb not in _FROM_VERBS
+                and "family" not in match.group(0).lower()
+            ):
+                continue  # "it was from Okafor", "a letter came from Okafor": people too
             if (
                 name == "place-after-verb"
                 and copula
@@ -375,7 +384,8 @@ def places_in_context(text: str) -> list[Found]:
                 and is_ordinary(last)
             ):
                 continue
-            # above the statistical models' 0.85, so Presidio keeps this result, not theirs
+            # a given name only votes ("went down to Logan"); above the statistical models'
+            # 0.85 otherwise, so Presidio keeps this result rather than theirs
             score = 0.6 if " " not in value and is_given_name(value) else 0.88
             out.append(Found(start, end, "LOCATION", score, name))
     return out

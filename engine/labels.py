@@ -14,6 +14,9 @@ PHONE_NUMBER = "PHONE_NUMBER"
 EMAIL_ADDRESS = "EMAIL_ADDRESS"
 URL = "URL"
 NRP = "NRP"
+# Beyond the paper (DESIGN.md): identifying numbers outside its schema — passport, vehicle
+# identification (VIN), bank account, driver's licence, juror badge numbers, e-signature ids.
+OTHER_ID = "OTHER_ID"
 
 LABELS: tuple[str, ...] = (
     PERSON,
@@ -30,6 +33,7 @@ LABELS: tuple[str, ...] = (
     EMAIL_ADDRESS,
     URL,
     NRP,
+    OTHER_ID,
 )
 
 # A leak of any of these blocks a release.
@@ -44,5 +48,6 @@ DIRECT_IDENTIFIERS: frozenset[str] = frozenset(
         TIME,
         PHONE_NUMBER,
         EMAIL_ADDRESS,
+        OTHER_ID,
     }
 )

@@ -152,3 +152,14 @@ def test_presidio_loads_without_importing_transformers():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=180
     ).stdout.split()
     assert out == ["True", "False"]
+
+
+def test_a_town_the_speech_names_survives_presidio_next_to_spacys_guess(detectors):
+    # issue 22: spaCy's LOCATION guess on an ordinary word ("Friendship") has the same
+    # extent; the context rule must be the one Presidio keeps (the cleaning drops the guess)
+    from engine.detectors.clean import clean
+
+    text = "My aunt lives in Friendship, Arizona, and we went down to Paimo."
+    found = clean(text, detectors["presidio"].detect(Document(text, {})))
+    places = {text[d.start : d.end]: d.explanation for d in found if d.label == "LOCATION"}
+    assert places.get("Friendship") == "PlaceRecognizer"

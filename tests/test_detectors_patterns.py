@@ -142,3 +142,84 @@ def test_a_place_is_never_found_inside_a_spelling():
 
     text = "He lived in Oakland. That's U as in Union."
     assert [text[f.start : f.end] for f in PlaceRecognizer().find_all(text)] == ["Oakland"]
+
+
+# --- issue 22: dates and times as OCR and stenographers write them ---------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("It was September lOth, l998.", ["September lOth, l998"]),
+        ("on the 2Oth of May", ["the 2Oth of May"]),
+        ("It was the 9th.", ["9th"]),
+        ("Was it on the 21st, or the 22nd?", ["21st"]),
+    ],
+)
+def test_ocr_digits_and_a_day_alone_are_dates_with_offsets_into_the_text(text, expected):
+    values = found(HearingDateRecognizer(), text)
+    assert [v for v in values if v in expected] == expected
+
+
+def test_a_grade_or_a_count_is_no_day_alone():
+    assert found(HearingDateRecognizer(), "I was in the 9th grade. I said I will go.") == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("at approximately 0915 hours", "0915 hours"),
+        ("they left at 1430 hours", "1430 hours"),
+        ("we met at 0745, then", "0745"),
+        ("The visit was at 2:30p.m. sharp", "2:30p.m."),
+        ("by 2:3O p.m.", "2:3O p.m."),
+    ],
+)
+def test_military_times_and_a_clock_without_a_space_are_times(text, expected):
+    assert expected in found(HearingTimeRecognizer(), text)
+
+
+def test_a_house_number_or_a_year_is_no_military_time():
+    assert found(HearingTimeRecognizer(), "at 0915 Main Street in 1998") == []
+
+
+def test_the_cleaning_keeps_an_ocr_year_and_a_leading_zero_time():
+    from engine.detectors.base import Detection
+    from engine.detectors.clean import clean
+
+    text = "in l998 at 0915."
+    kept = clean(
+        text,
+        [
+            Detection(3, 7, "DATE", 0.6, "patterns", "year"),
+            Detection(11, 15, "TIME", 0.85, "patterns", "military-leading-zero"),
+        ],
+    )
+    assert [text[d.start : d.end] for d in kept] == ["l998", "0915"]
+
+
+# --- issue 22: spellings in other shapes -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Ms. Day, D A Y.", ["D A Y"]),
+        ("his name is Bo, B O.", ["B O"]),
+        ("it is spelled D, A, Y", ["D, A, Y"]),
+    ],
+)
+def test_letters_separated_by_spaces_or_commas_are_a_spelling_where_the_text_says_so(
+    text, expected
+):
+    assert found(SpelledNameRecognizer(), text) == expected
+
+
+@pytest.mark.parametrize("text", ["I A M here", "the U S A", "Plan B A C grade"])
+def test_spaced_capitals_without_a_cue_are_no_spelling(text):
+    assert found(SpelledNameRecognizer(), text) == []
+
+
+def test_a_phonetic_spelling_runs_over_a_line_break_and_over_digits_read_between():
+    text = "The tag is V as in Victor,\n4, K as in King, 7. Thanks."
+    assert found(SpelledOutItemRecognizer(), text) == ["V as in Victor,\n4, K as in King, 7"]

@@ -195,3 +195,101 @@ def test_a_persons_conjunct_overrules_a_models_one_word_organisation_guess():
     copies = PropagationDetector().detect(document)
     final = {text[m.start : m.end]: m.label for m in merge(raw + copies, text)}
     assert final == {"Dorvish": "PERSON", "Tembley": "PERSON"}
+
+
+# --- issue 22: what still leaked on unseen transcripts (hard_cases.round_two) -----------
+
+ROUND_TWO_SEEDS = (3101, 3102, 3103)
+
+
+@pytest.fixture(scope="module", params=ROUND_TWO_SEEDS)
+def round_two_result(request):
+    h = generate_hearing(request.param)
+    ensemble = Ensemble(
+        [PatternDetector(), CoverPageDetector(), PropagationDetector(), SafetyNetDetector()]
+    )
+    return h, ensemble.run(Document(h.text, h.metadata))
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "spoken_address",
+        "town_in_speech",
+        "name_is_word",
+        "spaced_spelling",
+        "ocr_date_time",
+        "footer_name",
+        "other_id",
+    ],
+)
+def test_round_two_hard_cases_are_covered_without_models(round_two_result, case):
+    h, result = round_two_result
+    assert h.hard_cases[case]
+    for start, end in h.hard_cases[case]:
+        for word in re.finditer(r"[A-Za-z0-9][\w'’-]*", h.text[start:end]):
+            s, e = start + word.start(), start + word.end()
+            assert covered(result, s, e, net=False), (case, h.text[start:end], word.group(0))
+
+
+def test_round_two_identifiers_outside_the_schema_are_other_ids(round_two_result):
+    h, result = round_two_result
+    for start, end in h.hard_cases["other_id"]:
+        labels = {s.label for s in result.spans if s.start <= start and end <= s.end}
+        assert labels == {"OTHER_ID"}, h.text[start:end]
+
+
+def test_round_two_crown_and_court_titles_survive(round_two_result):
+    h, result = round_two_result
+    assert h.hard_cases["crown_term"]
+    for start, end in h.hard_cases["crown_term"]:
+        assert not any(s.start < end and start < s.end for s in result.spans), h.text[start:end]
+
+
+def test_a_two_letter_name_an_honorific_made_a_name_is_copied_but_not_into_maam():
+    text = "Mr. Bo will sign. We have Bo's letter. Yes, Ma'am. Then Ma'am said no."
+    found = [Detection(4, 6, "PERSON", 0.9, "patterns", "honorific")]
+    assert propagate(text, found) == ["Bo"]
+    found = [Detection(text.index("Ma'am"), text.index("Ma'am") + 2, "PERSON", 0.9, "patterns")]
+    assert [text[d.start : d.end] for d in PropagationDetector().detect(_doc(text, found))] == []
+
+
+def _doc(text, found):
+    document = Document(text, {})
+    document.artifacts["detections"] = found
+    return document
+
+
+def test_a_lower_case_surname_after_an_honorific_is_kept_and_copied_in_lower_case():
+    from engine.detectors.clean import clean
+
+    text = "Did griffiths -- Mr. griffiths, that's it. I am young, Mr. young. Griffiths left."
+    i = text.index("Mr. g") + 4
+    found = [Detection(i, i + 9, "PERSON", 0.9, "patterns", "honorific")]
+    j = text.index("Mr. y") + 4
+    found.append(Detection(j, j + 5, "PERSON", 0.9, "patterns", "honorific"))
+    kept = clean(text, found)
+    assert [text[d.start : d.end] for d in kept] == ["griffiths"]  # "young" stays a word
+    copies = clean(text, PropagationDetector().detect(_doc(text, kept)))
+    assert [(d.start, text[d.start : d.end]) for d in copies if d.start < i] == [(4, "griffiths")]
+
+
+def test_a_full_name_the_models_called_a_body_is_a_person_when_a_rule_named_its_surname():
+    text = "names a Gbolahan Ilupeju in the fight. Mr. ilupeju was there. gbolahan and me."
+    i = text.index("Gbolahan")
+    j = text.index("Mr. i") + 4
+    found = [
+        Detection(i, i + 16, "ORGANIZATION", 0.85, "spacy", "ORG"),
+        Detection(j, j + 7, "PERSON", 0.9, "patterns", "honorific"),
+    ]
+    out = PropagationDetector().detect(_doc(text, found))
+    named = [(text[d.start : d.end], d.label) for d in out if d.explanation == "named-surname"]
+    assert named == [("Gbolahan Ilupeju", "PERSON")]
+    assert "gbolahan" in {text[d.start : d.end] for d in out}
+    # a firm's two words whose second is no name found by a rule stay a body
+    found[1] = Detection(j, j + 7, "PERSON", 0.6, "spacy", "PERSON")
+    assert not [
+        d
+        for d in PropagationDetector().detect(_doc(text, found))
+        if d.explanation == "named-surname"
+    ]

@@ -107,3 +107,34 @@ def test_a_given_name_a_model_calls_a_body_is_a_person_but_a_company_word_is_not
         ("Debbie", "PERSON"),
         ("Kaiser", "ORGANIZATION"),
     ]
+
+
+# --- issue 22: titles of the Crown and Commonwealth courts -----------------------------
+
+
+@pytest.mark.parametrize(
+    "text, term",
+    [
+        ("Her Majesty the Queen v. Okafor", "Her Majesty the Queen"),
+        ("the Court of Appeal for Ontario held", "Court of Appeal for Ontario"),
+        ("the Court of Appeal (Criminal Division) said", "Court of Appeal (Criminal Division)"),
+        ("tried at the Crown Court in 2001", "the Crown Court"),
+        ("counsel for the Crown argued", "the Crown"),
+        ("the Court of Appeal for Ontario and Her Majesty the Queen", "Her Majesty the Queen"),
+    ],
+)
+def test_crown_titles_and_commonwealth_courts_are_public_terms(text, term):
+    start = text.index(term)
+    assert public_terms(text).inside(start, start + len(term))
+
+
+def test_the_queen_as_a_case_party_is_no_person():
+    text = "Her Majesty the Queen v. Okafor was decided."
+    kept = clean(
+        text,
+        [
+            det(text, "Queen", "PERSON", "patterns", "case-party"),
+            det(text, "Okafor", "PERSON", "patterns", "case-party"),
+        ],
+    )
+    assert [text[d.start : d.end] for d in kept] == ["Okafor"]

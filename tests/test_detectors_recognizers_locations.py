@@ -1,5 +1,7 @@
 """Counsel blocks and certificates: street addresses, suites, ZIP codes (recognizers/locations.py)."""
 
+import pytest
+
 from engine.detectors.recognizers.locations import AddressRecognizer
 
 
@@ -47,3 +49,81 @@ def test_county_names_after_the_word_county_each_get_a_span():
     found = [text[f.start : f.end] for f in CountyRecognizer().find_all(text)]
     assert found == ["Ardenne", "Velmont", "Tulare", "Yolo", "Contra Costa"]
     assert CountyRecognizer().find_all("the county of his birth") == []
+
+
+# --- issue 22: addresses read into the record, towns named in speech --------------------
+
+
+def test_a_spoken_address_without_a_street_suffix_and_a_zip_after_the_state_name():
+    text = "send the title to you at the 418 West 71st, Dorvale, New York 10023 address"
+    assert {"418 West 71st", "Dorvale, New York 10023"} <= found(text)
+
+
+def test_an_office_address_with_a_comma_before_the_zip_code():
+    text = "a corporation with office address at 9 Harbor Lane, Tembley, Connecticut, 06902."
+    assert {"9 Harbor Lane", "Tembley, Connecticut, 06902"} <= found(text)
+
+
+def test_a_house_number_and_street_words_before_a_city_and_state():
+    text = "He moved to 22 Okonkwo, Tembley, Texas last year."
+    assert "22 Okonkwo" in found(text)
+
+
+def test_a_flat_in_a_named_building_and_a_street_that_runs_somewhere():
+    text = (
+        "residing at Flat 3, MacGinley House, Tembley. We came down Varga Ferry, which runs east."
+    )
+    assert {"Flat 3, MacGinley House", "Varga Ferry"} <= found(text)
+    assert found("the corner of Okonkwo and Tembley.") == {"Okonkwo", "Tembley"}
+
+
+def test_a_counted_thing_before_a_city_is_no_street():
+    assert found("He served 12 Years, Tembley, Texas") == set()
+
+
+def places(text):
+    from engine.detectors.recognizers.locations import PlaceRecognizer
+
+    return {text[f.start : f.end]: f.pattern for f in PlaceRecognizer().find_all(text)}
+
+
+@pytest.mark.parametrize(
+    "text, town",
+    [
+        ("it's in Oyeniyi, so it's our territory", "Oyeniyi"),
+        ("she lives in Tembley, Texas", "Tembley"),
+        ("we went down to Ensenada", "Ensenada"),
+        ("my family is from Cardiff", "Cardiff"),
+        ("we lived in Domino, Texas", "Domino"),
+        ("the city of Energy", "Energy"),
+        ("my cousin, Flat 2, Okafor House, Leeds, United Kingdom", "Leeds"),
+    ],
+)
+def test_a_town_the_gazetteer_may_not_know_is_a_place_where_the_speech_says_so(text, town):
+    assert town in places(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I went to Church on Sunday",
+        "he was in Custody then",
+        "it was from Okafor",
+        "Yes, California",
+        "Thank you, Texas",
+        "a letter from Dora Varga",
+        "Dear Mr. Okonkwo, Oregon wants it.",
+        "I was in Bible study",
+    ],
+)
+def test_ordinary_words_and_people_after_a_preposition_are_no_towns(text):
+    assert places(text) == {}
+
+
+def test_from_names_a_place_only_after_a_verb_of_origin():
+    assert places("I was born in Oyeniyi and raised from Oyeniyi") == {
+        "Oyeniyi": "place-after-verb"
+    }
+    assert places("my family is from Oyeniyi") == {"Oyeniyi": "place-after-verb"}
+    assert places("The letters came from Michael today.") == {}
+    assert places("a letter came from Oyeniyi") == {}

@@ -128,3 +128,57 @@ def test_a_full_name_in_capitals_is_a_given_name_and_a_surname_not_a_place_or_bo
     from engine.detectors.recognizers.persons import caps_full_names
 
     assert [text[s:e] for s, e in caps_full_names(text)] == expected
+
+
+# --- issue 22: names glued to page furniture, names that are English words -------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("the crime. ROSE TEMBLEY B-12345 DECISION PAGE 9 11/23/09", ["ROSE", "TEMBLEY"]),
+        ("the crime. SUMMER DAY B-12345 DECISION PAGE 9", ["SUMMER", "DAY"]),
+        ("the record. APRIL OKONKWO V-44120 3/2/05", ["APRIL", "OKONKWO"]),
+    ],
+)
+def test_a_name_in_capitals_before_an_id_number_is_a_footer_name(text, expected):
+    assert [w for w, _ in party_names(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["CDC NUMBER B-12345", "THE STATE P12345", "LIFE PRISONER B-12345", "AND ROSE P12345"]
+)
+def test_id_words_and_titles_before_a_number_are_no_footer_name(text):
+    assert party_names(text) == []
+
+
+def test_a_surname_that_is_an_english_word_stays_in_a_run_after_a_role():
+    assert party_names("The trustee Oyeyemi Ho signed it.") == [
+        ("Oyeyemi", "party-name"),
+        ("Ho", "party-name"),
+    ]
+
+
+def test_what_a_speaker_says_their_name_is_and_a_spaced_spelling_after_a_word():
+    from engine.detectors.recognizers.persons import PersonContextRecognizer
+
+    text = "My name is Summer Little, L I T T L E. And Ho, H O."
+    found = {text[f.start : f.end]: f.pattern for f in PersonContextRecognizer().find_all(text)}
+    assert found == {"Summer Little": "name-is", "Little": "spelled-after", "Ho": "spelled-after"}
+
+
+def test_a_role_word_that_is_a_common_surname_is_the_name_after_an_honorific():
+    from engine.detectors.base import Detection
+    from engine.detectors.clean import clean
+
+    def kept(text):
+        found = SpeakerTagRecognizer().find_all(text)
+        detections = [
+            Detection(f.start, f.end, "PERSON", 0.9, "patterns", f.pattern) for f in found
+        ]
+        return [text[d.start : d.end] for d in clean(text, detections)]
+
+    assert kept("A chrono from Ms. Cross says you helped.") == ["Cross"]
+    assert kept("MS. CROSS: Yes.") == ["CROSS"]
+    assert kept("Mr. Chief Justice, may it please the Court.") == []
+    assert kept("Thank you, Mr. Vice President.") == []

@@ -68,3 +68,13 @@ def test_camel_case_product_names_and_doubled_pdf_letters_are_not_name_shaped():
 def test_capitalised_headings_and_acronyms_are_not_proposed_but_a_name_in_capitals_is():
     text = "ADJOURNMENT\nWe read the DECS file. Then OKAFOR spoke.\n"
     assert proposed(text) == {"OKAFOR": "name-shaped"}
+
+
+def test_a_name_that_is_an_english_word_made_a_name_by_strong_evidence_is_shown_elsewhere():
+    text = "MS. DAY: Hello.\nQ: Ms. Day, thank you. Day was late that morning, she said."
+    document = Document(text, {})
+    result = Ensemble([PatternDetector(), PropagationDetector(), SafetyNetDetector()]).run(document)
+    net = {text[s.start : s.end] for s in result.spans if set(s.sources) == {"safety_net"}}
+    confident = [text[s.start : s.end] for s in result.spans if "safety_net" not in s.sources]
+    assert "Day" in net  # the sentence-initial "Day": proposed, not decided
+    assert confident.count("Day") == 1 and "DAY" in confident

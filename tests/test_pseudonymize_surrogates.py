@@ -69,14 +69,18 @@ def test_surrogate_keeps_case_spelling_and_id_shape():
 def test_first_names_keep_gender_and_places_stay_in_the_state():
     import gender_guesser.detector as gender
 
-    from engine.pseudonymize.surrogates import _us_geo
+    from engine.pseudonymize.surrogates import _state_code, _us_geo
 
     out = surrogate()
     reps = {TEXT[r.start : r.end]: r.replacement for r in out.replacements}
     detector = gender.Detector()
     assert detector.get_gender(reps["Mary"]) in {"female", "mostly_female"}
     assert detector.get_gender(reps["Jonah"]) in {"male", "mostly_male"}
-    assert reps["Fresno"] in _us_geo()["by_state"]["CA"]
+    # the surrogate city lies in the surrogate state ("Fresno, California" never becomes a
+    # city of California next to "Idaho")
+    state = _state_code(reps["California"])
+    assert state and state != "CA"
+    assert reps["Fresno"] in _us_geo()["by_state"][state]
     age = int(reps["23"])
     assert 21 <= age <= 25 and age != 23
     year = int(re.search(r"\d{4}", reps["May 13, 2012"]).group(0))
@@ -100,3 +104,34 @@ def test_a_surname_that_is_also_a_first_name_stays_a_surname():
 
     assert reps[0] in _names()["male"]
     assert reps[1] == reps[2] and reps[1] in _names()["last"]
+
+
+def test_a_surrogate_city_lies_in_the_kept_state_when_the_state_is_not_replaced():
+    from engine.pseudonymize.surrogates import _us_geo
+
+    kept = [s for s in SPANS if TEXT[s.start : s.end] != "California"]
+    for seed in (1, 2, 3):
+        out = pseudonymize(TEXT, kept, strategy="surrogate", seed=seed)
+        reps = {TEXT[r.start : r.end]: r.replacement for r in out.replacements}
+        assert reps["Fresno"] in _us_geo()["by_state"]["CA"]
+        assert "California" in out.text
+
+
+def test_every_mention_of_a_state_and_its_cities_agree_across_seeds():
+    from engine.pseudonymize.surrogates import _state_code, _us_geo
+
+    text = "Blythe, California. Later Fresno, CA. She left California."
+    marks = [("Blythe", 0), ("California", 0), ("Fresno", 0), ("CA", 0), ("California", 1)]
+    spans_ = []
+    for needle, nth in marks:
+        start = [m.start() for m in re.finditer(rf"\b{needle}\b", text)][nth]
+        spans_.append(SpanInput(start, start + len(needle), "LOCATION"))
+    for seed in range(5):
+        out = pseudonymize(text, spans_, strategy="surrogate", seed=seed)
+        reps = [(text[r.start : r.end], r.replacement) for r in out.replacements]
+        states = {_state_code(new) for old, new in reps if old in {"California", "CA"}}
+        assert len(states) == 1 and None not in states and "CA" not in states, reps
+        (state,) = states
+        for old, new in reps:
+            if old in {"Blythe", "Fresno"}:
+                assert new in _us_geo()["by_state"][state], reps

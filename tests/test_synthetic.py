@@ -73,15 +73,18 @@ def test_each_span_text_is_what_its_label_claims(seed):
     h = hearing(seed)
     phonetic_words = "|".join(vocab.PHONETIC.values())
     checks = {
-        "SPELLED_NAME": r"[A-Z](?:-[A-Z])+",
-        "SPELLED_OUT_ITEM": rf"[A-Z] as in (?:{phonetic_words})(?:, [A-Z] as in (?:{phonetic_words}))*",
+        # also spaced or with commas (hard_cases.round_two): "D A Y", "O, Y, E"
+        "SPELLED_NAME": r"[A-Z](?:-[A-Z])+|[A-Z](?:,? [A-Z])+",
+        # also with a digit read between the letters: "B as in Boy, 9, A as in Adam"
+        "SPELLED_OUT_ITEM": rf"[A-Z] as in (?:{phonetic_words})(?:, (?:[A-Z] as in (?:{phonetic_words})|\d))*",
         # plain, phonetic, and (hard_cases.py) spelled "B-K-4-4-1-7", "A-32262", "B, as in boy, 65921"
         "CDCR_ID": rf"[A-Z]{{1,2}}\d{{4,5}}|(?:{phonetic_words})(?: (?:{phonetic_words}))? \d{{4,5}}"
         r"|[A-Z]-[A-Z](?:-\d){4}|[A-Z]-\d{5}|[A-Z], as in [a-z]+, \d{5}",
         "PHONE_NUMBER": r"\(\d{3}\) \d{3}-\d{4}|\d{3}[-.]\d{3}[-.]\d{4}",
         "EMAIL_ADDRESS": r"[a-z0-9.]+@[a-z0-9.-]+\.[a-z]+",
         "URL": r"www\.[a-z0-9-]+\.(?:org|com|net)",
-        "TIME": r"\d{1,2}:\d{2} (?:[ap]\.m\.|noon|AM|PM)|[a-z]+ o'clock|midnight",
+        # also military time and "2:30p.m." (hard_cases.round_two)
+        "TIME": r"\d{1,2}:\d{2} ?(?:[ap]\.m\.|noon|AM|PM)|[a-z]+ o'clock|midnight|\d{4} hours",
         "AGE": r"\d{1,2}|[a-z]+(?:-[a-z]+)?",
         "HEIGHT": r"(?:five|six)(?: foot| feet|-)(?: ?[a-z]+)?|\d'\d{1,2}\"",
         "DATE": r".*(?:\d|day|January|February|March|April|May|June|July|August|September|October|November|December|JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER).*",

@@ -19,8 +19,9 @@ from collections.abc import Iterable
 from engine.detectors.base import Detection
 from engine.detectors.given import is_given_name_term
 from engine.detectors.names import TITLES, is_given_name, person_name_parts
-from engine.detectors.ordinary import is_ordinary
+from engine.detectors.ordinary import ORDINARY_ZIPF, is_ordinary
 from engine.detectors.public import is_title_or_role, public_terms
+from engine.detectors.recognizers.base import ocr_digits
 
 _TRAIL = re.compile(r"[\s,;:!?\"'“”‘’()\[\]{}…—–-]+$")
 _LEAD = re.compile(r"^[\s,;:!?\"'“”‘’()\[\]{}…—–-]+")
@@ -47,7 +48,8 @@ _TIME_OK = re.compile(
 # A time needs a clock, an hour with a.m./p.m., o'clock, noon, midnight, "1530 hours" or an
 # hour word with a time of day: a case number ("No. 11-393") or "section 3" is no time.
 _TIME_STRICT = re.compile(
-    r"\d:\d\d|\d\s*[ap]\.?\s?m\b|o'clock|o’clock|\bnoon\b|\bmidnight\b|\b\d{4} hours\b|"
+    r"\d:\d\d|\d\s*[ap]\.?\s?m\b|o'clock|o’clock|\bnoon\b|\bmidnight\b|\b\d{4} ?(?:hours|hrs)\b|"
+    r"^0\d[0-5]\d$|"
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\b.*"
     r"\b(?:morning|afternoon|evening|night|[ap]\.m\.)",
     re.IGNORECASE,
@@ -278,6 +280,33 @@ def _LOWER_OK(d: Detection) -> bool:  # noqa: N802 - reads as a rule
     }
 
 
+# After an honorific a lower-case word is a name unless it is an everyday word (Zipf 4+:
+# "Mr. young" stays a slip of the adjective's case, "Mr. griffiths" is a surname).
+_HONORIFIC_LOWER_ZIPF = 4.0
+
+
+def _lower_name_zipf(d: Detection) -> float:
+    if d.explanation in {"honorific", "SpeakerTagRecognizer", "same lower-case name"}:
+        return _HONORIFIC_LOWER_ZIPF
+    return ORDINARY_ZIPF
+
+
+_AFTER_HONORIFIC = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|MR|MRS|MS|DR)\.?[ \t]+$")
+
+
+def _surname_after_honorific(text: str, start: int, part: str, d: Detection) -> bool:
+    """A role word right after an honorific that the honorific rule called a surname."""
+    from engine.detectors.names import TITLES
+    from engine.detectors.ordinary import is_listed_name
+
+    return (
+        d.explanation in {"honorific", "SpeakerTagRecognizer"}
+        and part.lower() not in TITLES
+        and is_listed_name(part)
+        and bool(_AFTER_HONORIFIC.search(text, max(0, start - 6), start))
+    )
+
+
 def _statistical(d: Detection) -> bool:
     """A statistical NER model's guess (spaCy, directly or through Presidio)."""
     return d.detector == "spacy" or (
@@ -341,7 +370,11 @@ def clean(
                 d = d.moved(d.start, d.start + len(name), "PERSON")
         if d.label in _PUBLIC_CHECKED and public.inside(d.start, d.end):
             continue  # "Supreme Court", "Internal Revenue Code", "Penal Code section 3041"
-        if d.label in {"PERSON", "ORGANIZATION", "LOCATION", "NRP"} and is_title_or_role(value):
+        if (
+            d.label in {"PERSON", "ORGANIZATION", "LOCATION", "NRP"}
+            and is_title_or_role(value)
+            and not (d.label == "PERSON" and _surname_after_honorific(text, d.start, value, d))
+        ):
             continue  # "Chief Justice", "ESQ.", "MR." as a place: titles and roles
         if (
             d.label in _ONE_LINE
@@ -355,19 +388,26 @@ def clean(
                 part = text[s:e]
                 if (len(part) < 2 and not part.isupper()) or part == "I":
                     continue
-                if part.islower() and not (_LOWER_OK(d) and not is_ordinary(part)):
+                if part.islower() and not (
+                    _LOWER_OK(d) and not is_ordinary(part, _lower_name_zipf(d))
+                ):
                     continue  # names are capitalised ("godfather" is not one), except a
                     # known name's lower-case slip ("Mr. pellegrino") that is no English word
+                    # (after an honorific, no everyday word: "Mr. griffiths")
                 if allow.allows(text, s, e) or part.lower() in TITLES or _STUTTER.match(part):
                     continue
-                if is_title_or_role(part) or public.inside(s, e):
+                if public.inside(s, e):
                     continue
+                if is_title_or_role(part) and not _surname_after_honorific(text, s, part, d):
+                    continue  # "Ms. Cross" keeps its surname; "Mr. Chief Justice" no name
                 if _NOT_NAME_HERE.match(text, s):
                     continue
                 out.append(d.moved(s, e, "PERSON"))
             continue
         if allow.allows(text, d.start, d.end):
             continue
+        if d.label in {"DATE", "TIME"}:
+            value = ocr_digits(value)  # "l998", "September lOth": OCR look-alikes of digits
         if d.label == "DATE":
             if not _DATE_OK.search(value) or _DATE_AGE.search(value) or _DURATION.match(value):
                 continue

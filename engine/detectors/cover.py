@@ -44,7 +44,8 @@ def find_word(
     if not word:
         return
     flags = re.IGNORECASE if ignore_case else 0
-    pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w]|-\w)", flags)
+    # not inside a contraction ("Ma" of "Ma'am"); a possessive is fine ("Bo's")
+    pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w]|-\w|['’](?![sS]\b)\w)", flags)
     common = word.lower() in COMMON_WORDS
     for match in pattern.finditer(text):
         if (common or capitalised) and not match.group(0)[:1].isupper():

@@ -68,6 +68,20 @@ def _gazetteer() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(curated), frozenset(broad)
 
 
+def is_listed_name(word: str) -> bool:
+    """Whether ``word`` is in Faker's curated US name lists (``Cross``, ``Day``): a role or
+    English word that is also a common surname."""
+    return word.lower().strip(".'’") in _gazetteer()[0]
+
+
+def in_name_gazetteer(word: str) -> bool:
+    """Whether ``word`` is in a name gazetteer at all, English word or not (``Summer``,
+    ``Day``, ``Rosa``): a name where the context says it is one."""
+    key = word.lower().strip(".'’")
+    curated, broad = _gazetteer()
+    return key in curated or key in broad or key in ENGLISH_NAME_WORDS
+
+
 @lru_cache(maxsize=65536)
 def zipf(word: str) -> float:
     """English Zipf frequency of ``word`` (0 when unknown); case-insensitive."""

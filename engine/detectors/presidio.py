@@ -32,6 +32,7 @@ ENTITY_MAP = {
     "SPELLED_NAME": "SPELLED_NAME",
     "SPELLED_OUT_ITEM": "SPELLED_OUT_ITEM",
     "CDCR_ID": "CDCR_ID",
+    "OTHER_ID": "OTHER_ID",
     "HEIGHT": "HEIGHT",
     "AGE": "AGE",
     "DATE": "DATE",

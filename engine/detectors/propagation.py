@@ -21,7 +21,7 @@ from typing import ClassVar
 from engine import vocab
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.cover import COMMON_WORDS, find_word
-from engine.detectors.names import TITLES
+from engine.detectors.names import TITLES, is_given_name
 from engine.detectors.ordinary import is_ordinary
 from engine.detectors.public import is_title_or_role
 from engine.detectors.recognizers.locations import is_known_place, is_state_or_country
@@ -67,6 +67,38 @@ def _well_supported(d: Detection, votes: dict | None) -> bool:
 _MODELS = frozenset({"spacy", "transformer", "presidio"})
 
 
+_TWO_NAMES = re.compile(r"([A-Z][a-z]+) ([A-Z][a-z]+)")
+
+
+def _strong(d: Detection, votes: dict | None) -> bool:
+    """Found by the cover page or a hand-written rule (a speaker tag, an honorific)."""
+    if votes is None:
+        parts = set(d.detector.split("+"))
+        return "cover" in parts or "patterns" in parts
+    return "cover" in votes or "pattern" in votes
+
+
+def _lower_case_name(value: str, d: Detection, votes: dict | None) -> bool:
+    """A lower-case name that a hand-written rule made a name (``Mr. griffiths``) and that
+    is no everyday English word (Zipf below 4): copied in lower case only."""
+    if not value.isalpha() or not value.islower() or is_ordinary(value, 4.0):
+        return False
+    if votes is None:
+        return "patterns" in set(d.detector.split("+"))
+    return "pattern" in votes or "cover" in votes
+
+
+def _short_name(value: str, d: Detection, votes: dict | None) -> bool:
+    """A two-letter name (``Bo``, ``Lo``) is copied only when the cover page or a
+    hand-written rule (a speaker tag, an honorific) named it, in title case."""
+    if not re.fullmatch(r"[A-Z][a-z]", value):
+        return False
+    if votes is None:
+        parts = set(d.detector.split("+"))
+        return "cover" in parts or "patterns" in parts
+    return "cover" in votes or "pattern" in votes
+
+
 def _norm_id(value: str) -> str:
     return re.sub(r"[^0-9a-z]", "", value.lower())
 
@@ -91,6 +123,7 @@ class PropagationDetector(Detector):
         score = float(self.options.get("score", 0.7))
         out: list[Detection] = []
         names: dict[str, str] = {}  # lower → original
+        lower_names: set[str] = set()  # names found in lower case by a hand-written rule
         places: set[str] = set()
         ids: set[str] = set()
         for d in found:
@@ -98,15 +131,22 @@ class PropagationDetector(Detector):
             value = text[d.start : d.end]
             if label == "PERSON":
                 key = value.lower()
+                support = votes.get((d.start, d.end))
                 if (
-                    len(value) >= min_len
-                    and (value[:1].isupper() or not is_ordinary(key))
+                    (len(value) >= min_len or _short_name(value, d, support))
+                    and (
+                        value[:1].isupper()
+                        or not is_ordinary(key)
+                        or _lower_case_name(value, d, support)
+                    )
                     and key not in TITLES
                     and key not in _NEVER
                     and not is_title_or_role(value)
                     and (not is_ordinary(key) or _well_supported(d, votes.get((d.start, d.end))))
                 ):
                     names.setdefault(key, value)
+                    if value.islower() and _lower_case_name(value, d, support):
+                        lower_names.add(key)
             elif label == "LOCATION":
                 if (
                     len(value) >= 3
@@ -117,6 +157,27 @@ class PropagationDetector(Detector):
                     places.add(value)
             elif label == "CDCR_ID":
                 ids.add(value)
+        # "a Gbolahan Ilupeju" that the models alone called a body or a place, where a
+        # hand-written rule found "Ilupeju" a name ("Mr. ilupeju"): a person's full name
+        strong = {
+            text[d.start : d.end].lower()
+            for d in found
+            if d.label == "PERSON" and _strong(d, votes.get((d.start, d.end)))
+        }
+        for d in found:
+            value = text[d.start : d.end]
+            if (
+                d.label in {"ORGANIZATION", "LOCATION"}
+                and set(d.detector.split("+")) <= _MODELS
+                and (m := _TWO_NAMES.fullmatch(value))
+                and m.group(2).lower() in strong
+                and (not is_ordinary(m.group(1)) or is_given_name(m.group(1)))
+                and not is_known_place(value)
+            ):
+                out.append(
+                    Detection(d.start, d.end, "PERSON", 0.9, self.name, explanation="named-surname")
+                )
+                names.setdefault(m.group(1).lower(), m.group(1))
         plain: dict[str, str] = {}  # names that are no English word: every case variant
         for key, value in sorted(names.items()):
             if allow is not None and value in allow:
@@ -128,6 +189,15 @@ class PropagationDetector(Detector):
             for s, e in find_word(text, value, capitalised=True):
                 if text[s:e][1:].islower() and _mid_sentence(text, s):
                     out.append(Detection(s, e, "PERSON", score, self.name, explanation="same name"))
+            if key in lower_names:
+                # a lower-case name an honorific made a name ("Mr. griffiths"): its other
+                # lower-case uses, case-sensitively ("Did griffiths --")
+                for s, e in find_word(text, key, ignore_case=False):
+                    out.append(
+                        Detection(
+                            s, e, "PERSON", score, self.name, explanation="same lower-case name"
+                        )
+                    )
         if plain:
             # one pass for all of them ("pellegrino", "Pellegrino", "PELLEGRINO")
             alternatives = "|".join(re.escape(v) for v in sorted(plain, key=len, reverse=True))

@@ -4,7 +4,9 @@ Public institutions, laws, programmes, assessment instruments, titles and all-ca
 legal boilerplate are kept readable. General shapes, not lists of examples:
 
 * **courts**: ``Supreme Court``, ``United States District Court``, ``Court of Appeal``
-  (a court word before ``Court``, or ``Court of Appeal(s)``);
+  (a court word before ``Court``, or ``Court of Appeal(s)``, also ``... for Ontario``);
+  Commonwealth courts and the Crown as a party (``Her Majesty the Queen``, ``the Crown``,
+  ``Crown Court``, ``High Court of Justice``, ``King's Bench``, ``Privy Council``);
 * **government bodies**: ``Department of Justice``, ``Bureau of Prisons``, ``Office of
   the Inspector General``, ``Division of ...``, ``Congress``, ``the Senate``, and names
   led by ``United States`` / ``U.S.`` / ``Federal`` / ``National`` (``Federal Judicial
@@ -80,7 +82,14 @@ _SHAPES: tuple[tuple[str, re.Pattern], ...] = (
         re.compile(
             rf"(?<![\w-])(?:{_NATIONAL} |(?:California|State) )?(?:(?:{_COURT_WORD}) )+Court"
             rf"(?: of (?:Appeals?|Claims|Justice))?(?![\w-])"
-            r"|(?<![\w-])Court of (?:Appeals?|Claims|Criminal Appeals)(?![\w-])"
+            r"|(?<![\w-])Court of (?:Appeals?|Claims|Criminal Appeals)"
+            r"(?: (?:for|of) (?:the )?(?:England and Wales|(?!Her |His )[A-Z][a-z]+(?: [A-Z][a-z]+){0,2})"
+            r"| \((?:Criminal|Civil) Division\))?(?![\w-])"
+            # Commonwealth courts and the Crown (titles of the Crown and courts are public)
+            r"|(?<![\w-])(?:(?:Her|His) Majesty(?:['’]s)?(?: the (?:Queen|King))?|Crown Court|"
+            r"Crown Prosecution Service|Crown Counsel|Crown Attorney|the Crown(?: (?:Court|Prosecution Service|Counsel|Attorney))?|High Court(?: of Justice)?|"
+            r"(?:Court of )?(?:King|Queen)['’]s Bench(?: Division)?|Privy Council|Court of Session|"
+            r"Director of Public Prosecutions|Procurator Fiscal|Attorney-General)(?![\w-])"
         ),
     ),
     (

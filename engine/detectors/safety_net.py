@@ -9,6 +9,9 @@ A word is proposed when no other span covers it and
   (``Mr. pellegrino``) — whatever the word;
 * it is a case variant of a name part found elsewhere in the transcript (``okafor``,
   ``OKAFOR``) that propagation left out, unless it is an ordinary English word;
+* it is a title-case use of a name part that strong evidence made a name (the cover page,
+  a speaker tag, an honorific) although it is an English word (``Day`` opening a sentence
+  where ``Ms. Day`` testified; reason ``name-word``);
 * it is a near-misspelling of a known name part (edit distance 1, 2 from 8 letters; same
   first letter), in any case;
 * it is capitalised (or in capitals: a gazetteer name, or 6+ letters on a line that is
@@ -46,7 +49,7 @@ _CALENDAR = frozenset(
 class Candidate:
     start: int
     end: int
-    reason: str  # speaker-tag | honorific | name-variant | misspelling | name-shaped
+    reason: str  # speaker-tag | honorific | name-variant | name-word | misspelling | name-shaped
     label: str = "PERSON"
 
     @property
@@ -69,8 +72,12 @@ def possible_misses(
     text: str,
     detections: Iterable[Detection],
     allow=None,
+    named: Iterable[str] = (),
 ) -> list[Candidate]:
-    """The safety net's candidates in ``text`` given the spans already found."""
+    """The safety net's candidates in ``text`` given the spans already found; ``named``:
+    name parts that strong evidence made names (the cover page, a speaker tag, an
+    honorific), whose other capitalised uses are proposed even when they are English words
+    (``Day`` at a sentence's start when ``Ms. Day`` is a witness)."""
     import jellyfish
 
     found = list(detections)
@@ -83,6 +90,7 @@ def possible_misses(
             if len(key) >= 3 and key not in TITLES and key not in ROLE_WORDS:
                 known.setdefault(key, value)
     targets = [(k, len(k), k[0]) for k in known if len(k) >= 5]
+    named_keys = {n.lower() for n in named if re.fullmatch(r"[A-Z][a-z'’]+|[A-Z]+", n)}
     public = public_terms(text)
     tags = set(speaker_tag_names(text))
     out: list[Candidate] = []
@@ -110,6 +118,8 @@ def possible_misses(
             reason = "honorific"
         elif key in known and not is_ordinary(key):
             reason = "name-variant"  # an English word (a sentence's "Young") is left alone
+        elif key in named_keys and word[:1].isupper() and word[1:].islower():
+            reason = "name-word"  # "Day" where "Ms. Day" testified: shown, not decided
         elif len(key) >= 4 and not is_ordinary(key):
             for name, length, first in targets:
                 if key[0] != first or abs(len(key) - length) > 2:
@@ -161,7 +171,14 @@ class SafetyNetDetector(Detector):
         score = float(self.options.get("score", SCORE))
         found = document.artifacts.get("detections") or []
         allow = document.artifacts.get("allow_list")
+        text = document.text
+        named = {
+            text[m.start : m.end]
+            for m in document.artifacts.get("merged") or []
+            if m.label == "PERSON"
+            and ("cover" in m.votes.get("PERSON", {}) or "pattern" in m.votes.get("PERSON", {}))
+        }
         return [
             Detection(c.start, c.end, c.label, score, self.name, explanation=c.reason)
-            for c in possible_misses(document.text, found, allow)
+            for c in possible_misses(text, found, allow, named)
         ]

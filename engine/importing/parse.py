@@ -455,6 +455,7 @@ def parse_pdf(
         return parse_scanned_pdf(data, on_page=on_page)
 
 
+from engine.importing.documents import DOCUMENT_SUFFIXES, parse_document  # noqa: E402
 from engine.importing.text import clean_text  # noqa: E402
 
 
@@ -493,8 +494,11 @@ def parse_file(
         return parse_pdf(data, on_page=on_page)
     if lower.endswith(".pdf"):
         raise NotSupported("This is not a PDF (the file does not start with %PDF).")
+    if lower.endswith(DOCUMENT_SUFFIXES):  # .docx, .rtf, .md: engine.importing.documents
+        return parse_document(lower, data)
     if not lower.endswith((".txt", ".text")) and "." in lower.rsplit("/", 1)[-1]:
         raise NotSupported(
-            "Unsupported file type: import PDFs, .txt files, folders or .zip archives."
+            "Unsupported file type: import PDFs, .txt, .md, .docx or .rtf files, folders or "
+            ".zip archives."
         )
     return parse_text(data)

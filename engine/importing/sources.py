@@ -19,7 +19,7 @@ from engine.importing.errors import (
     UnsafeArchive,
 )
 
-IMPORTABLE = (".pdf", ".txt", ".text")
+IMPORTABLE = (".pdf", ".txt", ".text", ".md", ".markdown", ".docx", ".rtf")
 
 
 @dataclass
@@ -108,7 +108,8 @@ def iter_zip(
             yield SourceFile(
                 display,
                 error=NotSupported(
-                    "Unsupported file type in the archive: only PDF and .txt files are imported."
+                    "Unsupported file type in the archive: only PDF, .txt, .md, .docx and .rtf files "
+                    "are imported."
                 ),
             )
             continue
@@ -155,7 +156,8 @@ def iter_bytes(
 def iter_paths(
     paths: list[str], *, max_bytes: int, max_members: int, max_total: int
 ) -> Iterator[SourceFile]:
-    """Files named on the command line; folders are walked (PDF, .txt and .zip files)."""
+    """Files named on the command line; folders are walked (PDF, .txt, .md, .docx, .rtf and
+    .zip files)."""
     limits = {"max_bytes": max_bytes, "max_members": max_members, "max_total": max_total}
     for raw in paths:
         path = Path(raw)
@@ -169,7 +171,10 @@ def iter_paths(
             )
             if not files:
                 yield SourceFile(
-                    raw, error=NotSupported("The folder holds no PDF, .txt or .zip files.")
+                    raw,
+                    error=NotSupported(
+                        "The folder holds no PDF, .txt, .md, .docx, .rtf or .zip files."
+                    ),
                 )
             for p in files:
                 yield from _read(p, str(p), limits)

@@ -110,7 +110,7 @@ def entity_key(label: str, text: str) -> str:
         return fold(text).strip()
     if label == "URL":
         return url_key(text)
-    if label == "SPELLED_OUT_ITEM":
+    if label in {"SPELLED_OUT_ITEM", "OTHER_ID"}:
         return alnum_key(text)
     return generic_key(text)
 

@@ -100,6 +100,24 @@ def _us_geo() -> dict:
     }
 
 
+def _state_code(value: str) -> str | None:
+    """``California``, ``CA``, ``CALIFORNIA`` → ``CA`` (a US state or territory), else None."""
+    import us
+
+    cleaned = value.strip().rstrip(".")
+    if not cleaned:
+        return None
+    state = us.states.lookup(cleaned) or us.states.lookup(cleaned.title())
+    return state.abbr if state else None
+
+
+def _state_name(code: str) -> str:
+    import us
+
+    state = us.states.lookup(code)
+    return state.name if state and state in us.states.STATES else ""
+
+
 def _case_like(original: str, new: str) -> str:
     if original.isupper() and len(original) > 1:
         return new.upper()
@@ -118,6 +136,10 @@ class SurrogateMaker:
         self.used: set[str] = set()
         self.originals: set[str] = set()
         self.person_first: dict[str, str] = {}  # person key -> gender or "last"
+        # the US states this document's spans replace (abbreviations), and what replaces
+        # each: a surrogate city lies in the surrogate state, or in the state kept readable
+        self.replaced_states: set[str] = set()
+        self.state_surrogates: dict[str, str] = {}
         rng = self._rng("year-shift")
         self.year_shift = rng.choice([-2, -1, 1, 2])
 
@@ -136,9 +158,13 @@ class SurrogateMaker:
         starts = {m[0] for m in persons}
         ends = {m[1] for m in persons}
         votes: dict[str, list[int]] = {}
-        for start, end, label, key, _ref in mentions:
+        for start, end, label, key, ref in mentions:
             original = self.text[start:end]
             self.originals.add(fold(original))
+            if label == "LOCATION" and ref.startswith("STATE"):
+                code = _state_code(original)
+                if code:
+                    self.replaced_states.add(code)
             if label != "PERSON":
                 continue
             self.originals.add(key)
@@ -188,7 +214,7 @@ class SurrogateMaker:
             return _spell_like(mention, base)
         if label == "PERSON":
             return _case_like(mention, self._person(label, key, ref))
-        if label == "CDCR_ID" or label in {"PHONE_NUMBER", "SPELLED_OUT_ITEM"}:
+        if label in {"CDCR_ID", "OTHER_ID", "PHONE_NUMBER", "SPELLED_OUT_ITEM"}:
             return self._shaped(label, key, mention)
         if label == "DATE":
             return self._date(mention)
@@ -217,8 +243,14 @@ class SurrogateMaker:
         geo = _us_geo()
         if prefix == "CITY":
             state = geo["city_state"].get(key, "CA")
+            if state in self.replaced_states:
+                # "Blythe, California": the city lies in the state that replaces California
+                state = self._state_surrogate(state)
             return self._pick(rng, geo["by_state"].get(state, geo["by_state"]["CA"])[:80], key)
         if prefix == "STATE":
+            code = _state_code(mention) or _state_code(key)
+            if code:
+                return _state_name(self._state_surrogate(code))
             return self._pick(rng, geo["states"], key)
         if prefix == "COUNTRY":
             return self._pick(rng, geo["countries"], key)
@@ -246,6 +278,25 @@ class SurrogateMaker:
         if prefix == "ORGANIZATION":
             return f"{self._pick(rng, _names()['last'], key)} Foundation"
         return f"{self._pick(rng, geo['by_state']['CA'][:100], key)}"
+
+    def _state_surrogate(self, code: str) -> str:
+        """The abbreviation of the state that replaces state ``code`` in this document (one
+        per state, so every mention and every city in it agree)."""
+        if code not in self.state_surrogates:
+            geo = _us_geo()
+            rng = self._rng("STATE", code)
+            taken = set(self.state_surrogates.values())
+            options = [
+                s
+                for s in sorted(geo["by_state"])
+                if s != code
+                and s not in taken
+                and _state_name(s)
+                and fold(_state_name(s)) not in self.originals
+                and len(geo["by_state"][s]) >= 5
+            ]
+            self.state_surrogates[code] = rng.choice(options)
+        return self.state_surrogates[code]
 
     def _shaped(self, label: str, key: str, mention: str) -> str:
         """Same shape, new characters; spoken letters stay spoken (``Victor`` → ``Kilo``)."""

@@ -41,7 +41,7 @@ from faker import Faker
 from engine.labels import CDCR_ID, LOCATION, SPELLED_OUT_ITEM
 
 from . import model, vocab
-from .marks import L, P, Person
+from .marks import D, L, P, Person
 from .model import m
 
 NAMES: tuple[str, ...] = (
@@ -234,4 +234,224 @@ def neighbours(g) -> None:
         f"AT {prison.upper()} "
         f"{L(city.upper(), 'caps_place')}, CALIFORNIA, ATTENTION {P(given, 'caps_name')} "
         f"{g.pick('ABCDEFGHJKLMNPRSTW')}. {P(clerk.last.upper(), 'caps_name')}, RECORDS OFFICE.",
+    )
+
+
+# --- round two (issue 22): kinds 1-8 of what still leaked on unseen transcripts ----------
+
+ROUND_TWO: tuple[str, ...] = (
+    "spoken_address",
+    "town_in_speech",
+    "name_is_word",
+    "spaced_spelling",
+    "ocr_date_time",
+    "footer_name",
+    "other_id",
+    "crown_term",
+)
+# Small US towns whose names are everyday English words (general knowledge of American
+# place names): only their context makes them places.
+_WORD_TOWNS = ("Energy", "Domino", "Commerce", "Liberty", "Harmony", "Friendship", "Paradise")
+_STATE_NAMES = ("Texas", "Oregon", "Nevada", "Arizona", "Ohio", "Georgia", "Montana", "Idaho")
+# Two-letter surnames (Chinese, Korean, Vietnamese romanisations): short English-like words.
+_SHORT_SURNAMES = ("Bo", "Lo", "Wu", "Li", "Yu", "Ho")
+_CROWN_TERMS = (
+    "Her Majesty the Queen",
+    "His Majesty the King",
+    "the Court of Appeal for Ontario",
+    "the Court of Appeal (Criminal Division)",
+    "the Crown Court",
+    "the Crown",
+    "the Privy Council",
+    "the High Court of Justice",
+)
+_VIN_CHARS = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _town(fake: Faker) -> str:
+    """A made-up town name no gazetteer holds: a surname from another locale that is no
+    English word (wordfreq's Zipf frequency below 3)."""
+    from wordfreq import zipf_frequency
+
+    while True:
+        name = fake.last_name()
+        if (
+            name.isascii()
+            and name.isalpha()
+            and 5 <= len(name) <= 10
+            and zipf_frequency(name.lower(), "en") < 3
+        ):
+            return name
+
+
+def _ocr(text: str, rng) -> str:
+    """Digits as OCR misreads them: ``1`` → ``l``, ``0`` → ``O`` (at least one)."""
+    chars = list(text)
+    spots = [i for i, c in enumerate(chars) if c in "10"]
+    for i in rng.sample(spots, max(1, len(spots) // 2)) if spots else []:
+        chars[i] = "l" if chars[i] == "1" else "O"
+    return "".join(chars)
+
+
+def round_two(g) -> None:
+    """Issue 22's kinds, as a short exchange before the closing. Uses its own random
+    stream, so the rest of a seed's hearing does not change."""
+    import random
+
+    rng = random.Random(g.seed * 7919 + 22)
+    fake = Faker(rng.choice(_LOCALES))
+    fake.seed_instance(rng.randrange(1 << 30))
+    us = Faker("en_US")
+    us.seed_instance(rng.randrange(1 << 30))
+    last = next((line.speaker for line in reversed(g.b.lines) if line.speaker), "")
+    if last == model.strip_marks(g.tags["pc"][0]):
+        g.say("ip", "Yes.")
+
+    # 1. addresses read into the record (no street suffix; a ZIP code after a state; a flat
+    # in a named building; a street named alone)
+    number, street = rng.randint(12, 980), rng.randint(2, 99)
+    city = us.city()
+    state = rng.choice(_STATE_NAMES)
+    zip_code = f"{rng.randint(10000, 99999)}"
+    office, office_city = rng.randint(2, 99), _town(fake)
+    flat, building, abroad = rng.randint(1, 40), _town(fake), _town(fake)
+    road, lane = _town(fake), _town(fake)
+    direction = rng.choice(("West", "East", "North", "South"))
+    g.say(
+        "pc",
+        "Your sister's letter says the title will be sent to you at the "
+        f"{L(f'{number} {direction} {_ordinal(street)}', 'spoken_address')}, "
+        f"{L(f'{city}, {state} {zip_code}', 'spoken_address')} address, and the sponsor is "
+        "a corporation with office address at "
+        f"{L(f'{office} {lane} Lane', 'spoken_address')}, "
+        f"{L(f'{office_city}, {state}, {rng.randint(10000, 99999)}', 'spoken_address')}.",
+    )
+    g.say(
+        "ip",
+        f"Yes. My cousin is residing at {L(f'Flat {flat}, {building} House', 'spoken_address')}, "
+        f"{L(abroad, 'spoken_address')}, United Kingdom. Back then I came down "
+        f"{L(f'{road} Ferry', 'spoken_address')}, which runs east and west.",
+    )
+
+    # 2. towns no gazetteer knows, where the speech says they are places
+    home, south, word_town, word_state = (
+        _town(fake),
+        _town(fake),
+        rng.choice(_WORD_TOWNS),
+        rng.choice(_STATE_NAMES),
+    )
+    g.say(
+        "pc",
+        f"And the transitional house, is it in {L(home, 'town_in_speech')}?",
+    )
+    g.say(
+        "ip",
+        f"It's in {L(home, 'town_in_speech')}, so it's the same parole unit. My aunt lives in "
+        f"{L(word_town, 'town_in_speech')}, {word_state}, and every summer we went down to "
+        f"{L(south, 'town_in_speech')}.",
+    )
+
+    # 3. names that are English words (or two letters), made names by a speaker tag,
+    # "my name is" and an honorific; their other mentions in mid-sentence
+    first = us.first_name_female()
+    word_name = rng.choice(_WORD_SURNAMES)
+    short = rng.choice(_SHORT_SURNAMES)
+    short_first = _town(fake)
+    g.tags["word_witness"] = (f"MS. {P(word_name.upper(), 'name_is_word')}", "")
+    g.say("pc", "Ma'am, please state your name for the record and spell your last name.")
+    g.say(
+        "word_witness",
+        f"My name is {P(first)} {P(word_name, 'name_is_word')}, "
+        f"{m('SPELLED_NAME', ' '.join(word_name.upper()), 'spaced_spelling')}. I'm the "
+        f"housing coordinator. The trustee of the house is {P(short_first)} "
+        f"{P(short, 'name_is_word')}.",
+    )
+    g.say(
+        "pc",
+        f"Thank you, Ms. {P(word_name, 'name_is_word')}. And Mr. {P(short, 'name_is_word')} "
+        f"will sign the agreement? We have {P(short, 'name_is_word')}'s letter and "
+        f"{P(word_name, 'name_is_word')}'s report.",
+    )
+    # 4. spellings in other shapes: spaced letters after the word, commas after "spelled",
+    # a phonetic spelling with digits read between the letters
+    plate_letters = "".join(rng.choice("ABCDEFGHJKLMNPRSTUVWXYZ") for _ in range(2))
+    digit = rng.randint(2, 9)
+    g.say(
+        "word_witness",
+        f"Yes. {P(short, 'name_is_word')}, {m('SPELLED_NAME', ' '.join(short.upper()), 'spaced_spelling')}. "
+        f"His first name is spelled "
+        f"{m('SPELLED_NAME', ', '.join(short_first.upper()), 'spaced_spelling')}. The van's "
+        "tag starts "
+        + m(
+            SPELLED_OUT_ITEM,
+            f"{plate_letters[0]} as in {vocab.PHONETIC[plate_letters[0]]}, {digit}, "
+            f"{plate_letters[1]} as in {vocab.PHONETIC[plate_letters[1]]}",
+            "spaced_spelling",
+        )
+        + ".",
+    )
+
+    # 5. dates and times as OCR and stenographers write them
+    year = rng.randint(1991, 2009)
+    month = rng.choice(("September", "October", "November", "December", "January"))
+    day = rng.randint(10, 19)
+    g.say(
+        "pc",
+        f"The incident report is dated {D(month + ' ' + _ocr(f'{day}th, {year}', rng), 'ocr_date_time')}. "
+        "When did the search happen?",
+    )
+    hour, minute = rng.randint(10, 16), rng.choice((0, 15, 30, 45))
+    g.say(
+        "ip",
+        f"It was the {D(_ordinal(rng.randint(2, 28)), 'ocr_date_time')}. At approximately "
+        f"{m('TIME', f'0{rng.randint(6, 9)}{rng.choice((15, 30, 45))} hours', 'ocr_date_time')}, "
+        f"and they left at {m('TIME', f'{hour}{minute:02d} hours', 'ocr_date_time')}. The "
+        f"visit was at {m('TIME', f'{rng.randint(1, 4)}:{rng.choice((15, 30, 45))}p.m.', 'ocr_date_time')}.",
+    )
+
+    # 6. a name glued to page furniture: a footer run into the last sentence
+    footer_first = rng.choice(("ROSE", "SUMMER", "HOPE", "APRIL", "JOY"))
+    footer_last = _town(fake).upper()
+    footer_id = f"{rng.choice('ABCDEFGHJKPTV')}-{rng.randint(10000, 99999)}"
+    g.say(
+        "pc",
+        "We read the earlier decision, which ends with the crime. "
+        f"{P(f'{footer_first} {footer_last}', 'footer_name')} {m(CDCR_ID, footer_id)} "
+        f"{D(f'{rng.randint(1, 12)}/{rng.randint(10, 28)}/0{rng.randint(1, 9)}')}",
+    )
+
+    # 7. identifiers outside the paper's schema (OTHER_ID)
+    vin = "".join(rng.choice(_VIN_CHARS) for _ in range(14)) + f"{rng.randint(100, 999)}"
+    passport = f"{rng.randint(100000000, 999999999)}"
+    account = f"{rng.randint(1000, 9999)}"
+    badge = f"{rng.randint(1000, 9999)}"
+    licence = f"{rng.choice('ABCDEFGHJKLMNPRSTUVWXYZ')}{rng.randint(1000000, 9999999)}"
+    uuid = "-".join(
+        "".join(rng.choice("0123456789ABCDEF") for _ in range(n)) for n in (8, 4, 4, 4, 12)
+    )
+    plate = f"{rng.randint(1, 9)}{plate_letters}{rng.choice('ABCDEFGHJKLMNPRSTUVWXYZ')}{rng.randint(100, 999)}"
+    g.say(
+        "att",
+        f"For the release plan: his passport number is {m('OTHER_ID', passport, 'other_id')}, "
+        f"the VIN is {m('OTHER_ID', vin, 'other_id')}, the plate is "
+        f"{m('OTHER_ID', ' '.join(plate), 'other_id')}, the bank account ending in "
+        f"{m('OTHER_ID', account, 'other_id')} is open, the driver's license number is "
+        f"{m('OTHER_ID', licence, 'other_id')}, and the juror badge number "
+        f"{m('OTHER_ID', badge, 'other_id')} on the old trial minutes is his uncle's. The "
+        f"signed plan carries the envelope ID {m('OTHER_ID', uuid, 'other_id')}.",
+    )
+
+    # 8. titles of the Crown and courts are public terms (no span)
+    terms = rng.sample(_CROWN_TERMS, 3)
+    g.say("pc", "Thank you, counsel. Anything else?")
+    g.say(
+        "att",
+        f"The Board may also read {m('', terms[0], 'crown_term')} v. "
+        f"{P(_town(fake), 'case_party')}, and what {m('', terms[1], 'crown_term')} and "
+        f"{m('', terms[2], 'crown_term')} said there about remorse.",
     )

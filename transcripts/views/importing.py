@@ -69,7 +69,9 @@ def transcript_upload(request):
     if request.method == "POST":
         uploads = request.FILES.getlist("files")
         if not uploads:
-            context["form_error"] = "Choose one or more files (PDF, .txt or .zip)."
+            context["form_error"] = (
+                "Choose one or more files (PDF, .txt, .md, .docx, .rtf or .zip)."
+            )
             return render(request, "transcripts/upload.html", context, status=400)
         assignees = []
         if assign := request.POST.get("assign"):

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from engine.detectors.recognizers.base import Found, RegexRecognizer
 from engine.detectors.recognizers.dates import HearingDateRecognizer, HearingTimeRecognizer
-from engine.detectors.recognizers.ids import CdcrIdRecognizer
+from engine.detectors.recognizers.ids import CdcrIdRecognizer, OtherIdRecognizer
 from engine.detectors.recognizers.locations import (
     AddressRecognizer,
     CountyRecognizer,
@@ -33,6 +33,7 @@ HEARING_RECOGNIZERS: tuple[type[RegexRecognizer], ...] = (
     SpelledNameRecognizer,
     SpelledOutItemRecognizer,
     CdcrIdRecognizer,
+    OtherIdRecognizer,
     HeightRecognizer,
     AgeRecognizer,
     HearingDateRecognizer,
@@ -70,6 +71,7 @@ __all__ = [
     "HearingTimeRecognizer",
     "HeightRecognizer",
     "NrpRecognizer",
+    "OtherIdRecognizer",
     "OrganizationRecognizer",
     "PartyNameRecognizer",
     "PersonContextRecognizer",

@@ -54,6 +54,29 @@ SPOKEN_YEAR = (
 )
 
 
+# OCR look-alikes of digits in a number-shaped token: "l998", "2Oth", "September lOth"
+_OCR_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9'’])(?:(?=[0-9lIO]*\d)[0-9lIO]{2,4}(?:st|nd|rd|th|s)?|[lI][0-9lIO](?:st|nd|rd|th))"
+    r"(?![A-Za-z0-9])"
+)
+_OCR_DIGIT = str.maketrans({"l": "1", "I": "1", "O": "0"})
+
+
+def ocr_digits(text: str) -> str:
+    """``text`` with OCR look-alikes of digits (``l``, ``I``, ``O``) read as digits inside
+    number-shaped tokens (``l998`` → ``1998``, ``lOth`` → ``10th``), for matching only: the
+    result has the same length, so offsets found in it point into ``text``."""
+    if not any(c in text for c in "lIO"):
+        return text
+
+    def fix(m: re.Match) -> str:
+        token = m.group(0)
+        head = re.match(r"[0-9lIO]+", token).group(0)
+        return head.translate(_OCR_DIGIT) + token[len(head) :]
+
+    return _OCR_TOKEN.sub(fix, text)
+
+
 @dataclass(frozen=True, slots=True)
 class Found(TextSpan):
     """A recognizer's match: the span, its score and the pattern's name (the

@@ -13,8 +13,10 @@ from engine.detectors.recognizers.base import (
     ORDINAL_WORDS,
     SPOKEN_YEAR,
     YEAR,
+    Found,
     RegexRecognizer,
     _c,
+    ocr_digits,
 )
 
 # --- DATE ---------------------------------------------------------------------------
@@ -65,6 +67,16 @@ _DATE_PATTERNS: tuple[tuple[str, re.Pattern, float], ...] = (
         0.85,
     ),
     ("year", _c(rf"(?<![\w$#.,/-])(?P<span>{YEAR})(?![\w%/-]|,\d|\.\d)"), 0.6),
+    # a day alone, as an answer: "It was the 9th.", "on the 21st, or the 22nd"
+    (
+        "day-alone",
+        _c(
+            r"\b(?i:on|was|is|by|until|till|since|before|after|from|it's|around|about) the "
+            r"(?P<span>(?:[12]?\d|3[01])(?:st|nd|rd|th))(?=[ ]?[.?!,;]|[ ]?$|[ ](?:or|and)\b)",
+            re.M,
+        ),
+        0.85,
+    ),
     (
         "spoken-year",
         _c(
@@ -78,10 +90,14 @@ _MAY_MARCH = re.compile(r"^(?:May|March|Mar|MAY|MARCH)\.?$")
 
 
 class HearingDateRecognizer(RegexRecognizer):
-    """Dates in formats, ordinals, weekdays, months, years and decades."""
+    """Dates in formats, ordinals, weekdays, months, years and decades; OCR look-alikes of
+    digits are read as digits for matching (``September lOth``, ``l998``)."""
 
     ENTITY = "DATE"
     PATTERNS = _DATE_PATTERNS
+
+    def find_all(self, text: str) -> list[Found]:
+        return super().find_all(ocr_digits(text))
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
         value = match.group(0)
@@ -124,6 +140,21 @@ _TIME_PATTERNS = (
     ),
     ("spoken-ampm", _c(rf"\b(?:{NUM_WORD})(?: (?:{NUM_WORD}))? ?(?:a\.m\.|p\.m\.)", re.I), 0.8),
     ("noon", _c(r"\b(?:noon|midnight|noontime)\b", re.I), 0.7),
+    # military time: "1430 hours", "0915 hrs", and a four-digit time with a leading zero
+    # after a time preposition ("at 0915"); "2:30p.m." is the clock pattern
+    (
+        "military-hours",
+        _c(r"(?<![\w:.,$#/-])(?:[01]\d|2[0-3])[0-5]\d ?(?:hours|hrs\.?)(?!\w)"),
+        0.85,
+    ),
+    (
+        "military-leading-zero",
+        _c(
+            r"\b(?i:at|approximately|about|around|by|until|till|before|after|since) "
+            r"(?P<span>0\d[0-5]\d)(?![\w:/-]|[.,]\d|[ ][A-Z])"
+        ),
+        0.85,
+    ),
     (
         "in-the-morning",
         _c(
@@ -140,6 +171,9 @@ class HearingTimeRecognizer(RegexRecognizer):
 
     ENTITY = "TIME"
     PATTERNS = _TIME_PATTERNS
+
+    def find_all(self, text: str) -> list[Found]:
+        return super().find_all(ocr_digits(text))
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
         if name == "in-the-morning":

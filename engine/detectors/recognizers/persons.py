@@ -40,6 +40,18 @@ _SPELLED_AFTER = _c(
     r"(?<![\w-])(?P<span>[A-Z][A-Za-z'’]+(?:-[A-Z][A-Za-z'’]+)?)[.,:;]?[ ]"
     r"(?:(?:that's|that is|spelled|it's)[,:]?[ ])?(?P<letters>[A-Za-z](?:-[A-Za-z]){1,24})(?![\w-])"
 )
+# "my name is Quentin Marsh", "I'm Dora Varga", "the name is Bo": what a person says
+# their name is (the words may be English words: "Summer Day")
+_NAME_IS = _c(
+    rf"\b(?i:my name is|my name's|name is|her name is|his name is|their name is|"
+    rf"my last name is|my first name is|the name is|i am called|they call me) "
+    rf"(?P<span>{_NAME}(?: [A-Z]\.)?(?: {_NAME})?)(?![\w'’-])"
+)
+# a word followed by its spelling in spaced letters: "Marsh, M A R S H"
+_SPELLED_AFTER_SPACED = _c(
+    r"(?<![\w-])(?P<span>[A-Z][A-Za-z'’]+)[.,:;]?[ ]"
+    r"(?:(?:that's|that is|spelled|it's)[,:]?[ ])?(?P<letters>[A-Z](?:,?[ ][A-Z]){1,24})(?![\w-])"
+)
 _NOT_NAME = frozenset(
     """the a an and but or so then my his her our their your this that these those i we he
     she they it yes no okay well sir ma'am last first middle good thank thanks hello mister
@@ -49,8 +61,9 @@ _NOT_NAME = frozenset(
 
 class PersonContextRecognizer(RegexRecognizer):
     """Names that their context makes names: a title (``Officer Gates``), a relation
-    (``my celly, Marcus``), a person's verb (``Amber visits``, given names only), or the
-    name's own spelling after it (``Mendez. M-E-N-D-E-Z``)."""
+    (``my celly, Marcus``), a person's verb (``Amber visits``, given names only), the
+    name's own spelling after it (``Mendez. M-E-N-D-E-Z``, ``Bo, B O``), or what a speaker
+    says their name is (``my name is Summer Day``)."""
 
     ENTITY = "PERSON"
     PATTERNS = (
@@ -58,6 +71,8 @@ class PersonContextRecognizer(RegexRecognizer):
         ("relation-name", _KIN_NAME, 0.85),
         ("person-verb", _PERSON_VERB, 0.85),
         ("spelled-after", _SPELLED_AFTER, 0.95),
+        ("spelled-after", _SPELLED_AFTER_SPACED, 0.95),
+        ("name-is", _NAME_IS, 0.9),
     )
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
@@ -172,6 +187,19 @@ _NOT_AFTER_HONORIFIC = frozenset(
 )
 
 
+def _surname_after_honorific(words: list[str]) -> bool:
+    """``Ms. Cross``: a role word that is also a common surname (curated name lists, no
+    title) is the surname after an honorific, unless another role word follows (``Mr.
+    Vice President``)."""
+    from engine.detectors.names import TITLES
+    from engine.detectors.ordinary import is_listed_name
+
+    word = words[0]
+    if not word[:1].isupper() or word.lower() in TITLES or not is_listed_name(word):
+        return False
+    return not (len(words) > 1 and _role(words[1]))
+
+
 class SpeakerTagRecognizer(RegexRecognizer):
     """The name part of a speaker tag (``MR. LONG:`` → ``LONG``; ``CHIEF JUSTICE ROBERTS:``
     → ``ROBERTS``) and any word after an honorific, in any case (``Mr. pellegrino``,
@@ -188,8 +216,10 @@ class SpeakerTagRecognizer(RegexRecognizer):
         for match in _HONORIFIC_NAME.finditer(text):
             value = match.group("span")
             words = value.split(" ")
-            if words[0].lower() in _NOT_AFTER_HONORIFIC or _role(words[0]):
-                continue  # "Mr. and Mrs. Okafor", "Mr. Chief Justice", "Madam Chair"
+            if words[0].lower() in _NOT_AFTER_HONORIFIC:
+                continue  # "Mr. and Mrs. Okafor"
+            if _role(words[0]) and not _surname_after_honorific(words):
+                continue  # "Mr. Chief Justice", "Madam Chair"
             if words[0] == "Miss" or (len(words[0]) < 2):
                 continue
             s = match.start("span")
@@ -253,7 +283,9 @@ _TITLE_RUN = re.compile(
 # "Juror Okonkwo", "petitioner Alden"
 _PARTY_ROLE = re.compile(
     r"(?<![\w'’-])(?i:appellants?|appellees?|petitioners?|respondents?|defendants?|plaintiffs?|"
-    r"claimants?|complainants?|movants?|jurors?|witness|venireperson|decedent|victims?)"
+    r"claimants?|complainants?|movants?|jurors?|witness|venireperson|decedent|victims?|"
+    r"trustees?|executors?|executrix|administrators?|guardians?|beneficiar(?:y|ies)|debtors?|"
+    r"creditors?|receivers?)"
     r",?[ ](?=[A-Z])"
 )
 # case citations: "Varga v. Okonkwo", "Quill versus Alden", "In re Alden"
@@ -282,7 +314,7 @@ def _name_words(
     later words while they are one of those. Nothing when the run names a firm or a body,
     or a known place (``places="any"``: a US city, state or country, unless it is one given
     name or surname; ``"regions"``: a state or country only)."""
-    from engine.detectors.ordinary import is_name_word, is_ordinary
+    from engine.detectors.ordinary import in_name_gazetteer, is_name_word, is_ordinary
     from engine.detectors.public import is_title_or_role
     from engine.detectors.recognizers.locations import is_known_place, is_state_or_country
 
@@ -312,8 +344,13 @@ def _name_words(
         if not out:
             if not (first_any or not is_ordinary(key) or is_given_name(word) or is_name_word(key)):
                 break
-        elif is_ordinary(key) and not is_name_word(key) and not is_given_name(word):
-            break
+        elif (
+            is_ordinary(key)
+            and not is_name_word(key)
+            and not is_given_name(word)
+            and not in_name_gazetteer(key)
+        ):
+            break  # a surname that is also a word ("Kin Lo", "Summer Day") stays in the run
         out.append((s, e))
         if text[e : e + 2] in {"'s", "’s"} or word.endswith(("'s", "’s")):
             break  # "Varga's motion"
@@ -389,6 +426,44 @@ def caps_full_names(text: str) -> list[tuple[int, int]]:
     return out
 
 
+# a name in capitals right before an ID number, as page furniture glued to the last line:
+# "... the crime. DORA TEMBLEY B-12345 DECISION PAGE 9"
+_FOOTER_NAME = re.compile(
+    r"(?<![\w'’.-])(?=(?P<given>[A-Z]{2,})(?:[ ](?P<initial>[A-Z]\.?))?[ ]"
+    r"(?P<surname>[A-Z]{2,}(?:-[A-Z]{2,})?)[ ]+[A-Z]{1,2}-?\d{4,6}(?![\w-]))"
+)
+_ID_WORDS = frozenset(
+    "cdc cdcr number no id inmate page decision booking case docket file parole hearing "
+    "prison state county".split()
+)
+
+
+def footer_names(text: str) -> list[tuple[int, int]]:
+    """A full name in capitals right before an ID number (a decision page's footer glued
+    to the last utterance): the given name may be an ordinary word (``ROSE``, ``SUMMER``)
+    when it is a known given name, since the number says whose page it is."""
+    from engine.detectors.ordinary import in_name_gazetteer, is_name_word, is_ordinary
+    from engine.detectors.public import is_title_or_role
+
+    out: list[tuple[int, int]] = []
+    for match in _FOOTER_NAME.finditer(text):
+        given, surname = match.group("given"), match.group("surname")
+        words = (given, surname)
+        if any(w.lower() in _ID_WORDS or is_title_or_role(w) for w in words):
+            continue
+        if surname.lower() in _CALENDAR:  # a given name may be a month ("APRIL TEMBLEY")
+            continue
+        if not (is_given_name(given) or in_name_gazetteer(given) or not is_ordinary(given)):
+            continue
+        if is_ordinary(surname) and not (
+            is_name_word(surname) or in_name_gazetteer(surname) or is_given_name(given)
+        ):
+            continue  # "SUMMER DAY V12345": a given name and the number make "DAY" a surname
+        out.append(match.span("given"))
+        out.append(match.span("surname"))
+    return out
+
+
 class PartyNameRecognizer(RegexRecognizer):
     """Names that a neighbour makes names, whatever the statistical models say:
 
@@ -401,7 +476,9 @@ class PartyNameRecognizer(RegexRecognizer):
       ``In re Alden``; not a public body, a firm, a state or a country: ``v. United
       States``, ``v. Oregon``) — ``case-party``;
     * a nickname in quotes between name words (``Dorian "Dodo" Varga``) — ``nickname``;
-    * a full name in capitals (``DORA B. TEMBLEY``; ``caps_full_names``) — ``caps-name``.
+    * a full name in capitals (``DORA B. TEMBLEY``; ``caps_full_names``) — ``caps-name``;
+    * a full name in capitals before an ID number, a page footer glued to the last
+      sentence (``ROSA TEMBLEY B-12345 DECISION PAGE 9``; ``footer_names``) — ``footer-name``.
     """
 
     ENTITY = "PERSON"
@@ -442,4 +519,5 @@ class PartyNameRecognizer(RegexRecognizer):
             if (not is_ordinary(a) or is_given_name(a)) and (not is_ordinary(c) or is_name_word(c)):
                 add([match.span("a"), match.span("b"), match.span("c")], "nickname")
         add(caps_full_names(text), "caps-name")
+        add(footer_names(text), "footer-name")
         return sorted(found.values(), key=lambda f: (f.start, f.end))

@@ -1,4 +1,5 @@
-"""Import hearing transcripts from PDFs, .txt files, folders and .zip archives.
+"""Import hearing transcripts from PDFs, .txt, .md, .docx and .rtf files, folders and .zip
+archives.
 
     python manage.py import_transcripts PATH... [--assign USER] [--dry-run] [--json]
 
@@ -18,7 +19,10 @@ from transcripts.services.importing import sources_from_paths, transcripts_impor
 
 
 class Command(BaseCommand):
-    help = "Import hearing transcripts (PDF, .txt, folders, .zip); see docs/importing.md."
+    help = (
+        "Import hearing transcripts (PDF, .txt, .md, .docx, .rtf, folders, .zip); see "
+        "docs/importing.md."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("paths", nargs="+", metavar="PATH")

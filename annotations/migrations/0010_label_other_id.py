@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('annotations', '0008_span_flag_and_note_for_the_lead'),
+        ('annotations', '0009_leak_exception'),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from annotations.models import Span
-from annotations.selectors_forms import review_form_table
+from annotations.selectors.forms import review_form_table
 from anonreview.core.models import AuditEvent
 from tests.factories import make_transcript
 

@@ -1,4 +1,4 @@
-"""Review selectors (annotations/selectors.py): merge candidates, spelling variants,
+"""Review selectors (the package annotations/selectors/): merge candidates, spelling variants,
 free occurrences and the per-page minimap."""
 
 from annotations.selectors import (

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from annotations import locking, selectors
-from annotations.selectors_forms import review_form_table, review_form_tabs
+from annotations.selectors.forms import review_form_table, review_form_tabs
 from annotations.services import review as services
 from annotations.services.review.bulk import normalize_form
 from annotations.views.review import BULK, _do, _needs_confirmation, _transcript

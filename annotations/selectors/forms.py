@@ -9,7 +9,7 @@ characters into ``Transcript.text``, end exclusive.
 from dataclasses import dataclass, field
 
 from annotations.models import Span
-from annotations.selectors import SpanRow, review_span_rows
+from annotations.selectors.rows import SpanRow, review_span_rows
 from annotations.services.review.bulk import normalize_form
 from engine.labels import LABELS
 from transcripts.models import Transcript

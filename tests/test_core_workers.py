@@ -160,6 +160,27 @@ def test_a_worker_process_runs_below_the_web_servers_cpu_priority():
     assert os.nice(0) == before  # the calling process (the "server") is untouched
 
 
+def test_threads_started_before_the_priority_change_are_lowered_too():
+    # Linux nices threads, not processes: a model library's thread started at preload
+    # would otherwise keep the web server's priority.
+    code = (
+        "import os, threading, django; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
+        "'anonreview.test_settings'); django.setup(); from anonreview.core import workers; "
+        "tids = []; go = threading.Event()\n"
+        "def early():\n    tids.append(threading.get_native_id()); go.wait()\n"
+        "t = threading.Thread(target=early); t.start()\n"
+        "while not tids: pass\n"
+        "after = workers.process_lower_priority()\n"
+        "print(after, os.getpriority(os.PRIO_PROCESS, tids[0])); go.set(); t.join()"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    after, early_thread = map(int, done.stdout.split()[-2:])
+    assert after > os.nice(0) and early_thread == after
+
+
 def test_worker_status_lists_live_workers_and_fails_when_none_is(registered):
     import json
     from io import StringIO

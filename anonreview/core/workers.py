@@ -82,11 +82,31 @@ def is_connection_error(exc: BaseException) -> bool:
 
 def process_lower_priority(increment: int | None = None) -> int:
     """Lower this process's CPU priority (``os.nice``) so that the web server stays
-    responsive while workers run models on the same cores; returns the new niceness."""
+    responsive while workers run models on the same cores; returns the new niceness.
+
+    On Linux a niceness belongs to a thread: ``os.nice`` lowers the calling thread (and the
+    threads it starts later), so the threads started before it (model preloading, thread
+    pools of the NLP libraries) are lowered one by one through ``/proc/self/task``."""
     increment = worker_priority() if increment is None else increment
     if increment <= 0 or not hasattr(os, "nice"):
         return os.nice(0) if hasattr(os, "nice") else 0
-    return os.nice(increment)
+    niceness = os.nice(increment)
+    _threads_lower_to(niceness)
+    return niceness
+
+
+def _threads_lower_to(niceness: int) -> None:
+    """Give every thread of this process at least ``niceness`` (Linux; elsewhere a no-op)."""
+    try:
+        tids = [int(t) for t in os.listdir("/proc/self/task")]
+    except OSError:
+        return
+    for tid in tids:
+        try:
+            if os.getpriority(os.PRIO_PROCESS, tid) < niceness:
+                os.setpriority(os.PRIO_PROCESS, tid, niceness)
+        except OSError:  # the thread ended meanwhile
+            continue
 
 
 def worker_register(*, worker_id: str) -> WorkerProcess:

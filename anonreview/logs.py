@@ -31,3 +31,13 @@ class PrivacyFormatter(logging.Formatter):
 
     def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802
         return _QUERY.sub("?…", super().formatMessage(record))
+
+
+def failure_words(exc: BaseException, *, worded: tuple[type[BaseException], ...] = ()) -> str:
+    """What a job or model row may store about ``exc``: its message only for the app's own
+    exceptions in ``worded`` (sentences we wrote, no text of a transcript); for any other
+    exception its type alone, since a library's message can quote the text it choked on."""
+    name = type(exc).__name__
+    if worded and isinstance(exc, worded):
+        return f"{name}: {str(exc)[:300]}"
+    return f"{name} (message withheld: it may quote the transcript; run the step on the command line to see it)"

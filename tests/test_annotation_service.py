@@ -144,6 +144,26 @@ def test_a_run_where_every_detector_fails_leaves_the_transcript_failed_with_the_
     assert not Span.objects.filter(transcript=transcript).exists()
 
 
+def test_a_failed_annotation_stores_no_exception_message_that_may_quote_the_text(
+    settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    # A library's message can quote the text it choked on: jobs and transcripts keep the
+    # exception's type only (issue 20, finding 8: personal data only in the transcript).
+    def choke(**kwargs):
+        raise KeyError("Calvin Quill")
+
+    monkeypatch.setattr(annotation, "transcript_spans_replace", choke)
+    settings.DETECTORS = []
+    transcript = make_transcript(TEXT, state=Transcript.State.IMPORTED, metadata=META)
+    with django_capture_on_commit_callbacks(execute=True):
+        job = annotation.annotation_enqueue(transcript=transcript)
+    job.refresh_from_db()
+    transcript.refresh_from_db()
+    assert job.status == Job.Status.FAILED and "KeyError" in job.error
+    assert transcript.state == Transcript.State.FAILED and "KeyError" in transcript.state_reason
+    assert "Quill" not in job.error + job.message + transcript.state_reason
+
+
 def test_reannotation_replaces_suggestions_and_never_touches_reviewed_spans(light, annotator):
     transcript = make_transcript(TEXT, state=Transcript.State.IMPORTED, metadata=META)
     annotation.transcript_annotate(transcript=transcript)

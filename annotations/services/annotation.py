@@ -26,8 +26,9 @@ from django.utils.module_loading import import_string
 from annotations.models import Proposal, Span
 from annotations.services.allowlist import allowlist_terms
 from anonreview.core.audit import audit_record
+from anonreview.logs import failure_words
 from engine.detectors.base import Detector, Document
-from engine.detectors.ensemble import Ensemble, EnsembleResult
+from engine.detectors.ensemble import Ensemble, EnsembleError, EnsembleResult
 from engine.detectors.names import stored_pieces
 from engine.progress import ProgressFn, part
 from transcripts.models import Job, Transcript
@@ -315,7 +316,7 @@ def transcript_annotate(
                 reason=_failure_words(result.errors) if result.errors else "",
             )
     except Exception as exc:
-        reason = f"Automatic annotation failed: {exc.__class__.__name__}: {str(exc)[:300]}"
+        reason = f"Automatic annotation failed: {failure_words(exc, worded=(EnsembleError,))}"
         transcript.refresh_from_db(fields=["state"])
         if transcript.state == S.ANNOTATING:
             transcript_transition(transcript=transcript, target=S.FAILED, reason=reason)
@@ -336,7 +337,7 @@ def transcript_annotate_job(*, job_id: int, transcript_id: int) -> None:
         logger.warning("annotation job %s failed: %s", job_id, exc.__class__.__name__)
         jobs.job_fail(
             job_id=job_id,
-            error=f"The automatic annotation failed: {exc.__class__.__name__}: {str(exc)[:300]}",
+            error=f"The automatic annotation failed: {failure_words(exc, worded=(EnsembleError,))}",
             message="Annotation failed",
         )
         return

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from annotations.models import TrainedModel
 from anonreview.core.audit import audit_record
+from anonreview.logs import failure_words
 from engine.gold import GoldDoc
 from engine.progress import Progress
 from transcripts.models import Job, Transcript
@@ -37,6 +38,15 @@ CURRENT_LINK = "current"
 
 class LearningError(ValueError):
     """Training cannot start; the message says why, in words."""
+
+
+def _failure_words(exc: BaseException) -> str:
+    """A failed training in words: the message of our own exceptions (paths and settings,
+    no transcript text), any other exception by its type only."""
+    from engine.learning.hf import ModelDirError  # loaded already when they were raised
+    from engine.learning.train import TrainingError
+
+    return failure_words(exc, worded=(LearningError, ModelDirError, TrainingError))
 
 
 # --- reads -----------------------------------------------------------------
@@ -265,7 +275,7 @@ def trained_model_train(
     try:
         result = train(docs, config, progress=progress)
     except Exception as exc:
-        trained_model_fail(model=model, error=f"{exc.__class__.__name__}: {exc}", user=user)
+        trained_model_fail(model=model, error=_failure_words(exc), user=user)
         raise
     model = trained_model_finish(model=model, result=result, user=user)
     if activate:
@@ -313,8 +323,8 @@ def trained_model_train_job(*, job_id: int, trained_model_id: int) -> None:
         logger.exception("training job %s failed", job_id)
         TrainedModel.objects.filter(
             pk=trained_model_id, status=TrainedModel.Status.TRAINING
-        ).update(status=TrainedModel.Status.FAILED, error=f"{exc.__class__.__name__}: {exc}"[:2000])
-        jobs.job_fail(job_id=job_id, error=f"Training failed: {exc.__class__.__name__}: {exc}")
+        ).update(status=TrainedModel.Status.FAILED, error=_failure_words(exc))
+        jobs.job_fail(job_id=job_id, error=f"Training failed: {_failure_words(exc)}")
         return
     f1 = model.f1
     jobs.job_finish(

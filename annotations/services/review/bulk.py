@@ -100,14 +100,15 @@ def _form_spans(*, transcript: Transcript, label: str, form: str, statuses) -> l
 
 @transaction.atomic
 def spans_accept_form(*, transcript: Transcript, actor, label: str, form: str) -> list[Span]:
-    """Accept every mention of ``form`` as ``label`` (undecided or rejected ones)."""
+    """Accept every mention of ``form`` as ``label`` (undecided or rejected ones). The audit
+    row names the spans, never the form: it is text of the transcript (issue 20)."""
     _check_edit(transcript=transcript, actor=actor)
     spans = _form_spans(
         transcript=transcript, label=_label(label), form=form, statuses=(S.SUGGESTED, S.REJECTED)
     )
     return _decide(
         transcript=transcript, actor=actor, spans=spans, status=S.ACCEPTED,
-        action="accept_form", bulk="form", extra={"label": label, "form": form},
+        action="accept_form", bulk="form", extra={"label": label},
     )  # fmt: skip
 
 
@@ -121,7 +122,7 @@ def spans_reject_form(*, transcript: Transcript, actor, label: str, form: str) -
     )
     return _decide(
         transcript=transcript, actor=actor, spans=spans, status=S.REJECTED,
-        action="reject_form", bulk="form", extra={"label": label, "form": form},
+        action="reject_form", bulk="form", extra={"label": label},
     )  # fmt: skip
 
 

@@ -290,6 +290,15 @@ def test_a_name_part_inside_a_contraction_is_not_a_finding():
     assert found == [("Don", 14), ("Don", 27), ("Don", 45)]
 
 
+def test_a_place_inside_a_courts_name_is_no_leak_but_elsewhere_it_is():
+    """A cousin was shot in Ontario (a LOCATION); "the Court of Appeal for Ontario" is a
+    court's name, public (issue 22): only the first is a leak."""
+    needles = span_needles("Ontario", "LOCATION")
+    output = "He was shot in Ontario. The Court of Appeal for Ontario said so."
+    found = [(leak.text, leak.start, leak.blocking) for leak in find_leaks(output, needles)]
+    assert found == [("Ontario", 15, True)]
+
+
 def test_a_spelled_and_a_multi_word_needle_are_still_found_after_the_prefilter():
     needles = span_needles("Dana Quill", "PERSON") + span_needles("D-A-N-A", "SPELLED_NAME")
     output = "Dana  Quill spelled d a n a, or D.A.N.A., not DANAX or x-D-A-N-Ax."

@@ -156,8 +156,19 @@ def test_a_span_overlapping_another_is_sent_with_its_whole_line(client, hearing)
     assert span_patch(body) == {}
 
 
-def test_answers_on_the_longest_utterance_stay_under_10_kb(client, hearing):
-    transcript, user = hearing
+@pytest.fixture
+def long_hearing(db):
+    """A full-size hearing: its board's decision is one utterance whose line, sent whole,
+    weighs more than an answer may (the 4,000-word hearing's decision is shorter since the
+    generator's hard cases take part of its words)."""
+    user = make_user("long-reader")
+    user.groups.add(Group.objects.get_or_create(name=roles.ANNOTATOR)[0])
+    transcript = build_review_transcript(seed=3, words=15000, max_spans=400, assignees=[user])
+    return transcript, user
+
+
+def test_answers_on_the_longest_utterance_stay_under_10_kb(client, long_hearing):
+    transcript, user = long_hearing
     client.force_login(user)
     longest = max(Utterance.objects.filter(transcript=transcript), key=lambda u: u.end - u.start)
     line = _line(transcript, longest)

@@ -74,7 +74,8 @@ def test_the_oracle_reviews_a_short_hearing_to_submit_with_no_leak(
     assert transcript.state == Transcript.State.SUBMITTED
     assert _release_errors(transcript, plan) == (0, 0)
     forced = sum(1 for _k, f in inputs.items if f)
-    assert forced == len(plan.relabel) + len(plan.grow_left) + inputs.by_kind().get(
+    kinds = inputs.by_kind()
+    assert forced == len(plan.relabel) + len(plan.grow_left) + kinds.get(
         "click-confirm", 0
-    )
+    ) + kinds.get("click-resubmit", 0)
     assert len(inputs.items) <= 40

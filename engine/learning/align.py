@@ -65,6 +65,10 @@ SHAPES: tuple[tuple[re.Pattern, str], ...] = (
 MERGED_LABELS = frozenset({"DATE", "TIME"})  # [MONTH] [DAY], [YEAR] → one DATE span
 
 EXTRA_TOKEN_COST = 0.01
+# A marker extending over a space costs a little more than over glued tokens (``C-28502``,
+# ``11/15/05``): markers side by side (``[PERSON_1] [PERSON_2] [ID_1] [DATE]``) then split
+# their clear text at its spaces, not wherever the tie falls.
+SPACE_COST = 0.001
 LINE_BREAK_COST = 2.0
 MAX_DP_CELLS = 1_000_000
 
@@ -184,7 +188,9 @@ def _align_block(clear_text: str, c: list[Tok], r: list[Tok]) -> list[tuple]:
     def gap_cost(i: int) -> float:
         # Cost of a marker that already holds c[i-1] extending over c[i].
         between = clear_text[c[i - 1].end : c[i].start]
-        return LINE_BREAK_COST if "\n" in between else EXTRA_TOKEN_COST
+        if "\n" in between:
+            return LINE_BREAK_COST
+        return EXTRA_TOKEN_COST + (SPACE_COST if between else 0.0)
 
     # D[i][j]: best cost of c[:i] vs r[:j]; M[i][j]: same, with r[j-1] a marker that
     # holds c[i-1] (and possibly earlier tokens).

@@ -41,6 +41,7 @@ from engine.detectors.given import (  # noqa: F401 (ROLE_WORDS: re-exported)
     is_role_word,
 )
 from engine.detectors.names import TITLES, person_name_parts
+from engine.detectors.public import public_terms
 from engine.labels import DIRECT_IDENTIFIERS
 from engine.pseudonymize.dates import MONTHS
 from engine.pseudonymize.keys import cdcr_key, spelled_letters
@@ -363,6 +364,16 @@ def find_leaks(
         furthest = max(furthest, e)
         reach.append(furthest)
     allowed, phrases = _allowed(output, allow, protect)
+    public = None  # the output's public terms, computed on the first match
+
+    def inside_court(s: int, e: int) -> bool:
+        """Inside the name of a court or a title of the Crown ("the Court of Appeal for
+        Ontario", "Her Majesty the Queen"): public terms, released as they stand (issue 22),
+        whatever else the transcript calls Ontario."""
+        nonlocal public
+        if public is None:
+            public = public_terms(output)
+        return public.inside(s, e) == "court"
 
     def inside_tag(s: int, e: int) -> bool:
         i = bisect_right(tag_starts, s) - 1
@@ -395,6 +406,8 @@ def find_leaks(
         for s, e in matches:
             found = output[s:e]
             if inside_tag(s, e) or found.casefold() in allowed or phrases(s, e):
+                continue
+            if inside_court(s, e):
                 continue
             # A cover page's person names block in any case (issue 11); other name-like
             # needles found only in lower case are most likely the common word.

@@ -366,10 +366,9 @@ def round_two(g) -> None:
     g.say("pc", "Ma'am, please state your name for the record and spell your last name.")
     g.say(
         "word_witness",
-        f"My name is {P(first)} {P(word_name, 'name_is_word')}, "
+        f"My name is {P(f'{first} {word_name}')}, "  # one whole mention (gold marks names whole)
         f"{m('SPELLED_NAME', ' '.join(word_name.upper()), 'spaced_spelling')}. I'm the "
-        f"housing coordinator. The trustee of the house is {P(short_first)} "
-        f"{P(short, 'name_is_word')}.",
+        f"housing coordinator. The trustee of the house is {P(f'{short_first} {short}')}.",
     )
     g.say(
         "pc",

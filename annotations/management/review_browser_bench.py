@@ -105,25 +105,29 @@ class _Server:
         self.process.wait(timeout=10)
 
 
+def logged_in_page(browser, *, base: str, user, timeout_ms: int):
+    """A 1440×900 page of ``browser`` that carries ``user``'s session for ``base``."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}])
+    page = context.new_page()
+    page.set_default_timeout(timeout_ms)
+    return page
+
+
 def run_browser_bench(
     *, transcript, user, repeat: int, chromium: str, screenshots: Path | None = None
 ) -> dict:
     """Median/p95 of key → update for j, a, x, u and relabel (digit key); answer sizes."""
     from playwright.sync_api import sync_playwright
 
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
     page_path = reverse("annotations:review", args=[transcript.pk])
     with _Server() as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
-            context = browser.new_context(viewport={"width": 1440, "height": 900})
-            context.add_cookies(
-                [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}]
-            )
-            page = context.new_page()
-            page.set_default_timeout(20_000)
+            page = logged_in_page(browser, base=base, user=user, timeout_ms=20_000)
             sizes: dict[str, list[int]] = {}
             last_action = {"name": None}
 

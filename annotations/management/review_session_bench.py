@@ -37,8 +37,6 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 
 from annotations.management.review_browser_bench import (
@@ -48,6 +46,7 @@ from annotations.management.review_browser_bench import (
     _open,
     _pct,
     _Server,
+    logged_in_page,
 )
 from annotations.models import Entity, Span
 from annotations.selectors import review_windows
@@ -358,9 +357,6 @@ def run_session_bench(*, seed: int, words: int, user, chromium: str, key_rounds:
 
     transcript, plan = build_session_transcript(seed=seed, words=words, assignees=[user])
     copy, _plan = build_session_transcript(seed=seed, words=words, assignees=[user])
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
     inputs = Inputs()
     suggestions = Span.objects.filter(transcript=transcript).count()
     fixes = plan_fixes(transcript, plan)
@@ -368,12 +364,7 @@ def run_session_bench(*, seed: int, words: int, user, chromium: str, key_rounds:
         with _Server() as base, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             try:
-                context = browser.new_context(viewport={"width": 1440, "height": 900})
-                context.add_cookies(
-                    [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}]
-                )
-                page = context.new_page()
-                page.set_default_timeout(120_000)
+                page = logged_in_page(browser, base=base, user=user, timeout_ms=120_000)
 
                 wall = run_oracle(page, base, transcript.pk, plan, fixes, inputs)
                 # key → both panes on a second copy (not the submitted one)

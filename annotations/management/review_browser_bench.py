@@ -105,11 +105,15 @@ class _Server:
         self.process.wait(timeout=10)
 
 
-def logged_in_page(browser, *, base: str, user, timeout_ms: int):
-    """A 1440×900 page of ``browser`` that carries ``user``'s session for ``base``."""
+def session_cookie(user) -> str:
+    """A session for ``user`` (made before Playwright starts: its event loop forbids the ORM)."""
     client = Client()
     client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def logged_in_page(browser, *, base: str, cookie: str, timeout_ms: int):
+    """A 1440×900 page of ``browser`` that carries the session ``cookie`` for ``base``."""
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}])
     page = context.new_page()
@@ -123,11 +127,12 @@ def run_browser_bench(
     """Median/p95 of key → update for j, a, x, u and relabel (digit key); answer sizes."""
     from playwright.sync_api import sync_playwright
 
+    cookie = session_cookie(user)
     page_path = reverse("annotations:review", args=[transcript.pk])
     with _Server() as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
-            page = logged_in_page(browser, base=base, user=user, timeout_ms=20_000)
+            page = logged_in_page(browser, base=base, cookie=cookie, timeout_ms=20_000)
             sizes: dict[str, list[int]] = {}
             last_action = {"name": None}
 

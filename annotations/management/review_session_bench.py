@@ -47,6 +47,7 @@ from annotations.management.review_browser_bench import (
     _pct,
     _Server,
     logged_in_page,
+    session_cookie,
 )
 from annotations.models import Entity, Span
 from annotations.selectors import review_windows
@@ -357,6 +358,7 @@ def run_session_bench(*, seed: int, words: int, user, chromium: str, key_rounds:
 
     transcript, plan = build_session_transcript(seed=seed, words=words, assignees=[user])
     copy, _plan = build_session_transcript(seed=seed, words=words, assignees=[user])
+    cookie = session_cookie(user)
     inputs = Inputs()
     suggestions = Span.objects.filter(transcript=transcript).count()
     fixes = plan_fixes(transcript, plan)
@@ -364,7 +366,7 @@ def run_session_bench(*, seed: int, words: int, user, chromium: str, key_rounds:
         with _Server() as base, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             try:
-                page = logged_in_page(browser, base=base, user=user, timeout_ms=120_000)
+                page = logged_in_page(browser, base=base, cookie=cookie, timeout_ms=120_000)
 
                 wall = run_oracle(page, base, transcript.pk, plan, fixes, inputs)
                 # key → both panes on a second copy (not the submitted one)

@@ -16,15 +16,10 @@ from annotations.services.export import gold_export
 from annotations.services.scripted_review import transcript_review_from_gold
 from engine.synthetic import generate_hearing, render_pdf_bytes
 from tests.factories import make_user
+from tests.test_scripted_review import LIGHT  # the model-free detectors
 from transcripts.services.importing import transcript_import
 
 pytestmark = pytest.mark.django_db
-
-LIGHT = [
-    {"NAME": "engine.detectors.patterns.PatternDetector", "OPTIONS": {}},
-    {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
-    {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
-]
 
 
 @pytest.fixture

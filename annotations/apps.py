@@ -20,7 +20,12 @@ class AnnotationsConfig(AppConfig):
         )
         # A worker started with ANONREVIEW_PRELOAD_DETECTORS=1 (`make run`, bench_corpus)
         # loads the models before taking its first job (docs/speed.md).
+        # Its priority is lowered first: loading and warming the models takes the cores for
+        # many seconds, at every restart too, and must not slow the web server down.
         if os.environ.get("ANONREVIEW_PRELOAD_DETECTORS") == "1":
             from annotations.services.annotation import detectors_preload
+            from anonreview.core.workers import process_lower_priority
+
+            process_lower_priority()
 
             detectors_preload(ready_file=os.environ.get("ANONREVIEW_READY_FILE", ""))

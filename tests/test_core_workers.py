@@ -181,6 +181,73 @@ def test_threads_started_before_the_priority_change_are_lowered_too():
     assert after > os.nice(0) and early_thread == after
 
 
+def _autogroup() -> str:
+    with open("/proc/self/autogroup") as group:
+        return group.read().strip()
+
+
+needs_autogroup = pytest.mark.skipif(
+    not os.path.exists("/proc/self/autogroup"), reason="Linux autogroup scheduling only"
+)
+
+LOWER_AND_REPORT = (
+    "import os, django; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
+    "'anonreview.test_settings'); django.setup(); from anonreview.core import workers; "
+    "after = workers.process_lower_priority(); "
+    "print(after, os.getsid(0) == os.getpid(), workers.session_group())"
+)
+
+
+@needs_autogroup
+def test_a_worker_leads_a_session_of_its_own_and_lowers_that_sessions_group():
+    # With autogroup, sessions share the CPU fairly whatever their processes' niceness: a
+    # niced worker in another session than the web server would still take half the cores.
+    server_group = _autogroup()
+    done = subprocess.run(
+        [sys.executable, "-c", LOWER_AND_REPORT], cwd=REPO, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    after, leader, name, _nice, nice = done.stdout.splitlines()[-1].split()
+    assert leader == "True"
+    assert nice == after and name != server_group.split()[0]
+    assert _autogroup() == server_group  # the caller's ("server's") group is untouched
+
+
+@needs_autogroup
+def test_a_worker_started_as_a_shells_job_leaves_the_shared_sessions_group_alone():
+    # A process-group leader cannot start a session; lowering the group it shares with
+    # the shell would lower a web server started from the same shell too.
+    server_group = _autogroup()
+    done = subprocess.run(
+        [sys.executable, "-c", LOWER_AND_REPORT], cwd=REPO, capture_output=True, text=True,
+        timeout=120, process_group=0,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    after, leader, name, _nice, nice = done.stdout.splitlines()[-1].split()
+    assert leader == "False"  # still in the caller's session
+    assert (name, nice) == tuple(server_group.split()[0::2])
+    assert _autogroup() == server_group
+
+
+def test_run_workers_starts_each_worker_in_a_session_of_its_own(tmp_path, monkeypatch):
+    from anonreview.core.management.commands.run_workers import Supervisor
+
+    out = tmp_path / "sid"
+    supervisor = Supervisor(count=1, prefix="t", worker_args=[], pause=0.1)
+    monkeypatch.setattr(
+        supervisor,
+        "command",
+        lambda worker_id: [
+            sys.executable, "-c",
+            f"import os; open({str(out)!r}, 'w').write(str(os.getsid(0) == os.getpid()))",
+        ],
+    )  # fmt: skip
+    supervisor.start("t-1")
+    supervisor.children["t-1"].wait(timeout=60)
+    assert out.read_text() == "True"
+
+
 def test_worker_status_lists_live_workers_and_fails_when_none_is(registered):
     import json
     from io import StringIO

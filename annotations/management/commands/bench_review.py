@@ -2,6 +2,8 @@
 
     python manage.py bench_review [--words 15000] [--spans 1500] [--repeat 15] [--json]
     python manage.py bench_review --session [--json]   (annotations/management/review_session_bench.py)
+    python manage.py bench_review --session --busy-workers 2 [--busy-database URL]
+        (two db_workers annotate meanwhile: annotations/management/busy_workers.py)
 
 Generates a synthetic hearing (``engine.synthetic.generate_hearing``), stores it with
 about ``--spans`` suggested spans (its gold mentions, PERSON split into name parts, with
@@ -12,6 +14,7 @@ the end unless ``--keep``. Models are loaded before timing (one warm-up call per
 """
 
 import json
+import os
 import random
 import statistics
 import time
@@ -126,6 +129,21 @@ class Command(BaseCommand):
             help="An oracle annotator reviews a generated hearing to Submit in Chromium "
             "(inputs, forced inputs, human-time estimate, leaks; issue 21).",
         )
+        parser.add_argument(
+            "--busy-workers",
+            type=int,
+            default=0,
+            help="With --session: K db_worker processes annotate generated hearings "
+            "(bench_corpus, in a session of their own) while the session runs.",
+        )
+        parser.add_argument(
+            "--busy-database",
+            default=os.environ.get(
+                "BUSY_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/anonbench"
+            ),
+            help="The PostgreSQL database the busy workers use (created tables, its "
+            "corpus deleted at the end; BUSY_DATABASE_URL).",
+        )
         parser.add_argument("--chromium", default="/usr/bin/chromium")
         parser.add_argument(
             "--screenshots",
@@ -183,11 +201,22 @@ class Command(BaseCommand):
         User = get_user_model()
         user = User.objects.create_user(username=f"bench-session-{uuid.uuid4().hex[:8]}")
         user.groups.add(Group.objects.get_or_create(name=roles.ANNOTATOR)[0])
-        try:
+
+        def session() -> dict:
             return run_session_bench(
                 seed=options["seed"], words=options["words"], user=user,
                 chromium=options["chromium"], key_rounds=options["repeat"],
             )  # fmt: skip
+
+        try:
+            if not options["busy_workers"]:
+                return session()
+            from annotations.management.busy_workers import busy_workers
+
+            with busy_workers(options["busy_workers"], options["busy_database"]) as busy:
+                result = session()
+                result["busy_workers"] = busy.report()
+            return result
         finally:
             user.delete()
 
@@ -210,6 +239,13 @@ class Command(BaseCommand):
             f"submitted {r['submitted']}; release vs gold: {r['leaks']} leaks, "
             f"{r['over_redactions']} over-redactions"
         )
+        if "busy_workers" in r:
+            b = r["busy_workers"]
+            out(
+                f"while {b['workers']} workers annotated ({b['cores_used']} cores; "
+                f"niceness {b['niceness']}; {b['annotating_at_end']} jobs still running at "
+                f"the end; load {b['load_avg']})"
+            )
         out(
             f"key -> both panes confirmed: median {r['key_ms']['median']} ms, p95 "
             f"{r['key_ms']['p95']} ms (visible: {r['key_visible_ms']['median']} / "

@@ -171,9 +171,10 @@ class Command(library.Command):
             heartbeat = workers.Heartbeat(row.key)
             heartbeat.start()
             logger.info(
-                "worker %s: niceness %d, heartbeat every %.0f s",
+                "worker %s: niceness %d, scheduling group %s, heartbeat every %.0f s",
                 worker_id,
                 niceness,
+                workers.session_group() or "-",
                 heartbeat.interval,
             )
             super().handle(*args, worker_id=worker_id, reload=reload, **options)

@@ -20,21 +20,12 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from anonreview.core import workers
+
 logger = logging.getLogger("anonreview.worker")
 
 QUICK_DEATH_S = 10.0  # a worker that dies sooner than this after its start backs off
 MAX_BACKOFF_S = 60.0
-
-
-def _die_with_parent() -> None:
-    """Linux: the worker gets SIGTERM if the supervisor dies without stopping it (a
-    ``kill -9``), instead of running on unsupervised."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 class Supervisor:
@@ -71,10 +62,14 @@ class Supervisor:
         ]
 
     def start(self, worker_id: str) -> None:
-        # In a process group of its own: a Ctrl-C in the terminal reaches the supervisor
-        # only, which passes one SIGTERM on (a second signal would cut the task short).
+        # In a session of its own: a Ctrl-C in the terminal reaches the supervisor only,
+        # which passes one SIGTERM on (a second signal would cut the task short), and the
+        # worker can lower its session's scheduling group (``session_group_lower_to``).
         self.children[worker_id] = subprocess.Popen(
-            self.command(worker_id), process_group=0, env=self.env, preexec_fn=_die_with_parent
+            self.command(worker_id),
+            start_new_session=True,
+            env=self.env,
+            preexec_fn=workers.die_with_parent,
         )
         self.started_at[worker_id] = time.monotonic()
 

@@ -93,7 +93,7 @@ run: demo static tesseract
 	  --workers $(WEB_WORKERS) --access-logfile - --access-logformat $(ACCESS_LOG)
 
 worker: install secret tesseract
-	$(RUN_ENV) $(PY) manage.py db_worker --interval 0.2
+	$(RUN_ENV) $(PY) manage.py run_workers --workers $(WORKERS) --interval 0.2
 
 # `migrate` too (it writes the secret key first): after `make test` alone the README's
 # command-line tools run (`leak_report` reads the allow-list from the database; issue 23).

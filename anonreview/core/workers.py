@@ -110,26 +110,23 @@ def session_group_lower_to(niceness: int, *, path: str = AUTOGROUP) -> str:
 
     With ``kernel.sched_autogroup_enabled`` (the default of most distributions), the CPU is
     shared fairly between sessions first and by niceness only inside a session: a worker
-    niced to 19 in a session of its own (a systemd unit, another terminal, a supervisor's
-    ``setsid``) still takes half of the cores from the web server (measured here: two
-    niced busy processes in another session made a nice-0 loop 2.6 times slower; with their
-    sessions' group lowered, no slower). So the worker leads a session of its own
-    (``setsid``, unless it already does) and gives that session's group the niceness.
+    niced to 10 in a session of its own (a systemd unit, ``run_workers``' workers, another
+    terminal) still took half of the cores from the web server (measured here: two niced
+    busy processes in another session made a nice-0 loop 2.6 times slower; with their
+    sessions' group lowered, no slower). So a worker that leads its session gives that
+    session's group its niceness.
 
-    A process-group leader (a shell's job) cannot start a session: its session is shared
-    with the shell's other jobs (a web server started there too), so its group is left
-    alone and niceness works inside it. Returns what was done, for the log line: ``"own
-    session"``, ``"shared session"`` or ``"no autogroup"``."""
-    if not os.path.exists(path) or not hasattr(os, "setsid"):
+    A worker that does not lead its session (started by hand from a shell, by ``make``)
+    shares it with whatever else runs there, a web server started from the same shell
+    perhaps: its group is left alone (niceness works inside it), and the worker does not
+    start a session of its own either (a Ctrl-C in the terminal would no longer reach it,
+    and ``make`` waits for it). ``run_workers`` and ``bench_corpus`` start their workers in
+    sessions of their own. Returns what was done, for the log line: ``"own session"``,
+    ``"shared session"`` or ``"no autogroup"``."""
+    if not os.path.exists(path) or not hasattr(os, "getsid"):
         return "no autogroup"
     if os.getsid(0) != os.getpid():
-        try:
-            os.setsid()
-        except OSError:
-            return "shared session"
-        # A new session hears no terminal: stop with the parent instead (make, a shell),
-        # as a Ctrl-C there stopped the worker before.
-        die_with_parent()
+        return "shared session"
     try:
         with open(path, "w") as group:
             group.write(str(niceness))

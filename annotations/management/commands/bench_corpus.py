@@ -35,6 +35,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management.base import BaseCommand, CommandError
 
 from annotations.management.database import require_migrated_database
+from anonreview.core.workers import die_with_parent
 
 CORPUS = 334  # hearings in the paper's corpus
 WORKER_START_TIMEOUT = 600
@@ -345,6 +346,10 @@ class Command(BaseCommand):
                     stdout=log,
                     stderr=subprocess.STDOUT,
                     cwd=str(settings.BASE_DIR),
+                    # as run_workers and a worker unit start them: a session of their own,
+                    # whose scheduling group the worker lowers (docs/workers.md)
+                    start_new_session=True,
+                    preexec_fn=die_with_parent,
                 )
             )
             procs[-1].log_path = tmp / f"worker-{i}.log"

@@ -17,6 +17,7 @@ The same command line as the library's (this app comes before ``django_tasks_db`
 """
 
 import logging
+import os
 import sys
 import threading
 import time
@@ -171,10 +172,11 @@ class Command(library.Command):
             heartbeat = workers.Heartbeat(row.key)
             heartbeat.start()
             logger.info(
-                "worker %s: niceness %d, scheduling group %s, heartbeat every %.0f s",
+                "worker %s: niceness %d, scheduling group %s (%s), heartbeat every %.0f s",
                 worker_id,
                 niceness,
                 workers.session_group() or "-",
+                "own session" if os.getsid(0) == os.getpid() else "shared with its parent's",
                 heartbeat.interval,
             )
             super().handle(*args, worker_id=worker_id, reload=reload, **options)

@@ -96,6 +96,85 @@ def test_one_key_rejects_all_twelve_mentions_of_a_surface_form_and_u_brings_them
     assert set(statuses(transcript, "um")) == {"suggested"}
 
 
+def test_r_relabels_a_form_as_a_detector_proposed_and_a_digit_key_as_that_label(
+    login_page, live_server, annotator, artifacts_dir
+):
+    transcript = um_transcript(annotator)
+    for span in Span.objects.filter(transcript=transcript, label="LOCATION"):
+        span.provenance = [
+            {"detector": "spacy", "score": 0.7},
+            {"detector": "presidio", "score": 0.6, "label": "ORGANIZATION"},
+        ]
+        span.save(update_fields=["provenance"])
+    page = login_page(annotator)
+    url = reverse("annotations:review-forms", args=[transcript.pk]) + "?label=LOCATION"
+    page.goto(live_server.url + url)
+    page.wait_for_selector("#forms-page[data-ready='1']")
+    assert page.get_attribute("li.fm-row.current", "data-alternative") == "ORGANIZATION"
+    for width, height in ((1440, 900), (1280, 720)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(artifacts_dir / f"review-forms-relabel-{width}x{height}.png"))
+    page.keyboard.press("r")  # one input: every Fresno becomes an ORGANIZATION
+    page.keyboard.press("u")  # typed at once: undone in one step, in order
+    page.keyboard.press("r")
+    forms_idle(page)
+    fresno = Span.objects.filter(transcript=transcript, label="ORGANIZATION")
+    assert fresno.count() == 12 and {s.status for s in fresno} == {"accepted"}
+    assert not Span.objects.filter(transcript=transcript, label="LOCATION").exists()
+    assert AuditEvent.objects.filter(event_type="review.relabel_form").count() == 2
+    assert AuditEvent.objects.filter(event_type="review.undo").count() == 1
+    # the row left the LOCATION table; the label is decided, so the table moved on
+    page.wait_for_url(lambda u: "label=LOCATION" not in u)
+    # a digit relabels the focused form as that label (4: CDCR_ID, 1: PERSON, ...)
+    page.goto(
+        live_server.url
+        + reverse("annotations:review-forms", args=[transcript.pk])
+        + "?label=PERSON"
+    )
+    page.wait_for_selector("#forms-page[data-ready='1']")
+    page.locator("li.fm-row[data-form=darrow]").click()
+    page.keyboard.press("5")  # LOCATION
+    forms_idle(page)
+    assert {
+        s.label
+        for s in Span.objects.filter(transcript=transcript)
+        if transcript.text[s.start : s.end] == "Darrow"
+    } == {"LOCATION"}
+
+
+def test_accepting_the_rest_asks_first_above_the_threshold_until_every_form_was_on_screen(
+    login_page, live_server, annotator, settings
+):
+    from annotations.services.review import bulk
+
+    transcript = build_review_transcript(seed=5, words=6000, max_spans=None, assignees=[annotator])
+    person = Span.objects.filter(transcript=transcript, label="PERSON").count()
+    assert person > bulk.CONFIRM_ABOVE
+    page = login_page(annotator)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    asked = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    url = reverse("annotations:review-forms", args=[transcript.pk]) + "?label=PERSON"
+    page.goto(live_server.url + url)
+    page.wait_for_selector("#forms-page[data-ready='1']")
+    assert page.get_attribute("#forms-page", "data-seen-end") is None  # a long list
+    page.keyboard.press("A")
+    assert asked and f"Accept all {person}" in asked[0]  # dismissed: nothing decided
+    assert (
+        not Span.objects.filter(transcript=transcript, label="PERSON")
+        .exclude(status="suggested")
+        .exists()
+    )
+    page.mouse.wheel(0, 200_000)  # read to the end
+    page.wait_for_selector("#forms-page[data-seen-end='1']")
+    page.keyboard.press("A")
+    page.wait_for_url(lambda u: "label=PERSON" not in u)
+    assert len(asked) == 1
+    assert set(
+        Span.objects.filter(transcript=transcript, label="PERSON").values_list("status", flat=True)
+    ) == {"accepted"}
+
+
 def _group_of(page, min_size=2):
     """A PERSON group with several undecided mentions in the loaded window: its ref and
     the id of its first mark."""

@@ -103,6 +103,7 @@ def _actions(t, actor):
         "accept_all": lambda: rs.spans_accept_all(transcript=t, actor=actor, label="DATE"),
         "accept_form": lambda: rs.spans_accept_form(transcript=t, actor=actor, label="DATE", form=t.text[date.start:date.end]),
         "reject_form": lambda: rs.spans_reject_form(transcript=t, actor=actor, label="DATE", form=t.text[date.start:date.end]),
+        "relabel_form": lambda: rs.spans_relabel_form(transcript=t, actor=actor, label="DATE", form=t.text[date.start:date.end], to="TIME"),
         "reject_all": lambda: rs.spans_reject_all(transcript=t, actor=actor, entity=date.entity_id),
         "accept_page": lambda: rs.spans_accept_page(transcript=t, actor=actor, page=1),
     }  # fmt: skip
@@ -113,7 +114,7 @@ def _actions(t, actor):
 @pytest.mark.parametrize(
     "action",
     ["accept", "reject", "relabel", "resize", "add", "delete", "undo", "merge", "split",
-     "apply_all", "accept_all", "accept_form", "reject_form", "reject_all", "accept_page"],
+     "apply_all", "accept_all", "accept_form", "reject_form", "relabel_form", "reject_all", "accept_page"],
 )  # fmt: skip
 def test_no_span_edit_of_any_kind_in_a_submitted_approved_or_released_transcript(
     state, who, action, annotator, lead

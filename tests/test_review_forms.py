@@ -117,3 +117,79 @@ def test_a_batch_sent_as_the_page_goes_runs_its_actions_in_order(client, annotat
     um.refresh_from_db()
     dana.refresh_from_db()
     assert um.status == "rejected" and dana.status == "suggested"
+
+
+def _dissent(transcript, word: str, other: str) -> None:
+    """The ensemble's provenance when a second detector proposed ``other`` for ``word``."""
+    for span in Span.objects.filter(transcript=transcript):
+        if transcript.text[span.start : span.end] == word:
+            span.provenance = [
+                {"detector": "spacy", "score": 0.8},
+                {"detector": "presidio", "score": 0.6, "label": other},
+            ]
+            span.save(update_fields=["provenance"])
+
+
+def test_a_form_a_detector_labelled_otherwise_offers_that_label_as_one_input(client, annotator, ft):
+    _dissent(ft, "Fresno", "ORGANIZATION")
+    client.force_login(annotator)
+    body = client.get(
+        reverse("annotations:review-forms", args=[ft.pk]), {"label": "LOCATION"}
+    ).content.decode()
+    assert 'data-alternative="ORGANIZATION"' in body
+    assert "a detector proposed ORGANIZATION for 2 of its 2 mentions" in body
+    # forms no detector disputes offer nothing
+    person = client.get(
+        reverse("annotations:review-forms", args=[ft.pk]), {"label": "PERSON"}
+    ).content.decode()
+    assert "data-alternative" not in person
+
+
+def test_relabelling_a_form_moves_every_mention_in_one_undo_step(client, annotator, ft):
+    client.force_login(annotator)
+    url = reverse("annotations:review-forms-action", args=[ft.pk, "relabel_form"])
+    response = client.post(
+        url + "?label=LOCATION", {"label": "LOCATION", "form": "fresno", "to": "ORGANIZATION"}, **HX
+    )
+    assert response.status_code == 200
+    moved = Span.objects.filter(transcript=ft, label="ORGANIZATION")
+    assert [(ft.text[s.start : s.end], s.status) for s in moved] == [("Fresno", "accepted")] * 2
+    assert len({s.entity_id for s in moved}) == 1  # one new group for the two mentions
+    [event] = AuditEvent.objects.filter(event_type="review.relabel_form")
+    assert event.after["bulk"] == "form" and event.after["count"] == 2
+    assert "Fresno" not in str(event.before) + str(event.after)  # places only, no text
+    client.post(
+        reverse("annotations:review-forms-action", args=[ft.pk, "undo"]) + "?label=LOCATION",
+        {}, **HX,
+    )  # fmt: skip
+    back = Span.objects.filter(transcript=ft, label="LOCATION")
+    assert [s.status for s in back] == ["suggested", "suggested"]
+    assert not Span.objects.filter(transcript=ft, label="ORGANIZATION").exists()
+
+
+def test_relabelling_a_form_to_its_own_label_or_an_unknown_one_is_refused(ft, annotator):
+    from annotations.services.review import ReviewError, spans_relabel_form
+
+    for to in ("LOCATION", "PLACE"):
+        with pytest.raises(ReviewError):
+            spans_relabel_form(
+                transcript=ft, actor=annotator, label="LOCATION", form="fresno", to=to
+            )
+    assert not AuditEvent.objects.filter(event_type__startswith="review.").exists()
+
+
+def test_without_a_dissent_the_table_proposes_the_move_reviewers_make_most(ft, annotator):
+    from annotations.selectors.forms import HABIT_MIN, form_alternatives
+    from annotations.services.review import span_relabel
+
+    other = make_transcript(TEXT, assignees=[annotator])
+    for m in list(re.finditer(r"\bFresno\b", TEXT)) + list(re.finditer(r"\bQuill\b", TEXT)):
+        span = Span.objects.create(transcript=other, start=m.start(), end=m.end(), label="LOCATION")
+        span_relabel(span=span, actor=annotator, label="ORGANIZATION")
+    assert HABIT_MIN <= 5
+    table = review_form_table(transcript=ft)
+    form_alternatives(transcript=ft, table=table)
+    fresno = table["LOCATION"][0]
+    assert fresno.alternative == "ORGANIZATION"
+    assert fresno.alternative_why == "reviewers relabelled LOCATION as ORGANIZATION 5 times"
+    assert all(not f.alternative for f in table["PERSON"])

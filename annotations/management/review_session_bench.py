@@ -10,8 +10,11 @@ and uses the UI as a fast annotator would:
 
 1. it opens the hearing from the transcript list's "By form" (the surface-form table; the
    review page's ``f`` opens it too); per label it rejects (one click) every form none of
-   whose mentions is gold, then accepts the rest of the label (``A``; a confirmation above
-   200 spans); the table moves on by itself to the next label, then back to the review;
+   whose mentions is gold, relabels (one click on "→ LABEL") a form whose every mention
+   is gold under the label the table proposes (a detector's dissent or the team's relabel
+   habits), reads the list to its end (scrolling, no input) and accepts the rest of the
+   label (``A``; above 200 spans a confirmation unless every form has been on screen);
+   the table moves on by itself to the next label, then back to the review;
 2. in the review it clicks each mention to fix and presses the key that fixes it (the
    gold label's key; ``[`` to grow it by a word), drags across the missed words and
    presses their label's key;
@@ -188,30 +191,50 @@ def _review_idle(page) -> None:
     )
 
 
-def _forms_pass(page, plan: SessionPlan, inputs: Inputs) -> None:
-    """Decide every label in the table until it returns to the review page."""
+def _forms_pass(page, plan: SessionPlan, inputs: Inputs) -> set[str]:
+    """Decide every label in the table until it returns to the review page; returns the
+    span ids the table relabelled (the review pass skips them)."""
     fp = {str(i) for i in plan.false_positives}
+    relabel = {str(i): label for i, label in plan.relabel.items()}
+    done: set[str] = set()
     while page.query_selector("#forms-page"):
         _wait_ready(page, "#forms-page")
         url = page.url
         rows = page.evaluate(
             """() => Array.from(document.querySelectorAll('li.fm-row')).map(r => [r.id,
               Number(r.dataset.open), Array.from(r.querySelectorAll('.fm-occ a'))
-                .map(a => new URL(a.href).searchParams.get('span'))])"""
+                .map(a => new URL(a.href).searchParams.get('span')),
+              r.dataset.alternative || ''])"""
         )
-        for row_id, open_, ids in rows:
+        for row_id, open_, ids, alternative in rows:
             if open_ and ids and all(i in fp for i in ids):
                 page.click(f"#{row_id} form[data-form-action=reject_form] button")
                 inputs.add("click", forced=False)
                 _forms_idle(page)
+            elif open_ and ids and alternative and all(relabel.get(i) == alternative for i in ids):
+                # the table proposes the gold label for every mention: one click
+                page.click(f"#{row_id} form[data-form-action=relabel_form] button")
+                inputs.add("click", forced=False)
+                _forms_idle(page)
+                done.update(ids)
         if not page.query_selector("#accept-rest"):  # the rejections decided the label
             page.wait_for_url(lambda u, url=url: u != url, timeout=120_000)
             page.wait_for_load_state()
             continue
+        # reading the label's forms to the end (a wheel, not an input): the table then
+        # accepts the rest without asking first
+        page.evaluate(
+            "() => { const r = document.querySelectorAll('li.fm-row');"
+            " if (r.length) r[r.length - 1].scrollIntoView(); }"
+        )
+        page.wait_for_function(
+            "() => document.getElementById('forms-page').dataset.seenEnd === '1'"
+        )
         page.keyboard.press("A")
         inputs.add("key", forced=False)
         page.wait_for_url(lambda u, url=url: u != url, timeout=120_000)
         page.wait_for_load_state()
+    return done
 
 
 def _place(transcript: Transcript, offset: int) -> tuple[int, int]:
@@ -255,8 +278,10 @@ def _bring_into_view(page, window: int, line: int) -> None:
     _review_idle(page)
 
 
-def _fix_pass(page, fixes: list[tuple], inputs: Inputs) -> None:
+def _fix_pass(page, fixes: list[tuple], inputs: Inputs, done: set[str] = frozenset()) -> None:
     for kind, target, key, window, line in fixes:
+        if kind == "relabel" and str(target) in done:
+            continue
         _bring_into_view(page, window, line)
         if kind in ("relabel", "grow"):
             page.click(f"#s-{target}")
@@ -340,9 +365,9 @@ def run_oracle(page, base: str, transcript_id: int, plan: SessionPlan, fixes, in
         # surface-form table first; it returns to the review when every label is decided
         page.goto(base + reverse("annotations:review-forms", args=[transcript_id]))
         started = time.perf_counter()
-        _forms_pass(page, plan, inputs)
+        done = _forms_pass(page, plan, inputs)
         _wait_ready(page, "#review")
-        _fix_pass(page, fixes, inputs)
+        _fix_pass(page, fixes, inputs, done)
         page.wait_for_selector("#submit-button", timeout=120_000)
         page.click("#submit-button")
         inputs.add("click", forced=False)

@@ -6,11 +6,13 @@ in Python by their case-folded text, so "Um", "um" and "UM" are one decision. Of
 characters into ``Transcript.text``, end exclusive.
 """
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from annotations.models import Span
 from annotations.selectors.rows import SpanRow, review_span_rows
 from annotations.services.review.bulk import normalize_form
+from anonreview.core.models import AuditEvent
 from engine.labels import LABELS
 from transcripts.models import Transcript
 
@@ -35,6 +37,9 @@ class FormRow:
     key: str  # ``normalize_form`` of the text: what the form's actions match
     form: str  # the most frequent spelling, as shown
     occurrences: list[Occurrence] = field(default_factory=list)
+    # the label these mentions may have instead, and why (``form_alternatives``)
+    alternative: str = ""
+    alternative_why: str = ""
 
     @property
     def count(self) -> int:
@@ -136,3 +141,74 @@ def review_form_tabs(table: dict) -> list[LabelTab]:
         )
         for label, forms in table.items()
     ]
+
+
+HABIT_MIN = 3  # relabels from one label to another before the table proposes that move
+HABIT_EVENTS = 5000  # the latest relabels read for the habits
+
+
+def relabel_habits() -> dict[str, tuple[str, int]]:
+    """``{label: (label reviewers most often relabel it to, how often)}`` from the latest
+    relabel audit rows of every transcript, where it happened at least ``HABIT_MIN``
+    times: what this team's reviews taught about the machine's confusions. One query."""
+    moves: Counter = Counter()
+    rows = (
+        AuditEvent.objects.filter(event_type__in=("review.relabel", "review.relabel_form"))
+        .order_by("-pk")
+        .values_list("before", "after")[:HABIT_EVENTS]
+    )
+    for before, after in rows:
+        spans_before = (before or {}).get("spans") or []
+        spans_after = (after or {}).get("spans") or []
+        if not spans_before or not spans_after:
+            continue
+        old, new = spans_before[0].get("label"), spans_after[0].get("label")
+        if old and new and old != new:
+            moves[(old, new)] += max(1, len(spans_before))
+    habits: dict[str, tuple[str, int]] = {}
+    for (old, new), n in moves.most_common():
+        if n >= HABIT_MIN and old not in habits:
+            habits[old] = (new, n)
+    return habits
+
+
+def form_alternatives(*, transcript: Transcript, table: dict) -> None:
+    """Give each form with undecided mentions the label it may have instead: the label
+    another detector proposed for its mentions (the ensemble keeps a dissenting
+    detector's label in the provenance), else the move reviewers made most often from
+    its label (``relabel_habits``). The table then offers that relabel as one input.
+    Two queries: the undecided spans' provenance and the habits."""
+    dissent: dict[int, Counter] = {}
+    for span_id, provenance in Span.objects.filter(
+        transcript=transcript, status=Span.Status.SUGGESTED
+    ).values_list("id", "provenance"):
+        labels = Counter(
+            item["label"]
+            for item in provenance or []
+            if isinstance(item, dict) and item.get("label") in LABELS
+        )
+        if labels:
+            dissent[span_id] = labels
+    habits = relabel_habits()
+    for label, forms in table.items():
+        for form in forms:
+            if not form.open:
+                continue
+            votes: Counter = Counter()
+            for o in form.occurrences:
+                votes.update(dissent.get(o.span_id, Counter()))
+            votes.pop(label, None)
+            if votes:
+                form.alternative = votes.most_common(1)[0][0]
+                n = sum(
+                    1 for o in form.occurrences if form.alternative in dissent.get(o.span_id, ())
+                )
+                form.alternative_why = (
+                    f"a detector proposed {form.alternative} for {n} of its "
+                    f"{form.count} mention{'s' if form.count != 1 else ''}"
+                )
+            elif label in habits:
+                form.alternative, n = habits[label]
+                form.alternative_why = (
+                    f"reviewers relabelled {label} as {form.alternative} {n} times"
+                )

@@ -36,10 +36,12 @@ logger = logging.getLogger(__name__)
 ACTIONS = (
     "accept", "reject", "relabel", "resize", "add", "delete", "merge", "split",
     "apply_all", "accept_all", "undo", "resume", "flag",
-    "accept_form", "reject_form", "reject_all", "accept_page",
+    "accept_form", "reject_form", "relabel_form", "reject_all", "accept_page",
 )  # fmt: skip
 # Decisions on many spans: one undo step each; the answer's toast offers undo.
-BULK = frozenset({"accept_all", "accept_form", "reject_form", "reject_all", "accept_page"})
+BULK = frozenset(
+    {"accept_all", "accept_form", "reject_form", "relabel_form", "reject_all", "accept_page"}
+)
 # Actions on one span: each needs the span's version (optimistic locking, issue 11).
 VERSIONED = frozenset(
     {"accept", "reject", "relabel", "resize", "delete", "apply_all", "split", "flag"}
@@ -234,6 +236,13 @@ def _do(request: HttpRequest, transcript: Transcript, action: str):
         verb = "Accepted" if action == "accept_form" else "Rejected"
         shown = transcript.text[spans[0].start : spans[0].end] if spans else form
         return f"{verb} every “{shown}” ({len(spans)}).", span_id
+    if action == "relabel_form":
+        to = post.get("to", "")
+        form = post.get("form", "")
+        spans = services.spans_relabel_form(
+            transcript=transcript, actor=actor, label=post.get("label", ""), form=form, to=to
+        )
+        return f"Relabelled every “{form}” as {to} ({len(spans)} spans).", span_id
     if action == "reject_all":
         spans = services.spans_reject_all(
             transcript=transcript, actor=actor, entity=post.get("entity") or ""

@@ -8,6 +8,7 @@ action dispatcher and services; the answer redraws only the forms they touched.
 """
 
 import hashlib
+import json
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -16,13 +17,18 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from annotations import locking, selectors
-from annotations.selectors.forms import review_form_table, review_form_tabs
+from annotations.selectors.forms import (
+    LabelTab,
+    form_alternatives,
+    review_form_table,
+    review_form_tabs,
+)
 from annotations.services import review as services
 from annotations.services.review.bulk import normalize_form
 from annotations.views.review import BULK, _do, _needs_confirmation, _transcript
-from annotations.views.review_context import int_or
+from annotations.views.review_context import LABEL_KEYS, int_or
 
-FORM_ACTIONS = frozenset({"accept_form", "reject_form", "accept_all", "undo"})
+FORM_ACTIONS = frozenset({"accept_form", "reject_form", "relabel_form", "accept_all", "undo"})
 
 
 def form_id(label: str, key: str) -> str:
@@ -30,7 +36,8 @@ def form_id(label: str, key: str) -> str:
     return "f-" + hashlib.sha1(f"{label}\0{key}".encode(), usedforsecurity=False).hexdigest()[:12]
 
 
-def _decorate(table: dict) -> None:
+def _decorate(table: dict, transcript) -> None:
+    form_alternatives(transcript=transcript, table=table)
     for forms in table.values():
         for form in forms:
             form.element_id = form_id(form.label, form.key)
@@ -39,14 +46,19 @@ def _decorate(table: dict) -> None:
 def _context(request, transcript, table, label) -> dict:
     refusal = services.review_edit_refusal(transcript=transcript, user=request.user)
     rows = [f for forms in table.values() for f in forms]
+    tabs = review_form_tabs(table)
+    if label and label not in table:  # its last forms moved to another label: done
+        tabs.append(LabelTab(label=label, forms=0, mentions=0, open=0))
     return {
         "transcript": transcript,
-        "tabs": review_form_tabs(table),
+        "tabs": tabs,
         "label": label,
         "forms": table.get(label, []),
         "can_edit": refusal is None,
         "refusal": refusal,
         "confirm_above": services.CONFIRM_ABOVE,
+        "label_keys": LABEL_KEYS,
+        "label_keys_json": json.dumps(dict(LABEL_KEYS)),
         "progress": selectors.Progress(
             decided=sum(f.count - f.open for f in rows), total=sum(f.count for f in rows)
         ),
@@ -77,7 +89,7 @@ def review_forms(request: HttpRequest, transcript_id: int) -> HttpResponse:
     with an undecided mention)."""
     transcript = _transcript(request, transcript_id)
     table = review_form_table(transcript=transcript)
-    _decorate(table)
+    _decorate(table, transcript)
     label = request.GET.get("label", "")
     if label not in table:
         label = next((lb for lb, forms in table.items() if any(f.open for f in forms)), "")
@@ -113,17 +125,21 @@ def review_forms_action(request: HttpRequest, transcript_id: int, action: str) -
         (messages.success if level == "ok" else messages.error)(request, message)
         return redirect(page_url)
     table = review_form_table(transcript=transcript)
-    _decorate(table)
+    _decorate(table, transcript)
     text = transcript.text
     keys = set()
     for states in touched.states.values():
         for start, end, span_label, _status in states:
             keys.add((span_label, normalize_form(text[start:end])))
     changed = [f for forms in table.values() for f in forms if (f.label, f.key) in keys]
+    present = {(f.label, f.key) for f in changed}
+    # a form whose every mention moved to another label leaves this label's table
+    gone = [form_id(lb, key) for lb, key in sorted(keys - present) if lb == label]
     context = _context(request, transcript, table, label)
     context.update(
         {
             "changed": changed,
+            "gone": gone,
             "message": message,
             "level": level,
             "toast_undo": level == "ok" and action in BULK,

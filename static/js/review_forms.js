@@ -1,5 +1,6 @@
 /* The surface-form table: j/k move between forms, a/x accept/reject every mention of the
- * focused form and move on to the next open one, A accepts the rest of the label, o shows
+ * focused form and move on to the next open one, r (or 1–9) relabels every mention of it,
+ * A accepts the rest of the label, o shows
  * every occurrence, h/l switch labels, u undoes, Esc goes back to the review. A label
  * whose mentions are all decided moves on to the next label with open ones (then back to
  * the review). Actions go
@@ -111,10 +112,30 @@
     post(action, { label: r.dataset.label, form: r.dataset.form, confirm: "yes" });
     if (r.id === current) step(1, true);
   }
+  // Relabel every mention of the focused form: to its proposed label (r, or its → button)
+  // or to a label's key (1–9). The row leaves this label's table at once.
+  const labelKeys = JSON.parse(root.dataset.labelKeys || "{}");
+  function relabel(to, r) {
+    if (!canEdit) return toast("This transcript is read-only for you.", "error");
+    r = r || rowById(current);
+    if (!r) return toast("Choose a form first (j).", "info");
+    to = to || r.dataset.alternative;
+    if (!to) return toast("No other label proposed for this form: press a label's key (1–9).", "info");
+    if (to === r.dataset.label) return;
+    const count = Number(r.dataset.count);
+    if (count > Number(root.dataset.confirmAbove) && !window.confirm("Relabel all " + count + " mentions of this form as " + to + "?")) return;
+    r.dataset.pending = "1";
+    r.classList.remove("st-open", "st-accepted", "st-rejected", "st-mixed");
+    r.classList.add("st-accepted", "pending");
+    post("relabel_form", { label: r.dataset.label, form: r.dataset.form, to: to, confirm: "yes" });
+    if (r.id === current) step(1, true);
+  }
   function acceptRest() {
     const f = document.querySelector("#fm-rest form");
     if (!f) return toast("Every mention of this label is decided.", "info");
-    if (f.dataset.confirm && !window.confirm(f.dataset.confirm)) return;
+    // Above the threshold it asks first, unless every form of the label has been on the
+    // screen: the table was read to its end, and accepting the rest is what reading it was for.
+    if (f.dataset.confirm && !seenEnd && !window.confirm(f.dataset.confirm)) return;
     rows().forEach((r) => {
       if (Number(r.dataset.open) > 0) {
         r.dataset.pending = "1";
@@ -144,6 +165,7 @@
     e.preventDefault();
     const action = form.dataset.formAction;
     if (action === "accept_form" || action === "reject_form") return decide(action, form.closest("li.fm-row"));
+    if (action === "relabel_form") return relabel(form.querySelector("input[name=to]").value, form.closest("li.fm-row"));
     if (action === "accept_all") return acceptRest();
     if (action === "undo") return post("undo", {});
   });
@@ -168,12 +190,15 @@
       case "a": decide("accept_form"); break;
       case "x": decide("reject_form"); break;
       case "A": acceptRest(); break;
+      case "r": relabel(); break;
       case "o": case "Enter": toggle(); break;
       case "u": post("undo", {}); break;
       case "h": case "ArrowLeft": tab(-1); break;
       case "l": case "ArrowRight": tab(1); break;
       case "Escape": location.href = root.dataset.reviewUrl; break;
-      default: handled = false;
+      default:
+        if (/^[1-9]$/.test(e.key) && labelKeys[e.key]) relabel(labelKeys[e.key]);
+        else handled = false;
     }
     if (handled) e.preventDefault();
   });
@@ -184,6 +209,18 @@
     }
   });
 
+  // Whether the last form of the label has been on the screen (read to the end).
+  let seenEnd = false;
+  const lastRow = rows()[rows().length - 1];
+  if (lastRow && "IntersectionObserver" in window) {
+    const seen = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      seenEnd = true;
+      root.dataset.seenEnd = "1";
+      seen.disconnect();
+    });
+    seen.observe(lastRow);
+  }
   const first = rows().find((r) => Number(r.dataset.open) > 0) || rows()[0];
   if (first) focusRow(first);
   root.dataset.ready = "1";

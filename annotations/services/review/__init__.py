@@ -61,6 +61,7 @@ from annotations.services.review.spans import (
     span_relabel,
     span_resize,
     spans_accept_all,
+    spans_relabel_form,
 )
 from annotations.services.review.touched import Touched, review_touched
 from annotations.services.review.undo import review_undo, review_undoable
@@ -75,5 +76,5 @@ __all__ = [
     "bulk_size", "snap_to_words", "span_accept", "span_add", "span_apply_to_all", "span_delete",
     "span_flag", "span_reject", "span_relabel", "span_resize", "span_snapshot", "spans_accept_all",
     "spans_accept_form", "spans_accept_page", "spans_bulk_save", "spans_reject_all",
-    "spans_reject_form", "word_step",
+    "spans_reject_form", "spans_relabel_form", "word_step",
 ]  # fmt: skip

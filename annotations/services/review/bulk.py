@@ -188,10 +188,12 @@ def bulk_size(*, transcript: Transcript, action: str, post) -> int:
             return 0
         queryset = queryset.filter(status=S.SUGGESTED, start__gte=low)
         return (queryset.filter(start__lt=high) if high is not None else queryset).count()
-    if action in {"accept_form", "reject_form"}:
-        statuses = (
-            (S.SUGGESTED, S.REJECTED) if action == "accept_form" else (S.SUGGESTED, S.ACCEPTED)
-        )
+    if action in {"accept_form", "reject_form", "relabel_form"}:
+        statuses = {
+            "accept_form": (S.SUGGESTED, S.REJECTED),
+            "reject_form": (S.SUGGESTED, S.ACCEPTED),
+            "relabel_form": (S.SUGGESTED, S.ACCEPTED, S.ADDED),
+        }[action]
         key = normalize_form(post.get("form", ""))
         text = transcript.text
         return sum(

@@ -5,7 +5,7 @@ from collections.abc import Callable
 from django.db import transaction
 
 from annotations.models import Entity, Span
-from annotations.services.review.bulk import _decide
+from annotations.services.review.bulk import _decide, _form_spans, chunks
 from annotations.services.review.geometry import (
     _check_extent,
     _is_word,
@@ -80,13 +80,38 @@ def span_relabel(*, span: Span | int, actor, label: str, version: int | None = N
     Relabelling a multi-word mention to PERSON splits it into name parts. Returns the
     resulting spans.
     """
-    if label not in LABELS:
-        raise ReviewError(f"Unknown label {label!r}.")
+    label = _known_label(label)
     locked = _lock_span(span=span, version=version)
     transcript = locked.transcript
     _check_edit(transcript=transcript, actor=actor)
     entities_before = _entity_ids(transcript)
     before = [span_snapshot(locked)]
+    result = _relabel_locked(locked, actor=actor, label=label)
+    review_assign_entities(transcript=transcript, spans=result)
+    result = list(Span.objects.filter(pk__in=[s.pk for s in result]))
+    _record(
+        actor=actor,
+        action="relabel",
+        transcript=transcript,
+        span=locked,
+        before=before,
+        after=[span_snapshot(s) for s in result],
+        created_entities=_entity_ids(transcript) - entities_before,
+    )
+    return result
+
+
+def _known_label(label: str) -> str:
+    if label not in LABELS:
+        raise ReviewError(f"Unknown label {label!r}.")
+    return label
+
+
+def _relabel_locked(locked: Span, *, actor, label: str) -> list[Span]:
+    """Relabel one locked span as decided (accepted, or added if the reviewer added it),
+    out of its group; PERSON splits a multi-word mention into name parts. No audit row,
+    no group assignment: the caller does both, once."""
+    transcript = locked.transcript
     status = Span.Status.ADDED if locked.status == Span.Status.ADDED else Span.Status.ACCEPTED
     parts = stored_pieces(transcript.text, locked.start, locked.end, label) or [
         (locked.start, locked.end)
@@ -110,16 +135,42 @@ def span_relabel(*, span: Span | int, actor, label: str, version: int | None = N
                     provenance=locked.provenance,
                 )
             )
+    return result
+
+
+@transaction.atomic
+def spans_relabel_form(
+    *, transcript: Transcript, actor, label: str, form: str, to: str
+) -> list[Span]:
+    """Relabel every mention of ``form`` as ``label`` to ``to`` (undecided, accepted or
+    added ones; rejected mentions stay rejected) in ONE audit event (``bulk`` "form"): one
+    input and one undo step for "this form is a place, not an organisation". The audit
+    row names the spans, never the form (issue 20)."""
+    _check_edit(transcript=transcript, actor=actor)
+    to = _known_label(to)
+    if to == _known_label(label):
+        raise ReviewError(f"These mentions are {label} already.")
+    spans = _form_spans(
+        transcript=transcript, label=label, form=form,
+        statuses=(Span.Status.SUGGESTED, Span.Status.ACCEPTED, Span.Status.ADDED),
+    )  # fmt: skip
+    if not spans:
+        raise ReviewError("Nothing left to relabel there.")
+    entities_before = _entity_ids(transcript)
+    before = [span_snapshot(s) for s in spans]
+    result = [part for span in spans for part in _relabel_locked(span, actor=actor, label=to)]
     review_assign_entities(transcript=transcript, spans=result)
-    result = list(Span.objects.filter(pk__in=[s.pk for s in result]))
+    ids = [s.pk for s in result]
+    result = [s for part in chunks(ids) for s in Span.objects.filter(pk__in=part)]
     _record(
         actor=actor,
-        action="relabel",
+        action="relabel_form",
         transcript=transcript,
-        span=locked,
+        span=spans[0] if len(spans) == 1 else None,
         before=before,
         after=[span_snapshot(s) for s in result],
         created_entities=_entity_ids(transcript) - entities_before,
+        extra={"label": label, "to": to, "bulk": "form", "count": len(spans)},
     )
     return result
 

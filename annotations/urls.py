@@ -88,6 +88,11 @@ urlpatterns: list = [
         name="review-forms",
     ),
     path(
+        "transcripts/<int:transcript_id>/review/forms/occurrences/",
+        review_forms.review_forms_occurrences,
+        name="review-forms-occurrences",
+    ),
+    path(
         "transcripts/<int:transcript_id>/review/forms/<str:action>/",
         review_forms.review_forms_action,
         name="review-forms-action",

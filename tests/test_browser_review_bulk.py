@@ -69,6 +69,11 @@ def test_one_key_rejects_all_twelve_mentions_of_a_surface_form_and_u_brings_them
     page.goto(live_server.url + reverse("annotations:review-forms", args=[transcript.pk]))
     page.wait_for_selector("#forms-page[data-ready='1']")
     assert page.get_attribute("li.fm-row.current", "data-form") == "um"  # most mentions first
+    page.keyboard.press("o")  # every occurrence, loaded on opening
+    page.wait_for_function(
+        "() => document.querySelectorAll('li.fm-row.current .fm-occ li').length === 12"
+    )
+    page.keyboard.press("o")
     page.keyboard.press("x")  # the one input
     forms_idle(page)
     assert statuses(transcript, "um") == ["rejected"] * 12

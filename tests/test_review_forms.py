@@ -192,4 +192,31 @@ def test_without_a_dissent_the_table_proposes_the_move_reviewers_make_most(ft, a
     fresno = table["LOCATION"][0]
     assert fresno.alternative == "ORGANIZATION"
     assert fresno.alternative_why == "reviewers relabelled LOCATION as ORGANIZATION 5 times"
+    assert fresno.alternative_habit  # shown on the focused row only
     assert all(not f.alternative for f in table["PERSON"])
+
+
+def test_every_occurrence_is_loaded_when_a_row_is_opened_not_with_the_table(client, annotator, ft):
+    client.force_login(annotator)
+    page = reverse("annotations:review-forms", args=[ft.pk])
+    body = client.get(page, {"label": "PERSON"}).content.decode()
+    assert "?span=" not in body  # no occurrence list in the table itself
+    url = reverse("annotations:review-forms-occurrences", args=[ft.pk])
+    items = client.get(url, {"label": "PERSON", "form": "UM"}).content.decode()
+    assert items.count("<li") == 4 and items.count("?span=") == 4
+    assert client.get(url, {"label": "PERSON", "form": "nobody"}).status_code == 404
+    # without JavaScript the ▸ link opens the row in the page
+    opened = client.get(page, {"label": "PERSON", "open": "um"}).content.decode()
+    assert opened.count("?span=") == 4
+
+
+def test_another_annotators_transcript_has_no_occurrences_to_show(client, ft, django_user_model):
+    from django.contrib.auth.models import Group
+
+    from anonreview import roles
+
+    other = django_user_model.objects.create_user(username="other-annotator")
+    other.groups.add(Group.objects.get_or_create(name=roles.ANNOTATOR)[0])
+    client.force_login(other)
+    url = reverse("annotations:review-forms-occurrences", args=[ft.pk])
+    assert client.get(url, {"label": "PERSON", "form": "um"}).status_code in (403, 404)

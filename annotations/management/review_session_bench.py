@@ -202,8 +202,7 @@ def _forms_pass(page, plan: SessionPlan, inputs: Inputs) -> set[str]:
         url = page.url
         rows = page.evaluate(
             """() => Array.from(document.querySelectorAll('li.fm-row')).map(r => [r.id,
-              Number(r.dataset.open), Array.from(r.querySelectorAll('.fm-occ a'))
-                .map(a => new URL(a.href).searchParams.get('span')),
+              Number(r.dataset.open), (r.dataset.spans || '').split(',').filter(Boolean),
               r.dataset.alternative || ''])"""
         )
         for row_id, open_, ids, alternative in rows:

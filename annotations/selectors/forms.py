@@ -40,6 +40,7 @@ class FormRow:
     # the label these mentions may have instead, and why (``form_alternatives``)
     alternative: str = ""
     alternative_why: str = ""
+    alternative_habit: bool = False  # proposed from the team's habits, not a detector
 
     @property
     def count(self) -> int:
@@ -209,6 +210,7 @@ def form_alternatives(*, transcript: Transcript, table: dict) -> None:
                 )
             elif label in habits:
                 form.alternative, n = habits[label]
+                form.alternative_habit = True
                 form.alternative_why = (
                     f"reviewers relabelled {label} as {form.alternative} {n} times"
                 )

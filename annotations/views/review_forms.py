@@ -94,8 +94,25 @@ def review_forms(request: HttpRequest, transcript_id: int) -> HttpResponse:
     if label not in table:
         label = next((lb for lb, forms in table.items() if any(f.open for f in forms)), "")
         label = label or next(iter(table), "")
+    context = _context(request, transcript, table, label)
+    context["open_form"] = request.GET.get("open", "")  # without JavaScript: ▸ is a link
+    return render(request, "annotations/review_forms.html", context)
+
+
+@require_GET
+def review_forms_occurrences(request: HttpRequest, transcript_id: int) -> HttpResponse:
+    """Every occurrence of one form (``?label=&form=``), loaded when the row is opened
+    (``o`` or its ▸): the table itself carries only a context line per form."""
+    transcript = _transcript(request, transcript_id)
+    label, key = request.GET.get("label", ""), normalize_form(request.GET.get("form", ""))
+    table = review_form_table(transcript=transcript)
+    form = next((f for f in table.get(label, []) if f.key == key), None)
+    if form is None:
+        return HttpResponse("No such form.", status=404)
     return render(
-        request, "annotations/review_forms.html", _context(request, transcript, table, label)
+        request,
+        "annotations/review_forms.html#fm-occurrences",
+        {"transcript": transcript, "f": form},
     )
 
 

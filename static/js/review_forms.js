@@ -151,6 +151,16 @@
     const b = r.querySelector(".fm-more");
     occ.hidden = !occ.hidden;
     if (b) b.setAttribute("aria-expanded", occ.hidden ? "false" : "true");
+    // every occurrence is loaded when the row is first opened (the table carries one
+    // context line per form)
+    if (!occ.hidden && !occ.children.length && occ.dataset.url && !occ.dataset.loading) {
+      occ.dataset.loading = "1";
+      fetch(occ.dataset.url, { credentials: "same-origin" })
+        .then((res) => (res.ok ? res.text() : Promise.reject(res.status)))
+        .then((html) => { occ.innerHTML = html; })
+        .catch(() => toast("Could not load the occurrences; try again.", "error"))
+        .finally(() => { delete occ.dataset.loading; });
+    }
   }
   function tab(dir) {
     const tabs = Array.from(document.querySelectorAll(".fm-tab"));
@@ -173,7 +183,10 @@
     const t = e.target;
     if (t.closest("[data-toast-undo]")) return post("undo", {});
     const more = t.closest(".fm-more");
-    if (more) return toggle(more.closest("li.fm-row"));
+    if (more) {
+      e.preventDefault();
+      return toggle(more.closest("li.fm-row"));
+    }
     const r = t.closest("li.fm-row");
     if (r && !t.closest("a, button, form")) focusRow(r);
   });

@@ -73,6 +73,7 @@ def test_one_key_rejects_all_twelve_mentions_of_a_surface_form_and_u_brings_them
     page.wait_for_function(
         "() => document.querySelectorAll('li.fm-row.current .fm-occ li').length === 12"
     )
+    page.screenshot(path=str(artifacts_dir / "review-forms-occurrences-1280x720.png"))
     page.keyboard.press("o")
     page.keyboard.press("x")  # the one input
     forms_idle(page)

@@ -1,4 +1,5 @@
 import os
+import sys
 
 from django.apps import AppConfig
 
@@ -20,12 +21,14 @@ class AnnotationsConfig(AppConfig):
         )
         # A worker started with ANONREVIEW_PRELOAD_DETECTORS=1 (`make run`, bench_corpus)
         # loads the models before taking its first job (docs/speed.md).
-        # Its priority is lowered first: loading and warming the models takes the cores for
-        # many seconds, at every restart too, and must not slow the web server down.
+        # A worker's priority is lowered first: loading and warming the models takes the
+        # cores for many seconds, at every restart too, and must not slow the web server
+        # down (a web server given the variable by mistake keeps its own priority).
         if os.environ.get("ANONREVIEW_PRELOAD_DETECTORS") == "1":
             from annotations.services.annotation import detectors_preload
             from anonreview.core.workers import process_lower_priority
 
-            process_lower_priority()
+            if "db_worker" in sys.argv[1:2]:
+                process_lower_priority()
 
             detectors_preload(ready_file=os.environ.get("ANONREVIEW_READY_FILE", ""))

@@ -267,3 +267,22 @@ def test_worker_status_lists_live_workers_and_fails_when_none_is(registered):
         call_command("worker_status", stdout=out)
     assert none_alive.value.code == 1
     assert "GONE" in out.getvalue() and "0 worker(s) alive." in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "argv, lowered", [(["manage.py", "db_worker", "--no-reload"], True), (["gunicorn"], False)]
+)
+def test_a_worker_lowers_its_priority_before_preloading_its_models_a_web_server_never(
+    monkeypatch, argv, lowered
+):
+    from django.apps import apps
+
+    from annotations.services import annotation
+
+    calls = []
+    monkeypatch.setenv("ANONREVIEW_PRELOAD_DETECTORS", "1")
+    monkeypatch.setattr(sys, "argv", argv)
+    monkeypatch.setattr(workers, "process_lower_priority", lambda: calls.append("nice"))
+    monkeypatch.setattr(annotation, "detectors_preload", lambda **kw: calls.append("preload"))
+    apps.get_app_config("annotations").ready()
+    assert calls == (["nice", "preload"] if lowered else ["preload"])

@@ -24,7 +24,7 @@ def test_a_corpus_workers_are_found_by_the_id_that_names_its_pid():
     try:
         assert bw._worker_pids(os.getpid()) == [child.pid]
         assert bw._worker_pids(os.getpid() + 1_000_000) == []
-        assert bw._cpu_ticks([os.getpid()]) > 0
+        assert bw._cpu_seconds([os.getpid()]) > 0
     finally:
         child.kill()
         child.wait()

@@ -220,3 +220,16 @@ def test_another_annotators_transcript_has_no_occurrences_to_show(client, ft, dj
     client.force_login(other)
     url = reverse("annotations:review-forms-occurrences", args=[ft.pk])
     assert client.get(url, {"label": "PERSON", "form": "um"}).status_code in (403, 404)
+
+
+def test_a_form_relabel_counts_every_mention_it_moved_in_the_habits(annotator):
+    from annotations.selectors.forms import relabel_habits
+    from annotations.services.review import spans_relabel_form
+
+    other = make_transcript(TEXT, assignees=[annotator])
+    for m in re.finditer(r"\bQuill\b", TEXT):
+        Span.objects.create(transcript=other, start=m.start(), end=m.end(), label="LOCATION")
+    spans_relabel_form(
+        transcript=other, actor=annotator, label="LOCATION", form="quill", to="PERSON"
+    )
+    assert relabel_habits() == {"LOCATION": ("PERSON", 3)}

@@ -22,6 +22,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import CommandError
 
+from annotations.management.commands.bench_corpus import _cpu_s
+
 HEARINGS = 40  # enough hearings to keep two workers annotating for several minutes
 START_TIMEOUT_S = 600
 
@@ -42,15 +44,8 @@ def _worker_pids(corpus_pid: int) -> list[int]:
     return pids
 
 
-def _cpu_ticks(pids: list[int]) -> int:
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime + stime
-    return total
+def _cpu_seconds(pids: list[int]) -> float:
+    return sum(_cpu_s(pid) or 0.0 for pid in pids)
 
 
 class BusyWorkers:
@@ -59,7 +54,7 @@ class BusyWorkers:
         self.database_url = database_url
         self.count = count
         self.pids: list[int] = []
-        self._ticks = 0
+        self._cpu = 0.0
         self._since = 0.0
 
     def annotating(self) -> int:
@@ -86,14 +81,13 @@ class BusyWorkers:
                 raise CommandError(f"{self.count} annotation jobs did not start in time")
             time.sleep(1)
         self.pids = _worker_pids(self.proc.pid)
-        self._ticks = _cpu_ticks(self.pids)
+        self._cpu = _cpu_seconds(self.pids)
         self._since = time.monotonic()
 
     def report(self) -> dict:
         """CPU the workers took since they started annotating (in cores), their niceness
         and scheduling groups, and the annotation jobs running now."""
         wall = time.monotonic() - self._since
-        hz = os.sysconf("SC_CLK_TCK")
         groups = []
         for pid in self.pids:
             try:
@@ -108,7 +102,7 @@ class BusyWorkers:
                 continue
         return {
             "workers": self.count,
-            "cores_used": round((_cpu_ticks(self.pids) - self._ticks) / hz / wall, 2),
+            "cores_used": round((_cpu_seconds(self.pids) - self._cpu) / wall, 2),
             "annotating_at_end": self.annotating(),
             "niceness": nice,
             "groups": groups,

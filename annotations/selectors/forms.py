@@ -156,16 +156,14 @@ def relabel_habits() -> dict[str, tuple[str, int]]:
     rows = (
         AuditEvent.objects.filter(event_type__in=("review.relabel", "review.relabel_form"))
         .order_by("-pk")
-        .values_list("before", "after")[:HABIT_EVENTS]
+        # the labels and the count only: a form's audit row holds every span's snapshot
+        .values_list("before__spans__0__label", "after__spans__0__label", "after__count")[
+            :HABIT_EVENTS
+        ]
     )
-    for before, after in rows:
-        spans_before = (before or {}).get("spans") or []
-        spans_after = (after or {}).get("spans") or []
-        if not spans_before or not spans_after:
-            continue
-        old, new = spans_before[0].get("label"), spans_after[0].get("label")
+    for old, new, count in rows:
         if old and new and old != new:
-            moves[(old, new)] += max(1, len(spans_before))
+            moves[(old, new)] += count or 1
     habits: dict[str, tuple[str, int]] = {}
     for (old, new), n in moves.most_common():
         if n >= HABIT_MIN and old not in habits:

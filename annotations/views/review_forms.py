@@ -11,6 +11,7 @@ import hashlib
 import json
 
 from django.contrib import messages
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -105,7 +106,8 @@ def review_forms_occurrences(request: HttpRequest, transcript_id: int) -> HttpRe
     (``o`` or its ▸): the table itself carries only a context line per form."""
     transcript = _transcript(request, transcript_id)
     label, key = request.GET.get("label", ""), normalize_form(request.GET.get("form", ""))
-    table = review_form_table(transcript=transcript)
+    rows = selectors.review_span_rows(transcript=transcript, where=Q(label=label))
+    table = review_form_table(transcript=transcript, rows=rows)
     form = next((f for f in table.get(label, []) if f.key == key), None)
     if form is None:
         return HttpResponse("No such form.", status=404)

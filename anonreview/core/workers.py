@@ -105,7 +105,7 @@ def process_lower_priority(increment: int | None = None) -> int:
 AUTOGROUP = "/proc/self/autogroup"
 
 
-def session_group_lower_to(niceness: int, *, path: str = AUTOGROUP) -> str:
+def session_group_lower_to(niceness: int) -> None:
     """Lower this process's *session* too, where Linux schedules sessions as groups.
 
     With ``kernel.sched_autogroup_enabled`` (the default of most distributions), the CPU is
@@ -121,18 +121,14 @@ def session_group_lower_to(niceness: int, *, path: str = AUTOGROUP) -> str:
     perhaps: its group is left alone (niceness works inside it), and the worker does not
     start a session of its own either (a Ctrl-C in the terminal would no longer reach it,
     and ``make`` waits for it). ``run_workers`` and ``bench_corpus`` start their workers in
-    sessions of their own. Returns what was done, for the log line: ``"own session"``,
-    ``"shared session"`` or ``"no autogroup"``."""
-    if not os.path.exists(path) or not hasattr(os, "getsid"):
-        return "no autogroup"
-    if os.getsid(0) != os.getpid():
-        return "shared session"
+    sessions of their own."""
+    if not hasattr(os, "getsid") or os.getsid(0) != os.getpid():
+        return
     try:
-        with open(path, "w") as group:
+        with open(AUTOGROUP, "w") as group:
             group.write(str(niceness))
-    except OSError:
-        return "no autogroup"
-    return "own session"
+    except OSError:  # no autogroup (another system, or the kernel's option off)
+        pass
 
 
 def session_group() -> str:

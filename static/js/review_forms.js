@@ -1,11 +1,10 @@
 /* The surface-form table: j/k move between forms, a/x accept/reject every mention of the
  * focused form and move on to the next open one, r (or 1–9) relabels every mention of it,
- * A accepts the rest of the label, o shows
- * every occurrence, h/l switch labels, u undoes, Esc goes back to the review. A label
- * whose mentions are all decided moves on to the next label with open ones (then back to
- * the review). Actions go
- * one at a time (fast typing never drops one); a row shows its decision at once and the
- * server's answer redraws it. Without JavaScript the forms still post. */
+ * A accepts the rest of the label, o shows every occurrence, h/l switch labels, u undoes,
+ * Esc goes back to the review. A label whose mentions are all decided moves on to the
+ * next label with open ones (then back to the review). Actions go one at a time (fast
+ * typing never drops one); a row shows its decision at once and the server's answer
+ * redraws it. Without JavaScript the forms still post. */
 (function () {
   "use strict";
   const root = document.getElementById("forms-page");
@@ -98,37 +97,33 @@
   }
 
   // --- decisions ---------------------------------------------------------------------------
-  function decide(action, r) {
+  // A decision on every mention of a form (``extra``: the relabel's target). The row
+  // shows it at once; the answer redraws it. Above the threshold it asks first.
+  function decide(action, r, extra) {
     if (!canEdit) return toast("This transcript is read-only for you.", "error");
     r = r || rowById(current);
     if (!r) return toast("Choose a form first (j).", "info");
     const count = Number(r.dataset.count);
-    if (action === "reject_form" && count > Number(root.dataset.confirmAbove)) {
-      if (!window.confirm("Reject all " + count + " mentions of this form?")) return;
-    }
-    r.dataset.pending = "1"; // shown at once; the answer redraws the row
-    r.classList.remove("st-open", "st-accepted", "st-rejected", "st-mixed");
-    r.classList.add(action === "accept_form" ? "st-accepted" : "st-rejected", "pending");
-    post(action, { label: r.dataset.label, form: r.dataset.form, confirm: "yes" });
-    if (r.id === current) step(1, true);
-  }
-  // Relabel every mention of the focused form: to its proposed label (r, or its → button)
-  // or to a label's key (1–9). The row leaves this label's table at once.
-  const labelKeys = JSON.parse(root.dataset.labelKeys || "{}");
-  function relabel(to, r) {
-    if (!canEdit) return toast("This transcript is read-only for you.", "error");
-    r = r || rowById(current);
-    if (!r) return toast("Choose a form first (j).", "info");
-    to = to || r.dataset.alternative;
-    if (!to) return toast("No other label proposed for this form: press a label's key (1–9).", "info");
-    if (to === r.dataset.label) return;
-    const count = Number(r.dataset.count);
-    if (count > Number(root.dataset.confirmAbove) && !window.confirm("Relabel all " + count + " mentions of this form as " + to + "?")) return;
+    const question = {
+      reject_form: "Reject all " + count + " mentions of this form?",
+      relabel_form: "Relabel all " + count + " mentions of this form as " + (extra && extra.to) + "?",
+    }[action];
+    if (question && count > Number(root.dataset.confirmAbove) && !window.confirm(question)) return;
     r.dataset.pending = "1";
     r.classList.remove("st-open", "st-accepted", "st-rejected", "st-mixed");
-    r.classList.add("st-accepted", "pending");
-    post("relabel_form", { label: r.dataset.label, form: r.dataset.form, to: to, confirm: "yes" });
+    r.classList.add(action === "reject_form" ? "st-rejected" : "st-accepted", "pending");
+    post(action, Object.assign({ label: r.dataset.label, form: r.dataset.form, confirm: "yes" }, extra));
     if (r.id === current) step(1, true);
+  }
+  // Relabel every mention of a form: to its proposed label (r, or its → button) or to a
+  // label's key (1–9). The row leaves this label's table with the answer.
+  const labelKeys = JSON.parse(root.dataset.labelKeys || "{}");
+  function relabel(to, r) {
+    r = r || rowById(current);
+    to = to || (r && r.dataset.alternative);
+    if (r && !to) return toast("No other label proposed for this form: press a label's key (1–9).", "info");
+    if (r && to === r.dataset.label) return;
+    decide("relabel_form", r, { to: to });
   }
   function acceptRest() {
     const f = document.querySelector("#fm-rest form");

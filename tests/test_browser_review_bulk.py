@@ -148,6 +148,28 @@ def test_r_relabels_a_form_as_a_detector_proposed_and_a_digit_key_as_that_label(
     } == {"LOCATION"}
 
 
+def test_a_relabelled_form_stays_as_moved_and_its_undo_redraws_it_in_place(
+    login_page, live_server, annotator
+):
+    transcript = um_transcript(annotator)
+    Span.objects.create(transcript=transcript, start=0, end=7, label="LOCATION")  # WITNESS
+    review_assign_entities(transcript=transcript)
+    page = login_page(annotator)
+    url = reverse("annotations:review-forms", args=[transcript.pk]) + "?label=LOCATION"
+    page.goto(live_server.url + url)
+    page.wait_for_selector("#forms-page[data-ready='1']")
+    row = "li.fm-row[data-form=fresno]"
+    page.keyboard.press("5")  # LOCATION is its own label: nothing happens
+    page.keyboard.press("6")  # ORGANIZATION; the focus moves on to "WITNESS"
+    forms_idle(page)
+    assert "moved to another label" in page.inner_text(row)  # still there, as moved
+    assert page.get_attribute("li.fm-row.current", "data-form") == "witness"
+    page.keyboard.press("u")
+    forms_idle(page)
+    assert "12 open" in page.inner_text(row)  # undone in place
+    assert set(statuses(transcript, "fresno")) == {"suggested"}
+
+
 def test_accepting_the_rest_asks_first_above_the_threshold_until_every_form_was_on_screen(
     login_page, live_server, annotator, settings
 ):

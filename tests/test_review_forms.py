@@ -152,17 +152,24 @@ def test_relabelling_a_form_moves_every_mention_in_one_undo_step(client, annotat
         url + "?label=LOCATION", {"label": "LOCATION", "form": "fresno", "to": "ORGANIZATION"}, **HX
     )
     assert response.status_code == 200
+    # the row stays, as moved (an undo redraws it in place; keys typed meanwhile reach it)
+    row = re.search(
+        r'<li class="fm-row[^>]*data-form="fresno".*?</li>', response.content.decode(), re.S
+    )
+    assert row and "moved to another label" in row.group() and 'data-open="0"' in row.group()
+    assert 'data-alternative="ORGANIZATION"' in row.group()
     moved = Span.objects.filter(transcript=ft, label="ORGANIZATION")
     assert [(ft.text[s.start : s.end], s.status) for s in moved] == [("Fresno", "accepted")] * 2
     assert len({s.entity_id for s in moved}) == 1  # one new group for the two mentions
     [event] = AuditEvent.objects.filter(event_type="review.relabel_form")
     assert event.after["bulk"] == "form" and event.after["count"] == 2
     assert "Fresno" not in str(event.before) + str(event.after)  # places only, no text
-    client.post(
+    undo = client.post(
         reverse("annotations:review-forms-action", args=[ft.pk, "undo"]) + "?label=LOCATION",
         {}, **HX,
     )  # fmt: skip
     back = Span.objects.filter(transcript=ft, label="LOCATION")
+    assert 'data-form="fresno"' in undo.content.decode() and "2 open" in undo.content.decode()
     assert [s.status for s in back] == ["suggested", "suggested"]
     assert not Span.objects.filter(transcript=ft, label="ORGANIZATION").exists()
 

@@ -72,8 +72,9 @@ class FormRow:
         return "rejected" if not self.kept else "mixed"
 
     @property
-    def context(self) -> Occurrence:
-        return self.occurrences[0]
+    def context(self) -> Occurrence | None:
+        """The first occurrence (none once every mention moved to another label)."""
+        return self.occurrences[0] if self.occurrences else None
 
 
 @dataclass

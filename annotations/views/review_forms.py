@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from annotations import locking, selectors
 from annotations.selectors.forms import (
+    FormRow,
     LabelTab,
     form_alternatives,
     review_form_table,
@@ -152,13 +153,17 @@ def review_forms_action(request: HttpRequest, transcript_id: int, action: str) -
             keys.add((span_label, normalize_form(text[start:end])))
     changed = [f for forms in table.values() for f in forms if (f.label, f.key) in keys]
     present = {(f.label, f.key) for f in changed}
-    # a form whose every mention moved to another label leaves this label's table
-    gone = [form_id(lb, key) for lb, key in sorted(keys - present) if lb == label]
+    # A form whose every mention moved to another label stays in the table as "moved"
+    # (same row id): an undo redraws it in place, and keys typed meanwhile still reach it.
+    for lb, key in sorted(keys - present):
+        if lb == label:
+            moved = FormRow(label=lb, key=key, form=key, alternative=request.POST.get("to", ""))
+            moved.element_id = form_id(lb, key)
+            changed.append(moved)
     context = _context(request, transcript, table, label)
     context.update(
         {
             "changed": changed,
-            "gone": gone,
             "message": message,
             "level": level,
             "toast_undo": level == "ok" and action in BULK,

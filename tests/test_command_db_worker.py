@@ -214,3 +214,39 @@ def test_a_failed_tasks_stored_traceback_has_no_exception_message(monkeypatch, s
     assert (
         job.status == Job.Status.FAILED and "RuntimeError" in job.error and secret not in job.error
     )
+
+
+@pytest.mark.parametrize(
+    "group, shown",
+    [("/autogroup-7 nice 10\n", "/autogroup-7 nice 10"), ("", "none (a CPU cgroup")],
+    ids=["autogroup", "cgroup"],
+)
+def test_the_workers_start_line_names_its_scheduling_group_or_none(
+    group, shown, monkeypatch, settings, caplog, tmp_path
+):
+    # In a container (CI) /proc/self/autogroup exists but reads empty: the line says so
+    # rather than name a group that does not decide anything.
+    import logging
+
+    from django.core.management import call_command
+
+    from anonreview.core import workers
+    from anonreview.core.management.commands import db_worker
+
+    settings.WORKER_NICE = 0
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    fake = tmp_path / "autogroup"
+    fake.write_text(group)
+    monkeypatch.setattr(workers, "AUTOGROUP", str(fake))
+
+    def stop(self):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(db_worker.Worker, "poll_once", stop)
+    with caplog.at_level(logging.INFO, logger="anonreview.worker"):
+        try:
+            call_command("db_worker", "--no-reload", "--no-startup-delay", "--worker-id", "g-1")
+        except (SystemExit, KeyboardInterrupt):
+            pass
+    [line] = [r.getMessage() for r in caplog.records if "scheduling group" in r.getMessage()]
+    assert f"scheduling group {shown}" in line

@@ -175,7 +175,7 @@ class Command(library.Command):
                 "worker %s: niceness %d, scheduling group %s (%s), heartbeat every %.0f s",
                 worker_id,
                 niceness,
-                workers.session_group() or "-",
+                workers.session_group() or "none (a CPU cgroup or no autogroup: niceness alone)",
                 "own session" if os.getsid(0) == os.getpid() else "shared with its parent's",
                 heartbeat.interval,
             )

@@ -157,6 +157,7 @@ def test_relabelling_a_form_moves_every_mention_in_one_undo_step(client, annotat
         r'<li class="fm-row[^>]*data-form="fresno".*?</li>', response.content.decode(), re.S
     )
     assert row and "moved to another label" in row.group() and 'data-open="0"' in row.group()
+    assert "Relabelled every “Fresno” as ORGANIZATION" in response.content.decode()  # as written
     assert 'data-alternative="ORGANIZATION"' in row.group()
     moved = Span.objects.filter(transcript=ft, label="ORGANIZATION")
     assert [(ft.text[s.start : s.end], s.status) for s in moved] == [("Fresno", "accepted")] * 2

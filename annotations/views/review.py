@@ -21,6 +21,7 @@ from django_htmx.http import HttpResponseClientRefresh
 from annotations import locking, selectors
 from annotations.models import Span
 from annotations.services import review as services
+from annotations.services.review.bulk import normalize_form
 from annotations.views.review_context import (
     answer_context,
     int_or,
@@ -149,6 +150,17 @@ def review_merge_preview(request: HttpRequest, transcript_id: int) -> HttpRespon
 # --- actions -------------------------------------------------------------------------
 
 
+def _shown_form(transcript, spans, form: str) -> str:
+    """The form as the transcript writes it at its first mention (the POST carries the
+    case-folded key: "quill" for "Quill"); PERSON mentions may have been split in parts, so
+    the text is read from the first part's start for the form's length."""
+    if not spans:
+        return form
+    start = min(s.start for s in spans)
+    shown = transcript.text[start : start + len(form)]
+    return shown if normalize_form(shown) == normalize_form(form) else form
+
+
 def _do(request: HttpRequest, transcript: Transcript, action: str):
     """Call the service for ``action``; returns (message, focus span id or None)."""
     post = request.POST
@@ -242,7 +254,8 @@ def _do(request: HttpRequest, transcript: Transcript, action: str):
         spans = services.spans_relabel_form(
             transcript=transcript, actor=actor, label=post.get("label", ""), form=form, to=to
         )
-        return f"Relabelled every “{form}” as {to} ({len(spans)} spans).", span_id
+        shown = _shown_form(transcript, spans, form)
+        return f"Relabelled every “{shown}” as {to} ({len(spans)} spans).", span_id
     if action == "reject_all":
         spans = services.spans_reject_all(
             transcript=transcript, actor=actor, entity=post.get("entity") or ""

@@ -102,6 +102,31 @@ def test_one_key_rejects_all_twelve_mentions_of_a_surface_form_and_u_brings_them
     assert set(statuses(transcript, "um")) == {"suggested"}
 
 
+def test_a_key_typed_after_a_labels_last_decision_answers_keeps_the_table_on_that_label(
+    login_page, live_server, annotator
+):
+    # The table moved on to the next label as soon as the last decision's answer came: an
+    # undo typed a moment later reached the next label's page (and undid there, or got lost
+    # in the navigation). Found as a flaky r-u-r test under CI's load.
+    transcript = um_transcript(annotator)
+    page = login_page(annotator)
+    url = reverse("annotations:review-forms", args=[transcript.pk]) + "?label=LOCATION"
+    page.goto(live_server.url + url)
+    page.wait_for_selector("#forms-page[data-ready='1']")
+    page.keyboard.press("a")  # Fresno, the label's only form: LOCATION is decided
+    forms_idle(page)  # the answer is in; the table is about to move on
+    assert page.get_attribute("#forms-page", "data-moving-on") == "PERSON"
+    page.keyboard.press("u")  # a moment later: stays, and undoes here
+    forms_idle(page)
+    assert set(statuses(transcript, "Fresno")) == {"suggested"}
+    page.wait_for_timeout(1000)  # longer than the move's delay: nothing moves
+    assert "label=LOCATION" in page.url
+    assert page.get_attribute("#forms-page", "data-moving-on") is None
+    page.keyboard.press("a")  # decided again, and left alone: on to PERSON
+    page.wait_for_url(lambda u: "label=PERSON" in u)
+    assert set(statuses(transcript, "Fresno")) == {"accepted"}
+
+
 def test_r_relabels_a_form_as_a_detector_proposed_and_a_digit_key_as_that_label(
     login_page, live_server, annotator, artifacts_dir
 ):

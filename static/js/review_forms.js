@@ -34,14 +34,30 @@
     return chain;
   }
   // A label whose every mention is decided: on to the next label with open mentions, and
-  // back to the review once none is left (like a/x move the focus on).
+  // back to the review once none is left (like a/x move the focus on). Not at once: keys
+  // typed after the last decision (an undo, say) would reach a page that is going away and
+  // be lost, so it waits until the keyboard has been quiet for a moment, and any key or
+  // click in between keeps the page (its own answer moves on again when it decides).
+  const MOVE_ON_AFTER_MS = 700;
+  let moveTimer = null;
+  function stayHere() {
+    if (moveTimer === null) return;
+    clearTimeout(moveTimer);
+    moveTimer = null;
+    delete root.dataset.movingOn;
+  }
   function moveOn() {
+    stayHere();
     const on = document.querySelector(".fm-tab.on");
     if (!on || !on.classList.contains("done")) return;
     const tabs = Array.from(document.querySelectorAll(".fm-tab"));
     const i = tabs.indexOf(on);
     const next = tabs.slice(i + 1).concat(tabs.slice(0, i)).find((t) => !t.classList.contains("done"));
-    location.href = next ? next.href : root.dataset.reviewUrl;
+    root.dataset.movingOn = next ? next.dataset.label : "review";
+    moveTimer = setTimeout(() => {
+      moveTimer = null;
+      if (busy === 0) location.href = next ? next.href : root.dataset.reviewUrl;
+    }, MOVE_ON_AFTER_MS);
   }
   document.body.addEventListener("htmx:beforeSwap", (e) => {
     const s = e.detail.xhr.status;
@@ -175,6 +191,7 @@
     if (action === "undo") return post("undo", {});
   });
   document.addEventListener("click", (e) => {
+    stayHere();
     const t = e.target;
     if (t.closest("[data-toast-undo]")) return post("undo", {});
     const more = t.closest(".fm-more");
@@ -188,6 +205,7 @@
 
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    stayHere();
     const t = e.target;
     if (t && t.closest && t.closest("input, textarea, select")) return;
     let handled = true;

@@ -28,3 +28,37 @@ def test_a_corpus_workers_are_found_by_the_id_that_names_its_pid():
     finally:
         child.kill()
         child.wait()
+
+
+SERVER = "postgres://postgres@127.0.0.1:5432"
+
+
+def _server_up() -> bool:
+    import psycopg
+
+    try:
+        psycopg.connect(SERVER + "/postgres", connect_timeout=3).close()
+        return True
+    except psycopg.Error:
+        return False
+
+
+@pytest.mark.skipif(not _server_up(), reason="needs PostgreSQL at 127.0.0.1:5432")
+def test_the_benchmarks_database_is_created_on_a_fresh_server_and_kept_after():
+    # A fresh machine has no "anonbench": the first run failed with a migration traceback.
+    import psycopg
+
+    name = f"anonbench_t{os.getpid()}"
+    try:
+        assert bw.ensure_database(f"{SERVER}/{name}") is True
+        assert bw.ensure_database(f"{SERVER}/{name}") is False  # there now
+    finally:
+        with psycopg.connect(SERVER + "/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+def test_a_server_that_cannot_be_reached_is_a_clear_error():
+    with pytest.raises(CommandError, match="cannot be reached"):
+        bw.ensure_database("postgres://postgres@127.0.0.1:1/anonbench")
+    with pytest.raises(CommandError, match="names no database"):
+        bw.ensure_database("postgres://postgres@127.0.0.1:1")

@@ -110,6 +110,43 @@ class BusyWorkers:
         }
 
 
+def ensure_database(database_url: str) -> bool:
+    """Create the benchmark's PostgreSQL database where the server has none of that name
+    (a fresh machine); returns whether it did. A server that cannot be reached is a clear
+    error, not a traceback from the first migration."""
+    import psycopg
+    from psycopg import sql
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    try:
+        params = conninfo_to_dict(database_url)
+    except psycopg.ProgrammingError as exc:
+        raise CommandError(f"--busy-database: not a PostgreSQL URL ({exc})") from None
+    name = params.get("dbname") or ""
+    if not name:
+        raise CommandError("--busy-database names no database (…/anonbench at its end)")
+    where = f"{params.get('host', 'localhost')}:{params.get('port', 5432)}"
+    try:
+        with psycopg.connect(database_url, connect_timeout=5):
+            return False
+    except psycopg.OperationalError as exc:
+        if "does not exist" not in str(exc):
+            raise CommandError(
+                f"--busy-database: PostgreSQL at {where} cannot be reached; start it, or "
+                "give another URL (--busy-database or BUSY_DATABASE_URL)"
+            ) from None
+    maintenance = make_conninfo(database_url, dbname="postgres")
+    try:
+        with psycopg.connect(maintenance, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    except psycopg.Error as exc:
+        raise CommandError(
+            f"--busy-database: database {name!r} does not exist at {where} and could not be "
+            f"created ({type(exc).__name__}); create it, or give another URL"
+        ) from None
+    return True
+
+
 @contextmanager
 def busy_workers(count: int, database_url: str):
     if not database_url.startswith(("postgres://", "postgresql://")):
@@ -119,7 +156,14 @@ def busy_workers(count: int, database_url: str):
         )
     manage = str(Path(settings.BASE_DIR) / "manage.py")
     env = {**os.environ, "DATABASE_URL": database_url}
-    subprocess.run([sys.executable, manage, "migrate", "--noinput", "-v", "0"], env=env, check=True)
+    ensure_database(database_url)
+    migrated = subprocess.run(
+        [sys.executable, manage, "migrate", "--noinput", "-v", "0"],
+        env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    if migrated.returncode:
+        tail = migrated.stderr.strip().splitlines()[-1:] or ["(no output)"]
+        raise CommandError(f"--busy-database: migrating it failed: {tail[0]}")
     log = (Path(settings.BASE_DIR) / "var" / "busy_workers.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, manage, "bench_corpus", "--n", str(HEARINGS), "--workers", str(count)],

@@ -187,7 +187,10 @@ def test_a_relabelled_form_stays_as_moved_and_its_undo_redraws_it_in_place(
     page.keyboard.press("5")  # LOCATION is its own label: nothing happens
     page.keyboard.press("6")  # ORGANIZATION; the focus moves on to "WITNESS"
     forms_idle(page)
-    assert "moved to another label" in page.inner_text(row)  # still there, as moved
+    moved = page.inner_text(row)
+    assert "moved to ORGANIZATION" in moved and "Fresno" in moved  # still there, as written
+    assert page.locator(f"{row} .fm-more").count() == 0  # nothing left to open
+    assert page.locator("#tab-ORGANIZATION").count() == 1  # its new label has a tab now
     assert page.get_attribute("li.fm-row.current", "data-form") == "witness"
     page.keyboard.press("u")
     forms_idle(page)

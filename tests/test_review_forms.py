@@ -156,7 +156,12 @@ def test_relabelling_a_form_moves_every_mention_in_one_undo_step(client, annotat
     row = re.search(
         r'<li class="fm-row[^>]*data-form="fresno".*?</li>', response.content.decode(), re.S
     )
-    assert row and "moved to another label" in row.group() and 'data-open="0"' in row.group()
+    assert row and "moved to ORGANIZATION" in row.group() and 'data-open="0"' in row.group()
+    assert ">Fresno</mark>" in row.group()  # as the transcript writes it, not the key
+    assert "fm-alt" not in row.group()  # no relabel button on a moved row
+    # the other labels' tabs are redrawn as a whole: ORGANIZATION, new here, gets one
+    assert 'id="fm-tabs" aria-label="Labels" hx-swap-oob="true"' in response.content.decode()
+    assert 'id="tab-ORGANIZATION"' in response.content.decode()
     assert "Relabelled every “Fresno” as ORGANIZATION" in response.content.decode()  # as written
     assert 'data-alternative="ORGANIZATION"' in row.group()
     moved = Span.objects.filter(transcript=ft, label="ORGANIZATION")

@@ -41,6 +41,7 @@ class FormRow:
     alternative: str = ""
     alternative_why: str = ""
     alternative_habit: bool = False  # proposed from the team's habits, not a detector
+    moved_to: str = ""  # every mention went to this label (a row kept for its undo)
 
     @property
     def count(self) -> int:

@@ -147,17 +147,19 @@ def review_forms_action(request: HttpRequest, transcript_id: int, action: str) -
     table = review_form_table(transcript=transcript)
     _decorate(table, transcript)
     text = transcript.text
-    keys = set()
+    keys: dict[tuple[str, str], str] = {}  # (label, form) -> the form as first written
     for states in touched.states.values():
         for start, end, span_label, _status in states:
-            keys.add((span_label, normalize_form(text[start:end])))
+            keys.setdefault((span_label, normalize_form(text[start:end])), text[start:end])
     changed = [f for forms in table.values() for f in forms if (f.label, f.key) in keys]
     present = {(f.label, f.key) for f in changed}
     # A form whose every mention moved to another label stays in the table as "moved"
     # (same row id): an undo redraws it in place, and keys typed meanwhile still reach it.
-    for lb, key in sorted(keys - present):
+    for lb, key in sorted(keys.keys() - present):
         if lb == label:
-            moved = FormRow(label=lb, key=key, form=key, alternative=request.POST.get("to", ""))
+            to = request.POST.get("to", "") if action == "relabel_form" else ""
+            # (the proposal stays on the row: an ``r`` typed before an undo's answer uses it)
+            moved = FormRow(label=lb, key=key, form=keys[lb, key], alternative=to, moved_to=to)
             moved.element_id = form_id(lb, key)
             changed.append(moved)
     context = _context(request, transcript, table, label)

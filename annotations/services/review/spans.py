@@ -87,8 +87,7 @@ def span_relabel(*, span: Span | int, actor, label: str, version: int | None = N
     entities_before = _entity_ids(transcript)
     before = [span_snapshot(locked)]
     result = _relabel_locked(locked, actor=actor, label=label)
-    review_assign_entities(transcript=transcript, spans=result)
-    result = list(Span.objects.filter(pk__in=[s.pk for s in result]))
+    result = _regrouped(transcript, result)
     _record(
         actor=actor,
         action="relabel",
@@ -99,6 +98,15 @@ def span_relabel(*, span: Span | int, actor, label: str, version: int | None = N
         created_entities=_entity_ids(transcript) - entities_before,
     )
     return result
+
+
+def _regrouped(transcript: Transcript, spans: list[Span]) -> list[Span]:
+    """Put ``spans`` into reference groups and read them back as stored (their groups and
+    versions), in their order, in chunks of ids: what an audit row's "after" snapshots."""
+    review_assign_entities(transcript=transcript, spans=spans)
+    ids = [s.pk for s in spans]
+    stored = {s.pk: s for part in chunks(ids) for s in Span.objects.filter(pk__in=part)}
+    return [stored[pk] for pk in ids]
 
 
 def _known_label(label: str) -> str:
@@ -159,9 +167,7 @@ def spans_relabel_form(
     entities_before = _entity_ids(transcript)
     before = [span_snapshot(s) for s in spans]
     result = [part for span in spans for part in _relabel_locked(span, actor=actor, label=to)]
-    review_assign_entities(transcript=transcript, spans=result)
-    ids = [s.pk for s in result]
-    result = [s for part in chunks(ids) for s in Span.objects.filter(pk__in=part)]
+    result = _regrouped(transcript, result)
     _record(
         actor=actor,
         action="relabel_form",
@@ -271,8 +277,7 @@ def span_add(*, transcript: Transcript, actor, start: int, end: int, label: str)
         )
     if not created:
         raise ReviewError("The selection is already annotated; relabel or resize that span.")
-    review_assign_entities(transcript=transcript, spans=created)
-    created = list(Span.objects.filter(pk__in=[s.pk for s in created]))
+    created = _regrouped(transcript, created)
     _record(
         actor=actor,
         action="add",
@@ -337,15 +342,14 @@ def span_apply_to_all(*, span: Span | int, actor, version: int | None = None) ->
         )
     if not created:
         return []
-    created = Span.objects.bulk_create(created)
-    review_assign_entities(transcript=transcript, spans=created)
+    created = _regrouped(transcript, Span.objects.bulk_create(created))
     _record(
         actor=actor,
         action="apply_all",
         transcript=transcript,
         span=locked,
         before=[],
-        after=[span_snapshot(s) for s in Span.objects.filter(pk__in=[s.pk for s in created])],
+        after=[span_snapshot(s) for s in created],
         created_entities=_entity_ids(transcript) - entities_before,
         extra={"from_span": locked.pk},
     )

@@ -33,6 +33,48 @@ class _Post(dict):
         return value if isinstance(value, list) else [value]
 
 
+class BatchError(ValueError):
+    """The body is not a batch of actions; the message says what is wrong."""
+
+
+_SCALARS = (str, int, float, bool)
+
+
+def batch_actions(body: bytes) -> list[tuple[str, dict]]:
+    """``(action, values)`` of each item of a batch's JSON body (at most ``BATCH_MAX``),
+    ``None`` values left out. Raises ``BatchError`` with a sentence for anything but
+    ``{"actions": [{"action": str, "values": {name: scalar or list of scalars}}]}`` or
+    for a span id that is not a number."""
+    try:
+        data = json.loads(body or b"{}")
+    except ValueError as exc:
+        raise BatchError("Not a batch of actions: the body is not JSON.") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("actions", []), list):
+        raise BatchError('Not a batch of actions: expected {"actions": [...]}.')
+    items = []
+    for n, item in enumerate(data.get("actions", [])[:BATCH_MAX], start=1):
+        if not isinstance(item, dict) or not isinstance(item.get("action", ""), str):
+            raise BatchError(f'Action {n} is not {{"action": name, "values": {{...}}}}.')
+        values = item.get("values") or {}
+        if not isinstance(values, dict):
+            raise BatchError(f"The values of action {n} are not a set of named values.")
+        values = {k: v for k, v in values.items() if v is not None}
+        for key, value in values.items():
+            ok = isinstance(value, _SCALARS) or (
+                isinstance(value, list) and all(isinstance(v, _SCALARS) for v in value)
+            )
+            if not ok:
+                raise BatchError(f"The value {key!r} of action {n} is neither text nor a number.")
+        span = values.get("span")
+        digits = str(span).strip()
+        if span is not None and (
+            isinstance(span, bool) or not digits.isdigit() or len(digits) > 18
+        ):
+            raise BatchError(f"The span of action {n} is not a span id.")
+        items.append((item.get("action", ""), values))
+    return items
+
+
 def _own_latest(span_id: int, user) -> bool:
     actor = (
         AuditEvent.objects.filter(span_id=span_id, event_type__startswith="review.")
@@ -47,15 +89,13 @@ def _own_latest(span_id: int, user) -> bool:
 def review_batch(request: HttpRequest, transcript_id: int) -> JsonResponse:
     transcript = _transcript(request, transcript_id)
     try:
-        items = json.loads(request.body or b"{}").get("actions", [])[:BATCH_MAX]
-    except (ValueError, AttributeError):
-        return JsonResponse({"error": "Not a batch of actions."}, status=400)
+        items = batch_actions(request.body)
+    except BatchError as exc:
+        return JsonResponse({"error": str(exc)}, status=400)
     results, changed = [], set()
     original = request.POST
     try:
-        for item in items:
-            action = str(item.get("action", ""))
-            values = {k: v for k, v in (item.get("values") or {}).items() if v is not None}
+        for action, values in items:
             if action not in ACTIONS or action == "resume":
                 results.append({"action": action, "status": 400})
                 continue
@@ -66,7 +106,10 @@ def review_batch(request: HttpRequest, transcript_id: int) -> JsonResponse:
                     values["version"] = str(current.first() or values.get("version", ""))
             values["confirm"] = "yes"
             request.POST = _Post(
-                {k: v if isinstance(v, list) else str(v) for k, v in values.items()}
+                {
+                    k: [str(x) for x in v] if isinstance(v, list) else str(v)
+                    for k, v in values.items()
+                }
             )
             try:
                 with services.review_touched() as touched:

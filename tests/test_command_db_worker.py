@@ -19,7 +19,7 @@ from django.db import connection
 from anonreview.core.models import WorkerProcess
 from tests.conftest import REPO
 from transcripts.models import Job, Transcript
-from transcripts.services.importing import import_job_enqueue
+from transcripts.services.upload_staging import import_job_enqueue
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
 from transcripts.models import Job, StagedUpload, Transcript
-from transcripts.services.importing import import_job_enqueue
+from transcripts.services.upload_staging import import_job_enqueue
 from transcripts.tasks import import_files_task
 
 SPEECH = b"PRESIDING COMMISSIONER ALDEN: Good morning.\nATTORNEY VANCE: Good morning.\n"
@@ -105,7 +105,7 @@ def test_a_temporary_upload_file_is_moved_not_read(lead, db_tasks, tmp_path, mon
 def test_staged_rows_are_deleted_when_the_job_fails(
     lead, db_tasks, django_capture_on_commit_callbacks, monkeypatch
 ):
-    from transcripts.services import importing
+    from transcripts.services import import_jobs
 
     job, kwargs = _enqueue(
         lead,
@@ -117,7 +117,7 @@ def test_staged_rows_are_deleted_when_the_job_fails(
     def broken_batch(**_kwargs):
         raise RuntimeError("worker lost its parser")
 
-    monkeypatch.setattr(importing, "transcripts_import_batch", broken_batch)
+    monkeypatch.setattr(import_jobs, "transcripts_import_batch", broken_batch)
     with pytest.raises(RuntimeError):
         import_files_task.func(**kwargs)
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from engine.synthetic import generate_hearing, render_pdf_bytes
 from transcripts.models import Job, Transcript
 from transcripts.services import jobs
-from transcripts.services.importing import import_job_enqueue
+from transcripts.services.upload_staging import import_job_enqueue
 
 SPEECH = b"PRESIDING COMMISSIONER ALDEN: Good morning.\nATTORNEY VANCE: Good morning.\n"
 LIGHT_DETECTORS = [{"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}}]

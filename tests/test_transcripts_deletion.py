@@ -13,7 +13,7 @@ from anonreview.core.models import AuditEvent
 from tests.test_import_staging import LIGHT_DETECTORS, _run_queued
 from transcripts.models import Job, StagedUpload, StoredFile, Transcript
 from transcripts.services.deletion import transcript_delete
-from transcripts.services.importing import import_job_enqueue
+from transcripts.services.upload_staging import import_job_enqueue
 
 # A made-up hearing whose upload name is personal data, as real ones are.
 UPLOAD_NAME = "Quillfeather-V12345-2024-05-13.txt"

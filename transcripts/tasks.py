@@ -9,7 +9,7 @@ connection included, issue 23).
 
 from django_tasks import task
 
-from transcripts.services import importing, jobs
+from transcripts.services import import_jobs, jobs
 
 
 def _import_error(exc: Exception) -> str:
@@ -30,11 +30,11 @@ def import_files_task(
     try:
         jobs.job_run(
             job_id=job_id,
-            work=lambda: importing.transcripts_import_job(
+            work=lambda: import_jobs.transcripts_import_job(
                 job_id=job_id, files=files, user_id=user_id, assignee_ids=assignee_ids or []
             ),
             error=_import_error,
         )
     finally:
-        importing.staged_uploads_delete(job_id=job_id)
-        importing.import_batch_refresh(job_id=job_id)
+        import_jobs.staged_uploads_delete(job_id=job_id)
+        import_jobs.import_batch_refresh(job_id=job_id)

@@ -8,6 +8,9 @@ instead, on the outcome or on the annotation Job).
 
 ``transcripts_import_batch`` imports many files (from paths, folders, zips or
 uploads); each file is its own transaction and a bad file never stops the rest.
+Upload jobs live beside it: ``upload_staging`` (the request stages the files and
+queues their Jobs) and ``import_jobs`` (the worker imports them and ends the batch);
+a transcript's title comes from ``titles``.
 Nothing here logs transcript text or names (file names can hold names, too).
 """
 
@@ -22,11 +25,12 @@ from django.core.files.base import ContentFile
 from django.db import DatabaseError, IntegrityError, transaction
 
 from anonreview.core.audit import audit_record
-from engine.importing import ParsedTranscript, parse_file
+from engine.importing import parse_file
 from engine.importing.errors import Duplicate, ImportRejected
 from engine.importing.sources import SourceFile, iter_bytes, iter_paths, too_large
 from transcripts.models import Transcript, Utterance
 from transcripts.services.jobs import JobStopped
+from transcripts.services.titles import transcript_title
 
 logger = logging.getLogger(__name__)
 
@@ -92,13 +96,7 @@ def sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _title(parsed: ParsedTranscript, sha: str) -> str:
-    """A title without names: the hearing date and a short content hash."""
-    when = parsed.metadata.get("hearing_date") or "undated"
-    return f"Hearing {when} · {sha[:8]}"
-
-
-def _safe_name(name: str) -> str:
+def safe_file_name(name: str) -> str:
     return PurePosixPath(name.replace("\\", "/")).name[:255] or "upload"
 
 
@@ -142,7 +140,7 @@ def transcript_import(
         raise dup
     parsed = parse_file(name, data, on_page=on_page)
     assignees = [a for a in assignees if a is not None]
-    safe_name = _safe_name(name)
+    safe_name = safe_file_name(name)
     suffix = PurePosixPath(safe_name).suffix.lower() or (
         ".pdf" if parsed.source_format == "pdf" else ".txt"
     )
@@ -150,7 +148,7 @@ def transcript_import(
     try:
         with transaction.atomic():
             transcript = Transcript.objects.create(
-                title=_title(parsed, sha),
+                title=transcript_title(parsed, sha),
                 text=parsed.text,
                 metadata=parsed.metadata,
                 source_format=parsed.source_format,
@@ -371,241 +369,3 @@ def sources_from_paths(paths: list[str]) -> list[SourceFile]:
 
 def sources_from_bytes(path: str, data: bytes) -> list[SourceFile]:
     return list(iter_bytes(path, data, **import_limits()))
-
-
-# --- Upload jobs --------------------------------------------------------------
-
-
-def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
-    """Stage uploaded files and queue one import Job per file, under one batch Job.
-
-    Returns the batch Job: the upload page shows it (its progress is its files', its
-    result every file's outcome once all are done, see ``import_batch_refresh``). One Job
-    per file lets every worker take a file: with one Job for the whole upload, one worker
-    imported every file in turn while the others waited (issue 16).
-
-    ``uploads``: objects with ``.name``, ``.size`` and ``.chunks()`` (Django's
-    UploadedFile). Files over the size limit or empty are refused here, without
-    being stored; their Job ends at once with the reason in words. Accepted files are
-    moved (or streamed) to the staging directory, never read into memory, and a
-    ``StagedUpload`` row names each in the same transaction as its Job: the request
-    answers in seconds at the size limits (issue 23), and the worker reads the file.
-    """
-    from django.utils.crypto import get_random_string
-
-    from transcripts.models import Job, StagedUpload
-    from transcripts.services import jobs
-    from transcripts.storage import staging_path, staging_store
-    from transcripts.tasks import import_files_task
-
-    limits = import_limits()
-    uploads = list(uploads)
-    assignees = [a for a in assignees if a is not None]
-    user_id = user.pk if getattr(user, "is_authenticated", False) else None
-    staged_names: list[str] = []
-    try:
-        with transaction.atomic():
-            batch = jobs.job_create(
-                kind=Job.Kind.IMPORT, user=user, message=f"{len(uploads)} file(s) waiting"
-            )
-            for i, upload in enumerate(uploads):
-                name = _safe_name(upload.name or f"file-{i + 1}")
-                label = file_label(i, name)  # jobs and task arguments name no file (issue 20)
-                file_job = jobs.job_create(
-                    kind=Job.Kind.IMPORT,
-                    user=user,
-                    batch=batch,
-                    message=f"{label}: waiting",
-                    result={"path": label},
-                )
-                limit = (
-                    limits["max_total"] if name.lower().endswith(".zip") else limits["max_bytes"]
-                )
-                refused = None
-                size = 0
-                stage_name = f"job{file_job.pk}-{get_random_string(12)}"
-                if upload.size > limit:
-                    err = too_large(upload.size, limit)
-                    refused = {"path": name, "error": err.message, "code": err.code}
-                elif upload.size == 0:
-                    refused = {"path": name, "error": "The file is empty.", "code": "empty"}
-                else:
-                    staged_names.append(stage_name)
-                    size = staging_store(upload, name=stage_name)
-                    if size > limit:  # the declared size can be wrong
-                        err = too_large(size, limit)
-                        refused = {"path": name, "error": err.message, "code": err.code}
-                        staging_path(stage_name).unlink(missing_ok=True)
-                if refused is not None:
-                    outcome = ImportOutcome(
-                        path=name, ok=False, error=refused["error"], code=refused["code"]
-                    )
-                    jobs.job_finish(
-                        job_id=file_job.pk,
-                        message=f"{label}: not imported",
-                        result={"files": [outcome.stored(label)]},
-                    )
-                    continue
-                StagedUpload.objects.create(
-                    job=file_job, index=0, original_name=name, path=stage_name, size=size
-                )
-                jobs.job_enqueue(
-                    job=file_job,
-                    task=import_files_task,
-                    files=[{"path": label, "staged": 0}],
-                    user_id=user_id,
-                    assignee_ids=[a.pk for a in assignees],
-                )
-            # After the enqueues (on_commit runs in order): a batch whose files were all
-            # refused, or could not be queued, ends here; otherwise its last file ends it.
-            transaction.on_commit(lambda: import_batch_refresh(job_id=batch.pk))
-    except BaseException:
-        for stage_name in staged_names:  # nothing names them any more
-            staging_path(stage_name).unlink(missing_ok=True)
-        raise
-    return batch
-
-
-def import_batch_refresh(*, job_id: int) -> None:
-    """End the batch of ``job_id`` (a file's Job, or the batch itself) once all its files
-    are done: its result lists every file's outcome in upload order. Idempotent; the
-    batch row is locked so that two workers finishing together end it once."""
-    from transcripts.models import Job
-    from transcripts.services import jobs
-
-    job = Job.objects.filter(pk=job_id).only("id", "batch_id").first()
-    if job is None:
-        return
-    batch_id = job.batch_id or job.pk
-    with transaction.atomic():
-        batch = Job.objects.select_for_update().filter(pk=batch_id).first()
-        if batch is None or not batch.is_active:
-            return
-        children = list(Job.objects.filter(batch_id=batch_id).order_by("id"))
-        if not children or any(c.is_active for c in children):
-            return
-        files: list[dict] = []
-        for child in children:
-            got = (child.result or {}).get("files")
-            if got:
-                files.extend(got)
-            else:  # the file's Job failed (not queued, or the worker stopped)
-                files.append(
-                    ImportOutcome(
-                        path=(child.result or {}).get("path", f"job {child.pk}"),
-                        ok=False,
-                        code="failed",
-                        error=child.error or "The import of this file stopped; upload it again.",
-                    ).to_json()
-                )
-        imported = sum(1 for f in files if f.get("ok"))
-        message = f"Imported {imported} of {len(files)} file(s)"
-        not_queued = sum(1 for f in files if f.get("annotation_error"))
-        if not_queued:
-            message += f"; annotation not queued for {not_queued}"
-        jobs.job_finish(job_id=batch_id, message=message, result={"files": files})
-
-
-def transcripts_import_job(
-    *, job_id: int, files: list[dict], user_id: int | None, assignee_ids: list[int]
-) -> None:
-    """Run an upload job: import each staged file, report progress, store the results.
-
-    The files are read from the job's ``StagedUpload`` rows; ``staged_uploads_delete``
-    removes them afterwards (the task does, also on failure).
-    """
-    from django.contrib.auth import get_user_model
-
-    from transcripts.models import StagedUpload
-    from transcripts.services import jobs
-
-    User = get_user_model()
-    user = User.objects.filter(pk=user_id).first() if user_id else None
-    assignees = list(User.objects.filter(pk__in=assignee_ids))
-    jobs.job_start(job_id=job_id, message=f"Importing {len(files)} file(s)")
-    results: list[dict] = []
-    total = max(1, len(files))
-    for n, f in enumerate(files):
-        if f.get("error"):
-            results.append(
-                ImportOutcome(
-                    path=f["path"], ok=False, error=f["error"], code=f.get("code", "")
-                ).stored(f["path"])
-            )
-            continue
-        staged = StagedUpload.objects.filter(job_id=job_id, index=f["staged"]).first()
-        if staged is None:
-            results.append(
-                ImportOutcome(
-                    path=f["path"],
-                    ok=False,
-                    code="missing",
-                    error="The uploaded file is no longer staged; upload it again.",
-                ).stored(f["path"])
-            )
-            continue
-        try:
-            data = staged.read()
-        except OSError:
-            results.append(
-                ImportOutcome(
-                    path=f["path"],
-                    ok=False,
-                    code="missing",
-                    error=(
-                        "The uploaded file is not in the staging directory (a worker on "
-                        "another machine needs it mounted: docs/workers.md); upload it again."
-                    ),
-                ).stored(f["path"])
-            )
-            continue
-        name = staged.original_name or f["path"]  # the transcript keeps it, jobs do not
-        del staged
-
-        def on_page(_i, done, pages, n=n):
-            if done % 5 == 0 or done == pages:
-                jobs.job_progress(
-                    job_id=job_id,
-                    progress=int(100 * (n + done / max(1, pages)) / total),
-                    message=f"File {n + 1} of {len(files)}: page {done} of {pages}",
-                )
-
-        outcomes = transcripts_import_batch(
-            sources=sources_from_bytes(name, data),
-            user=user,
-            assignees=assignees,
-            on_page=on_page,
-            guard=lambda: jobs.job_check(job_id=job_id, lock=True),
-        )
-        if not outcomes:  # an archive with nothing in it: say so, by its label
-            outcomes = [
-                ImportOutcome(
-                    path=f["path"],
-                    ok=False,
-                    code="empty",
-                    error="The archive is empty: it holds no PDF or text file to import.",
-                )
-            ]
-        results.extend(
-            o.stored(f["path"] if len(outcomes) == 1 else f"{f['path']}, member {k + 1}")
-            for k, o in enumerate(outcomes)
-        )
-        jobs.job_progress(
-            job_id=job_id,
-            progress=int(100 * (n + 1) / total),
-            message=f"File {n + 1} of {len(files)} done",
-        )
-    imported = sum(1 for r in results if r["ok"])
-    message = f"Imported {imported} of {len(results)} file(s)"
-    not_queued = sum(1 for r in results if r.get("annotation_error"))
-    if not_queued:
-        message += f"; annotation not queued for {not_queued}"
-    jobs.job_finish(job_id=job_id, message=message, result={"files": results})
-
-
-def staged_uploads_delete(*, job_id: int) -> int:
-    """Delete the staged bytes of an upload job (returns how many rows went)."""
-    from transcripts.models import StagedUpload
-
-    deleted, _ = StagedUpload.objects.filter(job_id=job_id).delete()
-    return deleted

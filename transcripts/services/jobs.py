@@ -207,7 +207,7 @@ def _after_orphaned(jobs_ended: list[Job]) -> None:
     file (a batch whose only file was swept no longer stays "Queued"); the apps' own
     rows follow (``hooks.job_failed``: a trained model no longer stays "training")."""
     from transcripts.hooks import hooks
-    from transcripts.services.importing import import_batch_refresh
+    from transcripts.services.import_jobs import import_batch_refresh
 
     for job in jobs_ended:
         if job.kind == Job.Kind.IMPORT and job.batch_id:

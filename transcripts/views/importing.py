@@ -14,11 +14,9 @@ from django_htmx.http import HttpResponseStopPolling
 from anonreview import roles
 from transcripts import selectors
 from transcripts.models import Job
-from transcripts.services.importing import (
-    import_batch_refresh,
-    import_job_enqueue,
-    import_limits,
-)
+from transcripts.services.import_jobs import import_batch_refresh
+from transcripts.services.importing import import_limits
+from transcripts.services.upload_staging import import_job_enqueue
 
 FORBIDDEN = "Only leads and admins can import transcripts. Ask a lead to import the file for you."
 

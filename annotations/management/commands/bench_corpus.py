@@ -245,7 +245,7 @@ class Command(BaseCommand):
             benchmark_transcript_ids,
             benchmark_transcripts_delete,
         )
-        from transcripts.services.importing import import_job_enqueue
+        from transcripts.services.upload_staging import import_job_enqueue
 
         job = None
         with tempfile.TemporaryDirectory(prefix="bench-corpus-") as tmp:

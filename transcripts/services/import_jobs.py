@@ -1,0 +1,157 @@
+"""Upload jobs, the worker's side (run by ``transcripts.tasks.import_files_task``):
+import each staged file of a Job, end the upload's batch once its last file is done,
+delete the staged bytes. The request's side (staging, queueing) is
+``transcripts.services.upload_staging``."""
+
+from django.db import transaction
+
+from transcripts.services.importing import (
+    ImportOutcome,
+    sources_from_bytes,
+    transcripts_import_batch,
+)
+
+
+def import_batch_refresh(*, job_id: int) -> None:
+    """End the batch of ``job_id`` (a file's Job, or the batch itself) once all its files
+    are done: its result lists every file's outcome in upload order. Idempotent; the
+    batch row is locked so that two workers finishing together end it once."""
+    from transcripts.models import Job
+    from transcripts.services import jobs
+
+    job = Job.objects.filter(pk=job_id).only("id", "batch_id").first()
+    if job is None:
+        return
+    batch_id = job.batch_id or job.pk
+    with transaction.atomic():
+        batch = Job.objects.select_for_update().filter(pk=batch_id).first()
+        if batch is None or not batch.is_active:
+            return
+        children = list(Job.objects.filter(batch_id=batch_id).order_by("id"))
+        if not children or any(c.is_active for c in children):
+            return
+        files: list[dict] = []
+        for child in children:
+            got = (child.result or {}).get("files")
+            if got:
+                files.extend(got)
+            else:  # the file's Job failed (not queued, or the worker stopped)
+                files.append(
+                    ImportOutcome(
+                        path=(child.result or {}).get("path", f"job {child.pk}"),
+                        ok=False,
+                        code="failed",
+                        error=child.error or "The import of this file stopped; upload it again.",
+                    ).to_json()
+                )
+        imported = sum(1 for f in files if f.get("ok"))
+        message = f"Imported {imported} of {len(files)} file(s)"
+        not_queued = sum(1 for f in files if f.get("annotation_error"))
+        if not_queued:
+            message += f"; annotation not queued for {not_queued}"
+        jobs.job_finish(job_id=batch_id, message=message, result={"files": files})
+
+
+def transcripts_import_job(
+    *, job_id: int, files: list[dict], user_id: int | None, assignee_ids: list[int]
+) -> None:
+    """Run an upload job: import each staged file, report progress, store the results.
+
+    The files are read from the job's ``StagedUpload`` rows; ``staged_uploads_delete``
+    removes them afterwards (the task does, also on failure).
+    """
+    from django.contrib.auth import get_user_model
+
+    from transcripts.models import StagedUpload
+    from transcripts.services import jobs
+
+    User = get_user_model()
+    user = User.objects.filter(pk=user_id).first() if user_id else None
+    assignees = list(User.objects.filter(pk__in=assignee_ids))
+    jobs.job_start(job_id=job_id, message=f"Importing {len(files)} file(s)")
+    results: list[dict] = []
+    total = max(1, len(files))
+    for n, f in enumerate(files):
+        if f.get("error"):
+            results.append(
+                ImportOutcome(
+                    path=f["path"], ok=False, error=f["error"], code=f.get("code", "")
+                ).stored(f["path"])
+            )
+            continue
+        staged = StagedUpload.objects.filter(job_id=job_id, index=f["staged"]).first()
+        if staged is None:
+            results.append(
+                ImportOutcome(
+                    path=f["path"],
+                    ok=False,
+                    code="missing",
+                    error="The uploaded file is no longer staged; upload it again.",
+                ).stored(f["path"])
+            )
+            continue
+        try:
+            data = staged.read()
+        except OSError:
+            results.append(
+                ImportOutcome(
+                    path=f["path"],
+                    ok=False,
+                    code="missing",
+                    error=(
+                        "The uploaded file is not in the staging directory (a worker on "
+                        "another machine needs it mounted: docs/workers.md); upload it again."
+                    ),
+                ).stored(f["path"])
+            )
+            continue
+        name = staged.original_name or f["path"]  # the transcript keeps it, jobs do not
+        del staged
+
+        def on_page(_i, done, pages, n=n):
+            if done % 5 == 0 or done == pages:
+                jobs.job_progress(
+                    job_id=job_id,
+                    progress=int(100 * (n + done / max(1, pages)) / total),
+                    message=f"File {n + 1} of {len(files)}: page {done} of {pages}",
+                )
+
+        outcomes = transcripts_import_batch(
+            sources=sources_from_bytes(name, data),
+            user=user,
+            assignees=assignees,
+            on_page=on_page,
+            guard=lambda: jobs.job_check(job_id=job_id, lock=True),
+        )
+        if not outcomes:  # an archive with nothing in it: say so, by its label
+            outcomes = [
+                ImportOutcome(
+                    path=f["path"],
+                    ok=False,
+                    code="empty",
+                    error="The archive is empty: it holds no PDF or text file to import.",
+                )
+            ]
+        results.extend(
+            o.stored(f["path"] if len(outcomes) == 1 else f"{f['path']}, member {k + 1}")
+            for k, o in enumerate(outcomes)
+        )
+        jobs.job_progress(
+            job_id=job_id,
+            progress=int(100 * (n + 1) / total),
+            message=f"File {n + 1} of {len(files)} done",
+        )
+    imported = sum(1 for r in results if r["ok"])
+    message = f"Imported {imported} of {len(results)} file(s)"
+    not_queued = sum(1 for r in results if r.get("annotation_error"))
+    if not_queued:
+        message += f"; annotation not queued for {not_queued}"
+    jobs.job_finish(job_id=job_id, message=message, result={"files": results})
+
+
+def staged_uploads_delete(*, job_id: int) -> int:
+    """Delete the staged bytes of an upload job (returns how many rows went)."""
+    from transcripts.models import StagedUpload
+
+    deleted, _ = StagedUpload.objects.filter(job_id=job_id).delete()
+    return deleted

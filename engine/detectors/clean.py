@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 
 from engine.detectors.base import Detection
+from engine.detectors.decisions import DROPPED, SPAN, Decision
 from engine.detectors.given import is_given_name_term
 from engine.detectors.names import TITLES, is_given_name, person_name_parts
 from engine.detectors.ordinary import ORDINARY_ZIPF, is_ordinary
@@ -337,29 +338,63 @@ def _cuts_word(text: str, start: int, end: int) -> bool:
 
 
 def clean(
-    text: str, detections: Iterable[Detection], allow: AllowList | None = None
+    text: str,
+    detections: Iterable[Detection],
+    allow: AllowList | None = None,
+    decisions: list[Decision] | None = None,
 ) -> list[Detection]:
-    """Apply the cleaning rules; returns new detections (PERSON ones as name parts)."""
+    """Apply the cleaning rules; returns new detections (PERSON ones as name parts).
+
+    ``decisions``, when given, receives one ``Decision`` per candidate (each piece of a
+    candidate a rule cuts): ``span``, or ``dropped`` with the named rule that dropped it
+    (``engine.detectors.decisions``)."""
     allow = allow or AllowList()
     public = public_terms(text)
     out: list[Detection] = []
+    record = decisions is not None
+
+    def drop(d: Detection, rule: str, start: int | None = None, end: int | None = None) -> None:
+        if record:
+            decisions.append(
+                Decision(
+                    d.detector,
+                    d.start if start is None else start,
+                    d.end if end is None else end,
+                    d.label,
+                    DROPPED,
+                    rule,
+                    d.explanation,
+                )
+            )
+
+    def keep(d: Detection) -> None:
+        out.append(d)
+        if record:
+            decisions.append(Decision(d.detector, d.start, d.end, d.label, SPAN, "", d.explanation))
+
     # (detection, already refined): a DATE/TIME span is cut into its expressions once
     pending = [(d, False) for d in detections]
     while pending:
         raw, refined_already = pending.pop()
         d = trim(text, raw)
-        if d is None or _cuts_word(text, d.start, d.end):
-            continue  # word pieces of a token classifier ("godfat")
+        if d is None:
+            drop(raw, "no-word")  # only spaces and punctuation
+            continue
+        if _cuts_word(text, d.start, d.end):
+            drop(d, "word-piece")  # word pieces of a token classifier ("godfat")
+            continue
         value = text[d.start : d.end]
         if d.label in _ONE_LINE and "\n" in value:
-            # "PLEASANT VALLEY STATE PRISON\nCOALINGA"
+            # "PLEASANT VALLEY STATE PRISON\nCOALINGA": decided line by line
             pending.extend((piece, refined_already) for piece in _line_pieces(text, d))
             continue
         if d.label in _ADDRESS_SHAPE and not _ADDRESS_SHAPE[d.label].search(value):
-            continue  # a URL or e-mail without an address's shape
+            drop(d, "no-address-shape")  # a URL or e-mail without an address's shape
+            continue
         if d.label in {"DATE", "TIME"} and not refined_already:
             refined = _refine(text, d)
             if refined != [d]:
+                # decided expression by expression
                 pending.extend((r, True) for r in refined)
                 continue
         if d.label in {"ORGANIZATION", "LOCATION"}:
@@ -369,84 +404,117 @@ def clean(
                 # "Officer Cantu", "Chaplain Myers", "Amber Martinez": a person, not a body
                 d = d.moved(d.start, d.start + len(name), "PERSON")
         if d.label in _PUBLIC_CHECKED and public.inside(d.start, d.end):
-            continue  # "Supreme Court", "Internal Revenue Code", "Penal Code section 3041"
+            drop(d, "public-term")  # "Supreme Court", "Penal Code section 3041"
+            continue
         if (
             d.label in {"PERSON", "ORGANIZATION", "LOCATION", "NRP"}
             and is_title_or_role(value)
             and not (d.label == "PERSON" and _surname_after_honorific(text, d.start, value, d))
         ):
-            continue  # "Chief Justice", "ESQ.", "MR." as a place: titles and roles
+            drop(d, "title-or-role")  # "Chief Justice", "ESQ.", "MR." as a place
+            continue
         if (
             d.label in _ONE_LINE
             and (_statistical(d) or d.detector == "transformer")
             and public.in_caps_boilerplate(d.start, d.end)
             and all(is_ordinary(w) for w in re.findall(r"[A-Za-z][\w'’]*", value))
         ):
-            continue  # "MODIFY" in the decision's boilerplate in capitals
+            drop(d, "caps-boilerplate")  # "MODIFY" in the decision's boilerplate in capitals
+            continue
         if d.label == "PERSON":
             for s, e in person_name_parts(text, d.start, d.end):
-                part = text[s:e]
-                if (len(part) < 2 and not part.isupper()) or part == "I":
-                    continue
-                if part.islower() and not (
-                    _LOWER_OK(d) and not is_ordinary(part, _lower_name_zipf(d))
-                ):
-                    continue  # names are capitalised ("godfather" is not one), except a
-                    # known name's lower-case slip ("Mr. pellegrino") that is no English word
-                    # (after an honorific, no everyday word: "Mr. griffiths")
-                if allow.allows(text, s, e) or part.lower() in TITLES or _STUTTER.match(part):
-                    continue
-                if public.inside(s, e):
-                    continue
-                if is_title_or_role(part) and not _surname_after_honorific(text, s, part, d):
-                    continue  # "Ms. Cross" keeps its surname; "Mr. Chief Justice" no name
-                if _NOT_NAME_HERE.match(text, s):
-                    continue
-                out.append(d.moved(s, e, "PERSON"))
+                rule = _person_part_rule(text, s, e, d, allow, public)
+                if rule:
+                    drop(d, rule, s, e)
+                else:
+                    keep(d.moved(s, e, "PERSON"))
             continue
         if allow.allows(text, d.start, d.end):
+            drop(d, "allow-list")
             continue
-        if d.label in {"DATE", "TIME"}:
-            value = ocr_digits(value)  # "l998", "September lOth": OCR look-alikes of digits
-        if d.label == "DATE":
-            if not _DATE_OK.search(value) or _DATE_AGE.search(value) or _DURATION.match(value):
-                continue
-            numbers = re.findall(r"\d+", value)
-            if (
-                numbers
-                and all(len(n) >= 3 and not re.fullmatch(r"1[89]\d\d|20\d\d", n) for n in numbers)
-                and not re.search(
-                    rf"\b(?:{MONTH_RE})\b|day\b|\b(?:year|month|week|decade|centur)",
-                    value,
-                    re.IGNORECASE,
-                )
-            ):
-                continue  # a house number, a count or a form ("Form 1073"), not a year
-        elif d.label == "TIME":
-            if not _TIME_OK.search(value) or not _TIME_STRICT.search(value):
-                continue
-        elif d.label in {"ORGANIZATION", "LOCATION", "NRP"}:
-            if _STUTTER.match(value) or value.islower() and len(value) < 4:
-                continue
-            if _only_function_words(value):
-                continue  # "I'm a" as ORGANIZATION
-            if _statistical(d) and _only_function_words(value, allowed=allow.terms):
-                continue  # "UNLESS THE BOARD" in boilerplate: function words and a domain term
-            if d.label != "NRP" and not any(c.isupper() for c in value):
-                continue  # "robbery", "adolescence": named places and bodies are capitalised
-            if allow.overlaps_term(text, d.start, d.end):
-                continue  # "Denial Management, Celebrate Recovery and ..." lists of programmes
-            if (
-                d.label in {"ORGANIZATION", "LOCATION"}
-                and _statistical(d)
-                and re.fullmatch(r"[A-Z][a-z]+", value)
-                and is_ordinary(value)
-                and not (d.label == "LOCATION" and _known_place(value))
-            ):
-                # "Chess is thinking two moves ahead", "Anger is a secondary emotion": a
-                # capitalised ordinary English word (by frequency, not a name) is no
-                # body's name (NER's guess at a sentence start)
-                continue
-        out.append(d)
+        rule = _value_rule(text, d, value, allow)
+        if rule:
+            drop(d, rule)
+            continue
+        keep(d)
     out.sort(key=lambda x: (x.start, x.end, x.label, x.detector))
     return out
+
+
+def _person_part_rule(
+    text: str, s: int, e: int, d: Detection, allow: AllowList, public
+) -> str | None:
+    """The rule that drops one name part of a PERSON find, or None."""
+    part = text[s:e]
+    if (len(part) < 2 and not part.isupper()) or part == "I":
+        return "single-letter"
+    if part.islower() and not (_LOWER_OK(d) and not is_ordinary(part, _lower_name_zipf(d))):
+        # names are capitalised ("godfather" is not one), except a known name's lower-case
+        # slip ("Mr. pellegrino") that is no English word (after an honorific, no everyday
+        # word: "Mr. griffiths")
+        return "lower-case"
+    if allow.allows(text, s, e):
+        return "allow-list"
+    if part.lower() in TITLES:
+        return "title-or-role"
+    if _STUTTER.match(part):
+        return "stutter"
+    if public.inside(s, e):
+        return "public-term"
+    if is_title_or_role(part) and not _surname_after_honorific(text, s, part, d):
+        return "title-or-role"  # "Ms. Cross" keeps its surname; "Mr. Chief Justice" no name
+    if _NOT_NAME_HERE.match(text, s):
+        return "not-a-name-here"  # "Last name", "Good luck", "Signed:"
+    return None
+
+
+def _value_rule(text: str, d: Detection, value: str, allow: AllowList) -> str | None:
+    """The rule that drops a DATE, TIME, place, body or group for its words, or None."""
+    if d.label in {"DATE", "TIME"}:
+        value = ocr_digits(value)  # "l998", "September lOth": OCR look-alikes of digits
+    if d.label == "DATE":
+        if not _DATE_OK.search(value):
+            return "date-no-anchor"  # "today's"
+        if _DATE_AGE.search(value):
+            return "date-is-age"  # "the age of 19": AGE covers it
+        if _DURATION.match(value):
+            return "date-is-duration"  # "two years ago"
+        numbers = re.findall(r"\d+", value)
+        if (
+            numbers
+            and all(len(n) >= 3 and not re.fullmatch(r"1[89]\d\d|20\d\d", n) for n in numbers)
+            and not re.search(
+                rf"\b(?:{MONTH_RE})\b|day\b|\b(?:year|month|week|decade|centur)",
+                value,
+                re.IGNORECASE,
+            )
+        ):
+            return "date-number-only"  # a house number, a count or "Form 1073", not a year
+    elif d.label == "TIME":
+        if not _TIME_OK.search(value) or not _TIME_STRICT.search(value):
+            return "time-no-clock"  # "Good morning", "section 3"
+    elif d.label in {"ORGANIZATION", "LOCATION", "NRP"}:
+        if _STUTTER.match(value):
+            return "stutter"
+        if value.islower() and len(value) < 4:
+            return "short-lower-case"
+        if _only_function_words(value):
+            return "function-words"  # "I'm a" as ORGANIZATION
+        if _statistical(d) and _only_function_words(value, allowed=allow.terms):
+            return "function-and-domain-words"  # "UNLESS THE BOARD" in boilerplate
+        if d.label != "NRP" and not any(c.isupper() for c in value):
+            return "lower-case"  # "robbery", "adolescence": places and bodies are capitalised
+        if allow.overlaps_term(text, d.start, d.end):
+            return "allow-list-phrase"  # "Denial Management, Celebrate Recovery and ..."
+        if (
+            d.label in {"ORGANIZATION", "LOCATION"}
+            and _statistical(d)
+            and re.fullmatch(r"[A-Z][a-z]+", value)
+            and is_ordinary(value)
+            and not (d.label == "LOCATION" and _known_place(value))
+        ):
+            # "Chess is thinking two moves ahead", "Anger is a secondary emotion": a
+            # capitalised ordinary English word (by frequency, not a name) is no body's
+            # name (NER's guess at a sentence start)
+            return "ordinary-word-body"
+    return None

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.clean import AllowList, clean
+from engine.detectors.decisions import Decision
 from engine.detectors.given import given_names
 from engine.detectors.merge import MergedSpan, merge
 from engine.progress import Progress, ProgressFn
@@ -35,6 +36,8 @@ class EnsembleResult:
     errors: dict[str, str] = field(default_factory=dict)
     by_detector: dict[str, list[Detection]] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    # one per candidate of each member: span, possible miss or dropped by a named rule
+    decisions: list[Decision] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -145,7 +148,11 @@ class Ensemble:
             detector.ensure_loaded()
             raw = detector.detect(document)
             allow = document.artifacts.get("allow_list", self.allow)
-            result.by_detector[detector.name] = clean(document.text, raw, allow)
+            decided: list[Decision] = []
+            result.by_detector[detector.name] = clean(document.text, raw, allow, decided)
+            result.decisions.extend(decided)
+            # the safety net shows dropped finds that are name- or place-shaped in context
+            document.artifacts["decisions"] = result.decisions
         except Exception as exc:  # one detector's failure must not lose the others
             logger.warning("detector %s failed: %s", detector.name, exc.__class__.__name__)
             result.errors[detector.name] = f"{exc.__class__.__name__}: {str(exc)[:200]}"

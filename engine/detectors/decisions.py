@@ -1,0 +1,112 @@
+"""One explicit decision per candidate (issue 30). Django-free.
+
+Every candidate a member proposes ends in exactly one of three places:
+
+* ``span`` — it reaches the merge (alone or beside other members' finds of the same words);
+* ``possible_miss`` — a cleaning rule would drop it, but it is name- or place-shaped in
+  its context: the safety net shows it to the reviewer (``reason`` ``dropped-find``),
+  within its budget;
+* ``dropped`` — a *named* rule of ``clean.py`` dropped it (``rule``: ``public-term``,
+  ``ordinary-word-body``, ``date-no-anchor``, ...).
+
+A candidate that a rule cuts into pieces (a span across a line break, a DATE/TIME span cut
+into its expressions, a PERSON cut into name parts) is decided piece by piece; each piece
+keeps the member's name. The decisions are structured data (``Decision``) in
+``EnsembleResult.decisions``; ``evaluate`` and ``leak_report`` read them to say, for a
+mention left in clear, which member found it and which rule dropped it (``trace``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+
+SPAN = "span"
+POSSIBLE_MISS = "possible_miss"
+DROPPED = "dropped"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    detector: str
+    start: int
+    end: int
+    label: str
+    outcome: str  # span | possible_miss | dropped
+    rule: str = ""  # the named rule that dropped it (or kept it as a possible miss)
+    reason: str = ""  # the member's own reason (recognizer name), when it gave one
+
+    def as_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v != ""}
+
+
+# Rules that drop a statistical member's guess for its *shape* (an ordinary word, a
+# function word, a word at a line start): where the context says the words are a name or
+# a place, the find is shown as a possible miss instead.
+SOFT_RULES = frozenset(
+    {
+        "ordinary-word-body",
+        "caps-boilerplate",
+        "title-or-role",
+        "not-a-name-here",
+        "lower-case",
+    }
+)
+_STATISTICAL = frozenset({"spacy", "transformer", "domain"})
+
+
+def statistical_member(detector: str, reason: str) -> bool:
+    """A learned model's guess (spaCy, directly or through Presidio; the token classifier;
+    a learned domain member), not a hand-written rule."""
+    return detector in _STATISTICAL or (detector == "presidio" and reason == "SpacyRecognizer")
+
+
+# What makes a word a name or a place *in its context* (general English: a verb of
+# speech or movement after a subject name, a locative preposition after a verb of motion
+# or residence, an honorific before it).
+_NAME_BEFORE_VERB = re.compile(
+    r"^[ \t]*(?:'s\b|[ \t]+(?:said|says|told|asked|called|wrote|testified|stated|came|went|"
+    r"left|was|is|had|has|did|got|knew|saw|lived|lives|worked|drove|ran|took|gave|wanted)\b)"
+)
+_HONORIFIC_BEFORE = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|Miss|MR|MRS|MS|DR|MISS)\.?[ \t]+$")
+_PLACE_BEFORE = re.compile(
+    r"\b(?:lived?|lives|living|moved|drove|driving|went|go|going|came|come|coming|born|"
+    r"raised|grew up|stayed|headed|back|up|down|over|out|visit(?:ed|ing)?|from)"
+    r"(?:[ \t]+(?:up|down|over|out|back|here|there))?[ \t]+(?:in|to|at|from|into|near)[ \t]+$",
+    re.IGNORECASE,
+)
+
+
+def in_context(text: str, start: int, end: int, label: str) -> bool:
+    """Whether ``text[start:end]``, which a statistical member named, is name- or
+    place-shaped where it stands: capitalised (or in capitals), not only function words,
+    and a context word that wants a person (an honorific before it, a verb of speech after
+    it) or a place (a verb of motion or residence and a locative preposition before it)."""
+    value = text[start:end]
+    if not value[:1].isupper() or not re.search(r"[A-Za-z]{2}", value):
+        return False
+    before = text[max(0, start - 40) : start]
+    after = text[end : end + 20]
+    if label == "PERSON":
+        return bool(_HONORIFIC_BEFORE.search(before) or _NAME_BEFORE_VERB.match(after))
+    if label in {"LOCATION", "ORGANIZATION"}:
+        return bool(_PLACE_BEFORE.search(before))
+    return False
+
+
+def trace(
+    decisions: Iterable[Decision], start: int, end: int, label: str | None = None
+) -> list[dict]:
+    """The decisions about candidates overlapping ``[start, end)``: which member found the
+    words and what became of its find (``evaluate``/``leak_report`` for a mention in clear)."""
+    out = []
+    seen = set()
+    for d in decisions:
+        if d.start < end and start < d.end:
+            key = (d.detector, d.start, d.end, d.label, d.outcome, d.rule)
+            if key not in seen:
+                seen.add(key)
+                out.append(d.as_dict())
+    out.sort(key=lambda x: (x["start"], x["detector"], x["end"]))
+    return out

@@ -209,3 +209,25 @@ def test_a_reporter_named_in_mixed_case_is_the_transcriber_but_a_firm_is_not_cou
         ["FOR THE PLAINTIFF:", "Harbor Partners", "COURT REPORTER: Ida Pell, CSR, RMR"]
     )
     assert meta == {"transcriber": "Ida Pell"}
+
+
+def test_a_short_last_page_loses_its_clock_times_and_line_numbers_like_the_pages_before():
+    # Before: a last page of two lines kept "09:10:34 1" (fewer than three numbered
+    # lines is no evidence on its own) and ran into the previous turn.
+    full = "\n".join(
+        f"09:0{n // 10}:{n % 10}0 {n} THE COURT: Line {n} of the page." for n in range(1, 26)
+    )
+    text = f"{full}\f09:10:34 1 THE COURT: Overruled.\n09:10:38 2 (Recess.)\n"
+    parsed = parse_text(text.encode())
+    assert parsed.text.split("\n")[-2:] == ["THE COURT: Overruled.", "(Recess.)"]
+    assert "09:10" not in parsed.text
+
+
+def test_the_short_last_page_of_a_word_index_is_left_out_with_the_others():
+    body = "\n".join(f"{n} THE COURT: Sentence number {n} here." for n in range(1, 26))
+    words = "abc ajar alpha beta delta gamma kappa lambda omega sigma theta zeta".split()
+    index = "\n".join(f"{w} {n}:{n % 20 + 1} {n + 1}:{n % 9 + 2}" for n, w in enumerate(words * 3))
+    text = f"{body}\f{index}\fyet 3:5 you 5:19 7:12\nyoung 5:1\n"
+    parsed = parse_text(text.encode())
+    assert parsed.layout["word_index_pages"] == [2, 3]
+    assert "young" not in parsed.text and "5:19" not in parsed.text

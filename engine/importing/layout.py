@@ -121,11 +121,17 @@ def _running_keys(pages: list[list[str]]) -> tuple[set[str], set[str]]:
     return anywhere, keys - anywhere
 
 
-def strip_clock_column(lines: list[str]) -> tuple[list[str], int]:
+def strip_clock_column(lines: list[str], *, known: bool = False) -> tuple[list[str], int]:
     """Remove a margin clock-time column ("09:28:29" before the line number) when
-    most lines have one. Returns (lines, how many had one)."""
+    most lines have one (``known``: earlier pages had one, so a short last page whose
+    every line has one). Returns (lines, how many had one)."""
     hits = [bool(_CLOCK.match(line)) for line in lines]
-    if sum(hits) < 3 or sum(hits) * 10 < len(lines) * 4:
+    every = (
+        known
+        and any(hits)
+        and all(h or _PAGE_NUMBER.match(x) for h, x in zip(hits, lines, strict=True))
+    )
+    if not every and (sum(hits) < 3 or sum(hits) * 10 < len(lines) * 4):
         return lines, 0
     return [
         _CLOCK.sub("", line, count=1).strip() if hit else line
@@ -133,9 +139,11 @@ def strip_clock_column(lines: list[str]) -> tuple[list[str], int]:
     ], sum(hits)
 
 
-def _strip_line_numbers(lines: list[str]) -> tuple[list[str], int]:
+def _strip_line_numbers(lines: list[str], *, known: bool = False) -> tuple[list[str], int]:
     """Remove margin line numbers, read at the start (pdfplumber) or the end
-    (other extractors) of each line. Returns (lines, how many were numbered)."""
+    (other extractors) of each line (``known``: earlier pages were numbered, so a
+    short page whose every line is numbered from 1). Returns (lines, how many were
+    numbered)."""
 
     def leading() -> tuple[list[str], int]:
         out, hits, last = [], 0, 0
@@ -173,6 +181,8 @@ def _strip_line_numbers(lines: list[str]) -> tuple[list[str], int]:
     best, hits = (lead, lead_hits) if lead_hits >= trail_hits else (trail, trail_hits)
     if hits >= 3 and hits * 10 >= len(lines) * 4:
         return best, hits
+    if known and lead_hits == len(lines) and _LEADING_NUMBER.match(lines[0]).group(1) == "1":
+        return lead, lead_hits
     return _strip_numbered_runs(lines)
 
 
@@ -213,7 +223,9 @@ def clean_pages(
         for row in rows:
             row.text = collapse(row.text)
         rows = [row for row in rows if row.text]
-        texts, clocks = strip_clock_column([row.text for row in rows])
+        texts, clocks = strip_clock_column(
+            [row.text for row in rows], known=stats["clock_times"] > 0
+        )
         stats["clock_times"] += clocks
         for row, text in zip(rows, texts, strict=True):
             row.text = text
@@ -243,7 +255,9 @@ def clean_pages(
             kept.pop(0)
         if kept and kept[-1].text.lower().startswith("page") and _PAGE_NUMBER.match(kept[-1].text):
             kept.pop()
-        texts, hits = _strip_line_numbers([row.text for row in kept])
+        texts, hits = _strip_line_numbers(
+            [row.text for row in kept], known=stats["numbered_pages"] > 0
+        )
         for row, text in zip(kept, texts, strict=True):
             row.text = text.strip()
         kept = [row for row in kept if row.text]
@@ -297,10 +311,14 @@ def is_cert_heading(line: str) -> bool:
     return bool(_CERT_HEADING.match(line))
 
 
-def is_word_index(page: Page) -> bool:
-    """A concordance page: most tokens are page:line references ("44:8", "wanted53:14")."""
+def is_word_index(page: Page, *, follows_one: bool = False) -> bool:
+    """A concordance page: most tokens are page:line references ("44:8", "wanted53:14").
+    ``follows_one``: the page after a word-index page (its short last page) needs only
+    a few references, and no speaker turn."""
     tokens = " ".join(page.lines).split()
     refs = sum(1 for t in tokens if _WORD_REF.search(t))
+    if follows_one and not any(is_speaker_line(line) for line in page.lines):
+        return refs >= 2 and refs * 10 >= len(tokens) * 3
     return refs >= 20 and refs * 10 >= len(tokens) * 3
 
 
@@ -349,8 +367,10 @@ def _classify(pages: list[Page]) -> None:
     first; what comes before it (but the index) is the cover. A body page's lines
     before that start go to the cover, too (``Page.body_from``).
     """
+    previous = ""
     for page in pages:
         if page.kind == "index":
+            previous = page.kind
             continue
         if _looks_like_index(page):
             page.kind = "index"
@@ -359,8 +379,9 @@ def _classify(pages: list[Page]) -> None:
                 for line in page.lines
                 if _INDEX_ENTRY.match(line)
             ]
-        elif is_word_index(page):
+        elif is_word_index(page, follows_one=previous == "word_index"):
             page.kind = "word_index"
+        previous = page.kind
     candidates = [p for p in pages if p.kind not in ("index", "word_index")]
     first_numbered = next((p.number for p in candidates if p.numbered and not _cover_like(p)), None)
     first_line = next(

@@ -25,6 +25,11 @@ from dataclasses import dataclass, field
 
 from faker import Faker
 
+from engine.gold import GoldDoc
+
+from .family_body import FamilyBody
+from .marks import P, T
+
 FAMILIES = ("bph", "bph2009", "federal", "appellate")
 
 
@@ -43,6 +48,26 @@ class FamilyDoc:
     numbered_cover: bool = False
     clock: bool = False
     filing: str = ""  # "Case ... Document N Filed DATE" (page numbers are added)
+    # Gold spans, offsets into the canonical text the importer makes of the body.
+    gold: GoldDoc | None = None
+    hard_cases: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return f"{self.family}-{self.seed:05d}"
+
+
+def _meta(family: str, seed: int, words: int, metadata: dict) -> dict:
+    from .generator import GENERATOR_VERSION
+
+    return {
+        "source": "synthetic",
+        "generator_version": GENERATOR_VERSION,
+        "layout": family,
+        "seed": seed,
+        "words": words,
+        "metadata": metadata,
+    }
 
 
 def _names(fake: Faker, n: int) -> list[tuple[str, str]]:
@@ -95,6 +120,12 @@ def _bph2009(seed: int, words: int) -> FamilyDoc:
     meta = dict(md, cdcr_number=number.replace("-", ""))
     body = h.text.split("\n")
     turns = [tuple(line.split(": ", 1)) for line in body if _is_turn(line)]
+    gold = GoldDoc(
+        f"bph2009-{seed:05d}",
+        h.text,
+        list(h.gold.spans),
+        meta=_meta("bph2009", seed, words, h.metadata),
+    )
     return FamilyDoc(
         family="bph2009",
         seed=seed,
@@ -103,6 +134,8 @@ def _bph2009(seed: int, words: int) -> FamilyDoc:
         turns=turns,
         metadata=meta,
         footer=company,
+        gold=gold,
+        hard_cases={k: list(v) for k, v in h.hard_cases.items()},
     )
 
 
@@ -167,29 +200,28 @@ def _federal(seed: int, words: int) -> FamilyDoc:
         f"MS. {df.upper()} {dl.upper()}",
         f"COURT REPORTER: MS. {people['reporter'][0].upper()} {people['reporter'][1].upper()}, CSR",
     ]
-    body: list[str] = ["PROCEEDINGS", "(Jury in.)"]
-    turns: list[tuple[str, str]] = []
-
-    def say(tag: str, text: str, printed: str | None = None) -> None:
-        body.append(printed or f"{tag}: {text}")
-        turns.append((tag, text))
-
-    say("THE COURT", "Good morning. Please be seated. " + _sentences(rng, fake, 3))
+    b = FamilyBody()
+    b.line("PROCEEDINGS")
+    b.line("(Jury in.)")
+    b.say("THE COURT", "Good morning. Please be seated. " + _sentences(rng, fake, 3))
     for first, last in people["jurors"]:
-        say(f"JUROR {last.upper()}", f"My name is {first} {last}. " + _sentences(rng, fake, 2))
-        say("THE COURT", "Thank you. " + _sentences(rng, fake, 1))
-    body.append(f"{wf.upper()} {wl.upper()}, PLAINTIFF'S WITNESS, SWORN")
-    body.append("DIRECT EXAMINATION")
-    body.append(f"BY MR. {pl.upper()}:")
-    witness = f"{wf.upper()} {wl.upper()}"
-    while sum(len(t.split()) for _, t in turns) < words:
+        b.say(
+            f"JUROR {P(last.upper())}",
+            f"My name is {P(f'{first} {last}')}. " + _sentences(rng, fake, 2),
+        )
+        b.say("THE COURT", "Thank you. " + _sentences(rng, fake, 1))
+    witness = P(f"{wf.upper()} {wl.upper()}")
+    b.line(f"{witness}, PLAINTIFF'S WITNESS, SWORN")
+    b.line("DIRECT EXAMINATION")
+    b.line(f"BY MR. {P(pl.upper())}:")
+    while b.words < words:
         q = _sentences(rng, fake, rng.randint(1, 2)).rstrip(".") + "?"
         a = _sentences(rng, fake, rng.randint(1, 3))
-        say(f"MR. {pl.upper()}", q, f"Q. {q}")
-        say(witness, a, f"A. {a}")
-    say(f"MS. {dl.upper()}", "Objection, Your Honor. " + _sentences(rng, fake, 1))
-    say("THE COURT", "Overruled. " + _sentences(rng, fake, 1))
-    body.append("(Recess.)")
+        b.say(f"MR. {P(pl.upper())}", q, printed_as="Q.")
+        b.say(witness, a, printed_as="A.")
+    b.say(f"MS. {P(dl.upper())}", "Objection, Your Honor. " + _sentences(rng, fake, 1))
+    b.say("THE COURT", "Overruled. " + _sentences(rng, fake, 1))
+    b.line("(Recess.)")
     meta = {
         "court": "United States District Court for the Northern District of Ohio",
         "case_number": case.upper(),
@@ -200,9 +232,11 @@ def _federal(seed: int, words: int) -> FamilyDoc:
         family="federal",
         seed=seed,
         cover=[cover],
-        body=body,
-        turns=turns,
+        body=b.printed,
+        turns=b.turns,
         metadata=meta,
+        gold=b.gold(f"federal-{seed:05d}", _meta("federal", seed, words, meta)),
+        hard_cases=b.hard_cases,
         numbered_cover=True,
         clock=True,
         filing=f"Case {case} Document {rng.randint(100, 400)} Filed {month:02d}/{day:02d}/{year % 100:02d}",
@@ -245,29 +279,25 @@ def _appellate(seed: int, words: int) -> FamilyDoc:
         f"{respondent_counsel[0].upper()} {respondent_counsel[1].upper()}, ESQ.",
         "On behalf of the Respondents 5",
     ]
-    body = ["PROCEEDINGS"]
-    turns: list[tuple[str, str]] = []
-    pc, rc = f"MR. {petitioner_counsel[1].upper()}", f"MS. {respondent_counsel[1].upper()}"
+    b = FamilyBody()
+    b.line("PROCEEDINGS")
+    pc = f"MR. {P(petitioner_counsel[1].upper())}"
+    rc = f"MS. {P(respondent_counsel[1].upper())}"
     speakers = (
-        f"CHIEF JUSTICE {chief[1].upper()}",
-        f"JUSTICE {j1[1].upper()}",
-        f"JUSTICE {j2[1].upper()}",
+        f"CHIEF JUSTICE {P(chief[1].upper())}",
+        f"JUSTICE {P(j1[1].upper())}",
+        f"JUSTICE {P(j2[1].upper())}",
     )
-
-    def say(tag: str, text: str) -> None:
-        body.append(f"{tag}: {text}")
-        turns.append((tag, text))
-
-    say(speakers[0], "We will hear argument first this morning. " + _sentences(rng, fake, 1))
+    b.say(speakers[0], "We will hear argument first this morning. " + _sentences(rng, fake, 1))
     counsel = pc
-    while sum(len(t.split()) for _, t in turns) < words:
-        say(counsel, _sentences(rng, fake, rng.randint(2, 4)))
-        say(rng.choice(speakers), _sentences(rng, fake, rng.randint(1, 2)).rstrip(".") + "?")
-        if counsel == pc and sum(len(t.split()) for _, t in turns) > words / 2:
-            say(speakers[0], "Thank you, counsel. " + _sentences(rng, fake, 1))
+    while b.words < words:
+        b.say(counsel, _sentences(rng, fake, rng.randint(2, 4)))
+        b.say(rng.choice(speakers), _sentences(rng, fake, rng.randint(1, 2)).rstrip(".") + "?")
+        if counsel == pc and b.words > words / 2:
+            b.say(speakers[0], "Thank you, counsel. " + _sentences(rng, fake, 1))
             counsel = rc
-    say(speakers[0], "Thank you. The case is submitted.")
-    body.append(f"(Whereupon, at 11:{rng.randint(0, 59):02d} a.m., the case was submitted.)")
+    b.say(speakers[0], "Thank you. The case is submitted.")
+    b.line(f"(Whereupon, at {T(f'11:{rng.randint(0, 59):02d} a.m.')}, the case was submitted.)")
     meta = {
         "court": "Supreme Court of the State of Nevada",
         "case_number": docket,
@@ -277,9 +307,11 @@ def _appellate(seed: int, words: int) -> FamilyDoc:
         family="appellate",
         seed=seed,
         cover=[cover],
-        body=body,
-        turns=turns,
+        body=b.printed,
+        turns=b.turns,
         metadata=meta,
+        gold=b.gold(f"appellate-{seed:05d}", _meta("appellate", seed, words, meta)),
+        hard_cases=b.hard_cases,
         header="Unofficial Copy - Pending Final Review",
         footer=f"{fake.last_name()} Reporting Company",
         contents=contents,

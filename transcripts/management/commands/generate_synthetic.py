@@ -2,9 +2,10 @@
 
 Seeds are SEED, SEED+1, ... SEED+N-1; the same seed always gives the same hearing.
 ``--layout`` picks a layout family (``engine.synthetic.families``): ``bph`` (default,
-the canonical text and today's PDF, with gold), or ``bph2009``, ``federal``, ``appellate``
-(the family's text export and PDF, for import tests; no gold). ``--scan`` also writes an
-image-only PDF of the family's PDF (``<id>-scan.pdf``). Touches no database.
+the canonical text and today's PDF), or another family (the family's text export and
+PDF). Every family writes ``DIR/gold.jsonl``: its spans are offsets into the canonical
+text the importer makes of the file. ``--scan`` also writes an image-only PDF of the
+family's PDF (``<id>-scan.pdf``). Touches no database.
 """
 
 import json
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from engine.gold import write_jsonl
 from engine.synthetic import generate_hearing, render_pdf, write_gold_jsonl
 from engine.synthetic.families import FAMILIES, family_document
 from engine.synthetic.family_render import render_scan
@@ -34,7 +36,7 @@ class Command(BaseCommand):
             "--layout",
             choices=FAMILIES,
             default="bph",
-            help="Layout family (default bph: today's board layout with gold spans).",
+            help="Layout family (default bph: today's board layout); every family writes gold.",
         )
         parser.add_argument(
             "--scan", action="store_true", help="Also write a scan of the PDF (no text layer)."
@@ -89,6 +91,7 @@ class Command(BaseCommand):
 
         family = options["layout"]
         files = []
+        golds = []
         started = time.perf_counter()
         for seed in range(options["seed"], options["seed"] + options["n"]):
             doc = family_document(seed, family, words=options["words"])
@@ -96,6 +99,8 @@ class Command(BaseCommand):
             txt = out / f"{stem}.txt"
             txt.write_bytes(render_text(doc).encode("utf-8"))
             entry = {"id": stem, "seed": seed, "layout": family, "turns": len(doc.turns)}
+            entry["words"] = len(doc.gold.text.split())
+            entry["spans"] = len(doc.gold.spans)
             entry["txt"] = str(txt)
             if options["pdf"] or options["scan"]:
                 data = family_pdf(doc)
@@ -107,10 +112,16 @@ class Command(BaseCommand):
                     scan.write_bytes(render_scan(data, seed=seed))
                     entry["scan"] = str(scan)
             files.append(entry)
+            golds.append(doc.gold)
+        gold = out / "gold.jsonl"
+        write_jsonl(golds, gold)
         elapsed = time.perf_counter() - started
         if options["json"]:
-            self.stdout.write(json.dumps({"files": files, "seconds": round(elapsed, 3)}))
+            self.stdout.write(
+                json.dumps({"files": files, "gold": str(gold), "seconds": round(elapsed, 3)})
+            )
         else:
             self.stdout.write(
-                f"Wrote {len(files)} synthetic {family} transcript(s) to {out} ({elapsed:.2f} s)."
+                f"Wrote {len(files)} synthetic {family} transcript(s) to {out} "
+                f"({elapsed:.2f} s); gold: {gold}"
             )

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from engine.detectors.base import Detection, Detector
 from engine.gold import GoldDoc, GoldSpan, write_jsonl
 
 pytestmark = pytest.mark.django_db
@@ -202,3 +203,47 @@ def test_evaluate_scores_person_as_whole_mentions_and_as_name_parts_and_says_whi
     text_report = out.getvalue()
     assert "PERSON compared as name parts (parts)" in text_report
     assert "PERSON as whole mentions" in text_report and "PERSON as name parts" in text_report
+
+
+class GreetingAsTime(Detector):
+    """Stands in for a statistical model that calls a greeting a time (as spaCy does);
+    "Good morning" is on the seeded allow-list."""
+
+    name = "spacy"
+    labels = frozenset({"TIME"})
+
+    def detect(self, document):
+        start = document.text.index("Good morning")
+        return [Detection(start, start + 12, "TIME", 0.85, self.name)]
+
+
+def test_evaluate_says_which_member_found_a_mention_left_in_clear_and_which_rule_dropped_it(
+    settings, gold_file
+):
+    settings.DETECTORS = [
+        *LIGHT,
+        {"NAME": "tests.test_command_evaluate.GreetingAsTime", "OPTIONS": {}},
+    ]
+    out = StringIO()
+    call_command("evaluate", "--gold", str(gold_file), "--json", stdout=out)
+    clear = json.loads(out.getvalue())["left_in_clear"]
+    (morning,) = clear["list"]
+    assert (morning["text"], morning["label"]) == ("morning", "TIME")
+    assert morning["why"] == "dropped: spacy/allow-list"
+    assert [(d["detector"], d["outcome"], d["rule"]) for d in morning["found_by"]] == [
+        ("spacy", "dropped", "allow-list")
+    ]
+    assert clear["why"] == {"dropped: spacy/allow-list": 1}
+    out = StringIO()
+    call_command("evaluate", "--gold", str(gold_file), stdout=out)
+    assert "'morning': dropped: spacy/allow-list" in out.getvalue()
+
+
+def test_evaluate_says_not_found_when_no_member_proposed_the_words(settings, gold_file):
+    settings.DETECTORS = LIGHT
+    out = StringIO()
+    call_command("evaluate", "--gold", str(gold_file), "--json", stdout=out)
+    clear = json.loads(out.getvalue())["left_in_clear"]
+    assert [(m["text"], m["why"], m["found_by"]) for m in clear["list"]] == [
+        ("morning", "not found", [])
+    ]

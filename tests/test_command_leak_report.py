@@ -7,6 +7,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from engine.detectors.base import Detection, Detector
+
 pytestmark = pytest.mark.django_db
 
 LIGHT = [
@@ -68,3 +70,32 @@ def test_without_the_safety_net_a_name_left_in_clear_is_counted_unflagged(settin
     call_command("leak_report", str(path), "--json", stdout=out)
     (item,) = json.loads(out.getvalue())["files"]
     assert (item["direct_in_clear_occurrences"], item["direct_unflagged_occurrences"]) == (1, 0)
+
+
+class NameAsDate(Detector):
+    """Stands in for a statistical model that calls a given name a date."""
+
+    name = "spacy"
+    labels = frozenset({"DATE"})
+
+    def detect(self, document):
+        start = document.text.index("Michael")
+        return [Detection(start, start + 7, "DATE", 0.85, self.name)]
+
+
+def test_leak_report_says_which_member_found_a_name_in_clear_and_which_rule_dropped_it(
+    settings, tmp_path
+):
+    settings.DETECTORS = [*LIGHT, {"NAME": "tests.test_command_leak_report.NameAsDate"}]
+    path = tmp_path / "list.txt"
+    path.write_text("THE COURT: The letters came from Michael today.\n", encoding="utf-8")
+    out = StringIO()
+    call_command("leak_report", str(path), "--json", "--detectors", "patterns,spacy", stdout=out)
+    (item,) = json.loads(out.getvalue())["files"]
+    (michael,) = item["direct_in_clear"]
+    assert michael["word"] == "Michael"
+    assert michael["found_by"] == {"spacy DATE date-no-anchor": 1}
+    assert item["dropped_by_rule"] == {"spacy/date-no-anchor": 1}
+    out = StringIO()
+    call_command("leak_report", str(path), "--detectors", "patterns,spacy", stdout=out)
+    assert "Michael ×1 (" in out.getvalue() and "spacy DATE date-no-anchor ×1" in out.getvalue()

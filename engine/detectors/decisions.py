@@ -110,3 +110,47 @@ def trace(
                 out.append(d.as_dict())
     out.sort(key=lambda x: (x["start"], x["detector"], x["end"]))
     return out
+
+
+def why_in_clear(found_by: list[dict]) -> str:
+    """In words, why words that a member found are in clear: ``not found`` (no member
+    proposed them), ``dropped: spacy/ordinary-word-body, ...``, ``possible miss`` (shown
+    to the reviewer, not decided) or ``merge`` (every find reached the merge, which gave
+    the words to a longer or higher-ranked span elsewhere)."""
+    if not found_by:
+        return "not found"
+    if any(d["outcome"] == POSSIBLE_MISS for d in found_by):
+        return "possible miss"
+    dropped = sorted({f"{d['detector']}/{d['rule']}" for d in found_by if d["outcome"] == DROPPED})
+    if dropped and not any(d["outcome"] == SPAN for d in found_by):
+        return "dropped: " + ", ".join(dropped)
+    return "merge" if not dropped else "merge; dropped: " + ", ".join(dropped)
+
+
+def left_in_clear(
+    text: str,
+    gold: Iterable,
+    predicted: Iterable,
+    decisions: Iterable[Decision],
+) -> list[dict]:
+    """Gold mentions (objects with ``start``, ``end``, ``label``) that no predicted span
+    touches, each with the members that found its words and what became of their finds
+    (``trace``) and ``why`` in words."""
+    spans = sorted((p.start, p.end) for p in predicted)
+    decided = list(decisions)
+    out = []
+    for g in gold:
+        if any(s < g.end and g.start < e for s, e in spans):
+            continue
+        found_by = trace(decided, g.start, g.end)
+        out.append(
+            {
+                "start": g.start,
+                "end": g.end,
+                "label": g.label,
+                "text": text[g.start : g.end],
+                "why": why_in_clear(found_by),
+                "found_by": found_by,
+            }
+        )
+    return out

@@ -102,6 +102,24 @@ def gold_has_whole_names(docs: list[GoldDoc]) -> bool:
     )
 
 
+def left_in_clear_report(docs: list[GoldDoc], predictions: dict, decisions: dict) -> dict:
+    """Gold mentions no suggestion touches (safety net left out), each with the members
+    that found its words and the rule that dropped their finds
+    (``engine.detectors.decisions.left_in_clear``), and a count by reason."""
+    from collections import Counter
+
+    from engine.detectors.decisions import left_in_clear
+
+    listed = []
+    for doc in docs:
+        for m in left_in_clear(
+            doc.text, doc.spans, predictions.get(doc.id, []), decisions.get(doc.id, [])
+        ):
+            listed.append({"doc": doc.id, **m})
+    why = Counter(m["why"] for m in listed)
+    return {"mentions": len(listed), "why": dict(why.most_common()), "list": listed}
+
+
 def _person_figures(report: dict) -> dict:
     return {"overall": report["overall"], "PERSON": report["labels"].get("PERSON")}
 
@@ -152,6 +170,7 @@ class Command(BaseCommand):
         net_spans = 0
         words = 0
         errors: dict[str, str] = {}
+        decisions: dict = {}
         for doc in docs:
             metadata = (
                 doc.meta.get("metadata") if isinstance(doc.meta.get("metadata"), dict) else {}
@@ -160,6 +179,7 @@ class Command(BaseCommand):
                 text=doc.text, metadata=metadata, only=only, ensemble=ensemble
             )
             errors.update(result.errors)
+            decisions[doc.id] = result.decisions
             spans = [
                 # credit the detectors that proposed this label
                 Prediction(s.start, s.end, s.label, [p for p in s.provenance if "label" not in p])
@@ -196,6 +216,7 @@ class Command(BaseCommand):
             "words": words,
             "per_1000_words": round(1000 * net_spans / max(words, 1), 2),
         }
+        report["left_in_clear"] = left_in_clear_report(scored, predictions, decisions)
         if name_words:
             report["name_words"] = name_word_coverage(docs, predictions, kind_of=name_word_kind)
             report["name_words"]["with_safety_net"] = {
@@ -235,6 +256,21 @@ class Command(BaseCommand):
             f"{_fmt(report['with_safety_net']['overall']['exact'])}, leaked gold tokens "
             f"{report['with_safety_net']['leaked_tokens']}"
         )
+        clear = report["left_in_clear"]
+        self.stdout.write(
+            f"gold mentions left in clear: {clear['mentions']} "
+            + ", ".join(f"{why} {n}" for why, n in clear["why"].items())
+        )
+        for m in clear["list"]:
+            members = ", ".join(
+                f"{d['detector']} {d['label']} {d['outcome']}"
+                + (f" ({d['rule']})" if "rule" in d else "")
+                for d in m["found_by"]
+            )
+            self.stdout.write(
+                f"  {m['doc']} {m['label']} {m['text']!r}: {m['why']}"
+                + (f" [{members}]" if members else "")
+            )
         if name_words:
             self._print_name_words(report["name_words"])
         for name, message in sorted(errors.items()):

@@ -14,6 +14,9 @@ ensemble and prints, per file, for a reviewer:
 * **possible misses per 1,000 words**: what the safety net proposes (what reviewers read);
 * a ``.txt`` file that the importer rejects (fragments, another court's layout) is read
   as plain text;
+* **which member found each name left in clear and which rule dropped its find**
+  (``found_by``: ``"spacy LOCATION ordinary-word-body": 2``), and every member's dropped
+  finds counted by rule (``dropped_by_rule``; ``engine.detectors.decisions``);
 * **domain terms lost**: occurrences of public terms (``public.py``: the CDCR/BPH
   lexicon, courts, government bodies, laws, citations) that a suggestion covers, i.e.
   that the release would replace; and the share that survives.
@@ -50,8 +53,11 @@ def domain_occurrences(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in joined]
 
 
-def report_text(text: str, spans, allow=None) -> dict:
-    """The report of one text, given the ensemble's merged spans."""
+def report_text(text: str, spans, allow=None, decisions=()) -> dict:
+    """The report of one text, given the ensemble's merged spans and, when given, its
+    decisions (``EnsembleResult.decisions``): for each name left in clear, which member
+    found it and which rule dropped its find (``found_by``)."""
+    from engine.detectors.decisions import DROPPED, trace
     from engine.detectors.ordinary import is_name_word
     from engine.detectors.safety_net import possible_misses
 
@@ -62,12 +68,18 @@ def report_text(text: str, spans, allow=None) -> dict:
     words = len(_WORDS.findall(text))
     direct: Counter = Counter()
     shaped: Counter = Counter()
+    found_by: dict[tuple[str, str], Counter] = {}
+    decisions = list(decisions)
     for c in candidates:
         word = text[c.start : c.end]
         if c.direct or is_name_word(word):
             direct[(word, c.reason)] += 1
+            finds = found_by.setdefault((word, c.reason), Counter())
+            for d in trace(decisions, c.start, c.end):
+                finds[f"{d['detector']} {d['label']} {d.get('rule') or d['outcome']}"] += 1
         else:
             shaped[word] += 1
+    dropped = Counter(f"{d.detector}/{d.rule}" for d in decisions if d.outcome == DROPPED)
     # names that no suggestion covers at all, not even a possible miss (0 whenever the
     # safety net runs: it proposes every one of them)
     unflagged = [
@@ -87,7 +99,8 @@ def report_text(text: str, spans, allow=None) -> dict:
         "spans": len(kept),
         "safety_net_spans": len(net),
         "direct_in_clear": [
-            {"word": w, "reason": r, "count": n} for (w, r), n in sorted(direct.items())
+            {"word": w, "reason": r, "count": n, "found_by": dict(found_by[(w, r)])}
+            for (w, r), n in sorted(direct.items())
         ],
         "direct_in_clear_distinct": len({w.lower() for w, _ in direct}),
         "direct_in_clear_occurrences": sum(direct.values()),
@@ -98,6 +111,7 @@ def report_text(text: str, spans, allow=None) -> dict:
         "domain_terms": len(terms),
         "domain_terms_lost": n_lost,
         "domain_terms_surviving": round(1 - n_lost / len(terms), 4) if terms else None,
+        "dropped_by_rule": dict(dropped.most_common()),
         "domain_terms_lost_list": [
             {"term": t, "labels": labels, "count": n} for (t, labels), n in sorted(lost.items())
         ],
@@ -145,7 +159,7 @@ class Command(BaseCommand):
                 text, metadata = source.data.decode("utf-8", errors="replace"), {}
                 item["read_as_plain_text"] = True
             result = ensemble.run(Document(text, metadata), only=only)
-            item.update(report_text(text, result.spans, ensemble.allow))
+            item.update(report_text(text, result.spans, ensemble.allow, result.decisions))
             if result.errors:
                 item["detector_errors"] = sorted(result.errors)
         ok = [f for f in files if "words" in f]
@@ -179,7 +193,10 @@ class Command(BaseCommand):
                 f"{f['safety_net_spans']} safety-net suggestions"
             )
             listed = ", ".join(
-                f"{d['word']} ×{d['count']} ({d['reason']})" for d in f["direct_in_clear"]
+                f"{d['word']} ×{d['count']} ({d['reason']}"
+                + "".join(f"; {k} ×{n}" for k, n in d["found_by"].items())
+                + ")"
+                for d in f["direct_in_clear"]
             )
             self.stdout.write(
                 f"   names left in clear (direct identifiers, no confident detector): "
@@ -197,6 +214,8 @@ class Command(BaseCommand):
                 f"{d['term']} ×{d['count']} ({d['labels']})" for d in f["domain_terms_lost_list"]
             )
             surviving = f["domain_terms_surviving"]
+            rules = ", ".join(f"{k} ×{n}" for k, n in f["dropped_by_rule"].items())
+            self.stdout.write(f"   finds dropped, by member and rule: {rules or 'none'}")
             self.stdout.write(
                 f"   domain terms: {f['domain_terms']}, lost {f['domain_terms_lost']}"
                 + (f" ({100 * surviving:.1f}% survive)" if surviving is not None else "")

@@ -5,6 +5,7 @@ import pytest
 
 from annotations.models import Entity, Span
 from annotations.services import review as rs
+from anonreview.core.models import AuditEvent
 from tests.test_review_services import at, make_review_transcript, span_at
 
 
@@ -120,3 +121,69 @@ def test_undo_conflict_names_the_other_user(rt, annotator, other_annotator):
     with pytest.raises(rs.SpanConflict, match="ann2 changed these spans"):
         rs.review_undo(transcript=rt, actor=annotator)
     assert Span.objects.get(pk=span.pk).status == "rejected"
+
+
+# --- Issue 28, finding 3: undo costs what the action cost, at any size ----------------
+
+
+def _span_updates(queries) -> list[str]:
+    return [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith("UPDATE")]
+
+
+def _undo_cost(annotator, *, spans: int, action: str):
+    """Queries and the text of the span UPDATEs of ``action`` on ``spans`` suggestions and
+    of its undo."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.test_review_bulk import make_bulk_transcript
+
+    transcript = make_bulk_transcript(assignees=[annotator], spans=spans, per_line=5)
+    with CaptureQueriesContext(connection) as forward:
+        if action == "accept_all":
+            rs.spans_accept_all(transcript=transcript, actor=annotator, label="PERSON")
+        else:
+            rs.spans_reject_form(
+                transcript=transcript, actor=annotator, label="PERSON", form="Velix"
+            )
+    with CaptureQueriesContext(connection) as undo:
+        rs.review_undo(transcript=transcript, actor=annotator)
+    assert not Span.objects.filter(transcript=transcript).exclude(status="suggested").exists()
+    return forward.captured_queries, undo.captured_queries
+
+
+@pytest.mark.parametrize("action", ["accept_all", "reject_form"])
+def test_undo_of_ten_times_the_spans_issues_as_many_queries_and_no_longer_statements(
+    annotator, action
+):
+    small_forward, small_undo = _undo_cost(annotator, spans=40, action=action)
+    big_forward, big_undo = _undo_cost(annotator, spans=400, action=action)
+    assert len(big_undo) == len(small_undo) <= len(small_forward) + 12
+    # The undo's UPDATEs say no more than the action's did (not one CASE branch per span
+    # and field, as bulk_update wrote them: 20× the decision's time at 3,000 spans).
+    forward_sql = sum(len(sql) for sql in _span_updates(big_forward))
+    undo_sql = sum(len(sql) for sql in _span_updates(big_undo))
+    assert undo_sql <= 3 * forward_sql, (undo_sql, forward_sql)
+
+
+def test_undo_of_a_bulk_decision_restores_every_version_and_reviewer(annotator, other_annotator):
+    from tests.test_review_bulk import make_bulk_transcript
+
+    transcript = make_bulk_transcript(assignees=[annotator, other_annotator], spans=100)
+    first = list(Span.objects.filter(transcript=transcript).order_by("pk")[:10])
+    for span in first:  # another reviewer's earlier decisions: other versions and reviewer
+        rs.span_accept(span=span.pk, actor=other_annotator, version=span.version)
+    before = state(transcript)
+    reviewers = dict(Span.objects.filter(transcript=transcript).values_list("pk", "reviewer_id"))
+    rs.spans_reject_form(transcript=transcript, actor=annotator, label="PERSON", form="Velix")
+    rs.spans_accept_all(transcript=transcript, actor=annotator, label="PERSON")
+    rs.review_undo(transcript=transcript, actor=annotator)
+    rs.review_undo(transcript=transcript, actor=annotator)
+    assert state(transcript) == before
+    assert (
+        dict(Span.objects.filter(transcript=transcript).values_list("pk", "reviewer_id"))
+        == reviewers
+    )
+    undo = AuditEvent.objects.filter(event_type="review.undo").order_by("-id").first()
+    assert undo.after["action"] == "reject_form"
+    assert {s["status"] for s in undo.after["spans"]} <= {"suggested", "accepted"}

@@ -38,14 +38,23 @@ def review_assign_entities(*, transcript: Transcript, spans: Iterable[Span] | No
             transcript=transcript, label__in={s.label for s in spans}, key__in=set(keys.values())
         ).order_by("id"):
             groups.setdefault((e.label, e.key), e)  # the oldest group of that key
+        joining: dict[int, list[int]] = {}
         for span in spans:
             entity = groups.get((span.label, keys[span.pk]))
             if entity is not None:
                 span.entity = entity
-                Span.objects.filter(pk=span.pk).update(entity=entity)
+                joining.setdefault(entity.pk, []).append(span.pk)
+        for entity_id, ids in joining.items():  # one UPDATE per group, not per span
+            for part in _chunks(ids):
+                Span.objects.filter(pk__in=part).update(entity_id=entity_id)
     rest = [s for s in spans if s.entity_id is None]
     if rest:
         entities_assign(transcript=transcript, spans=rest)
+
+
+def _chunks(ids: list[int], size: int = 500):
+    for i in range(0, len(ids), size):
+        yield ids[i : i + size]
 
 
 def _ref_number(ref: str) -> int:

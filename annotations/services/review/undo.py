@@ -1,10 +1,13 @@
 """Undo: walk back an actor's own review actions, restoring spans and their versions."""
 
+import json
+
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from annotations.models import Entity, LeakException, Proposal, Span
-from annotations.services.review.bulk import chunks
+from annotations.services.review.bulk import CHUNK, chunks
 from annotations.services.review.exceptions import NOT_A_LEAK_ACTION
 from annotations.services.review.groups import review_assign_entities
 from annotations.services.review.permissions import ReviewError, SpanConflict, _check_edit
@@ -75,11 +78,18 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
         )
     state_before = [span_snapshot(s) for s in current.values()]
     restored, updated = [], []
-    proposals = dict(
-        Proposal.objects.filter(
-            pk__in=[snap.get("proposal_id") for snap in before.values() if snap.get("proposal_id")]
-        ).values_list("pk", "provenance")
-    )
+    proposal_ids = {snap.get("proposal_id") for snap in before.values()} - {None}
+    proposals = {
+        pk: provenance
+        for part in chunks(proposal_ids)
+        for pk, provenance in Proposal.objects.filter(pk__in=part).values_list("pk", "provenance")
+    }
+    entities = {
+        pk
+        for part in chunks({snap["entity_id"] for snap in before.values()} - {None})
+        for pk in Entity.objects.filter(pk__in=part).values_list("pk", flat=True)
+    }
+    created = []
     for span_id, snap in before.items():
         span = current.get(span_id)
         fields = {k: snap[k] for k in _RESTORED_FIELDS}
@@ -91,21 +101,15 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
                 fields["provenance"] = full
                 break
         if span is None:
-            if snap["entity_id"] and not Entity.objects.filter(pk=snap["entity_id"]).exists():
+            if fields["entity_id"] not in entities:
                 fields["entity_id"] = None
-            span = Span.objects.create(
-                pk=span_id, transcript=transcript, version=snap["version"], **fields
-            )
+            span = Span(pk=span_id, transcript=transcript, version=snap["version"], **fields)
+            created.append(span)
         else:
-            for key, value in fields.items():
-                setattr(span, key, value)
-            span.version = snap["version"]
-            span.updated_at = timezone.now()
-            updated.append(span)
+            updated.append((span, fields, snap["version"]))
         restored.append(span)
-    Span.objects.bulk_update(
-        updated, [*_RESTORED_FIELDS, "proposal_id", "version", "updated_at"], batch_size=500
-    )
+    Span.objects.bulk_create(created, batch_size=CHUNK)
+    _restore(updated)
     removed = [i for i in after if i not in before]
     for part in chunks(removed):
         Span.objects.filter(pk__in=part).delete()
@@ -132,6 +136,33 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
         before=before_side,
         after=after_side,
     )
+
+
+def _restore(updated: list[tuple[Span, dict, int]]) -> None:
+    """Give each span its restored ``fields`` and ``version``, in UPDATEs of at most
+    ``CHUNK`` ids, one per distinct change: spans are grouped by the fields that change and
+    the values they return to, and by how far their version goes back (``F("version")``
+    minus that). A bulk decision's undo is then as many statements as the decision itself
+    (one change, "back to suggested, no reviewer", a version back by one), where
+    ``bulk_update``'s ``CASE id WHEN …`` per row and field cost 15× the decision at 1,000
+    spans and 20× at 3,000 (issue 28). The spans (objects) get the same values."""
+    now = timezone.now()
+    groups: dict[tuple, tuple[dict, int, list[int]]] = {}
+    for span, fields, version in updated:
+        change = {k: v for k, v in fields.items() if getattr(span, k) != v}
+        delta = version - span.version
+        key = (json.dumps(change, sort_keys=True, default=str), delta)
+        groups.setdefault(key, (change, delta, []))[2].append(span.pk)
+        for name, value in change.items():
+            setattr(span, name, value)
+        span.version, span.updated_at = version, now
+    for change, delta, ids in groups.values():
+        if not change and not delta:
+            continue
+        for part in chunks(ids):
+            Span.objects.filter(pk__in=part).update(
+                **change, version=F("version") + delta, updated_at=now
+            )
 
 
 def _changed_by(*, transcript: Transcript, actor, since: int, spans: set[int]) -> str | None:

@@ -180,7 +180,9 @@ class LeakException(models.Model):
 
 
 class TrainedModel(models.Model):
-    """A transformer detector fine-tuned on gold data (``engine.learning``).
+    """A detector trained on gold data: the domain model (``kind=domain``, spaCy on the
+    CPU, ``engine.learning.domain``; retrained by the learning loop, at most one
+    ``active``, which the ensemble reads) or a transformer (``engine.learning.train``).
 
     ``path`` is the model directory (transformers files + ``training.json``);
     ``metrics`` holds the best epoch's held-out figures (``evaluate`` shape:
@@ -192,6 +194,10 @@ class TrainedModel(models.Model):
         TRAINING = "training", "Training"
         READY = "ready", "Ready"
         FAILED = "failed", "Failed"
+
+    class Kind(models.TextChoices):
+        TRANSFORMER = "transformer", "Transformer (GPU recipe)"
+        DOMAIN = "domain", "Domain model (spaCy, CPU)"
 
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     path = models.CharField(max_length=500)
@@ -215,9 +221,26 @@ class TrainedModel(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     trained_at = models.DateTimeField(null=True, blank=True)
+    # The learning loop (issue 30): which family, what started it, whether the ensemble
+    # reads it now, and how it compared with the model that was active when it finished.
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.TRANSFORMER)
+    trigger = models.CharField(max_length=16, blank=True, help_text="button, approvals or command")
+    active = models.BooleanField(default=False)
+    activated_at = models.DateTimeField(null=True, blank=True)
+    baseline = models.JSONField(
+        default=dict, blank=True, help_text="the then active model's figures on the same gold"
+    )
+    decision = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["active"],
+                condition=models.Q(active=True),
+                name="trained_model_one_active",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"Trained model {self.pk} ({self.status})"

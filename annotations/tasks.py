@@ -6,7 +6,7 @@ connection included, issue 23).
 
 from django_tasks import task
 
-from annotations.services import annotation, learning, measurements
+from annotations.services import annotation, learning_loop, measurements
 from transcripts.services import jobs
 
 
@@ -33,10 +33,10 @@ def dashboard_recompute_task(*, job_id: int, rerun: bool = True) -> None:
 
 
 @task()
-def train_detector_task(*, job_id: int, trained_model_id: int) -> None:
+def retrain_domain_task(*, job_id: int, trained_model_id: int) -> None:
     jobs.job_run(
         job_id=job_id,
-        work=lambda: learning.trained_model_train_job(
+        work=lambda: learning_loop.domain_retrain_job(
             job_id=job_id, trained_model_id=trained_model_id
         ),
         error=_failed("training"),

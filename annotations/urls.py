@@ -36,6 +36,7 @@ urlpatterns: list = [
     path("dashboard/download.<str:fmt>", dashboard.dashboard_download, name="dashboard-download"),
     path("export/", export.export_page, name="export"),
     path("learning/", learning.learning_page, name="learning"),
+    path("learning/rollback/", learning.learning_rollback, name="learning-rollback"),
     path("allow-list/", allowlist.allowlist_page, name="allowlist"),
     path("allow-list/<int:term_id>/delete/", allowlist.allowlist_delete, name="allowlist-delete"),
     path(

@@ -66,7 +66,7 @@ def detectors_from_settings(config: list[dict] | None = None) -> list[Detector]:
     key += "|" + str(getattr(settings, "SPACY_MODEL", ""))
     cached = _cache.get(key)
     if cached is not None:
-        return cached
+        return _with_active_domain(cached)
     with _cache_lock:
         cached = _cache.get(key)
         if cached is not None:
@@ -104,7 +104,39 @@ def detectors_from_settings(config: list[dict] | None = None) -> list[Detector]:
         if len(set(names)) != len(names):
             raise ImproperlyConfigured(f"DETECTORS: detector names must be unique, got {names}.")
         _cache[key] = detectors
-    return detectors
+    return _with_active_domain(detectors)
+
+
+# The learned domain member reads the active model (issue 30): the database's active
+# TrainedModel, else the model shipped with the detector. One instance per model
+# directory (loaded once per process); a job that finds another active model gets the
+# instance for that one, and the old one is let go.
+_DOMAIN_CLASS = "DomainDetector"
+_domain_instances: dict[tuple[type, str | None], Detector] = {}
+
+
+def _with_active_domain(detectors: list[Detector]) -> list[Detector]:
+    if not any(type(d).__name__ == _DOMAIN_CLASS for d in detectors):
+        return detectors
+    from annotations.services.learning_loop import active_domain_dir
+
+    model_dir = active_domain_dir()  # the cheap version stamp: one small query per build
+    if model_dir is None:
+        return detectors  # the configured (shipped) model
+    out = []
+    for d in detectors:
+        if type(d).__name__ != _DOMAIN_CLASS:
+            out.append(d)
+            continue
+        key = (type(d), model_dir)
+        with _cache_lock:
+            instance = _domain_instances.get(key)
+            if instance is None:
+                _domain_instances.clear()
+                options = {k: v for k, v in d.options.items() if k != "model_dir"}
+                instance = _domain_instances[key] = type(d)(model_dir=model_dir, **options)
+        out.append(instance)
+    return out
 
 
 def _detector_threads(cls: type[Detector]) -> int:

@@ -116,42 +116,6 @@ def _config(*, out_dir: str, epochs: int, labels, seed: int, base_model: str | N
 
 
 @transaction.atomic
-def trained_model_start(
-    *, user, epochs: int = 3, labels: list[str] | None = None, seed: int = 13
-) -> TrainedModel:
-    """Queue the training of a detector on the approved transcripts (a background job)."""
-    from annotations.tasks import train_detector_task
-
-    if not 1 <= epochs <= 50:
-        raise LearningError("Epochs must be between 1 and 50.")
-    if training_job_active() is not None:
-        raise LearningError("A training job is already queued or running; wait for it to end.")
-    count = gold_transcripts().count()
-    if count == 0:
-        raise LearningError("No approved transcripts yet: approve some before training.")
-    model = TrainedModel.objects.create(
-        status=TrainedModel.Status.QUEUED,
-        source=SOURCE_APPROVED,
-        base_model=base_model_dir() or "",
-        labels=list(labels or []),
-        epochs=epochs,
-        seed=seed,
-        created_by=user if getattr(user, "is_authenticated", False) else None,
-    )
-    model.path = str(models_dir() / f"model-{model.pk}")
-    job = jobs.job_create(kind=Job.Kind.TRAIN, user=user, message="Queued")
-    model.job = job
-    model.save(update_fields=["path", "job"])
-    audit_record(
-        actor=user,
-        event_type="detector_training_queued",
-        after={"trained_model": model.pk, "epochs": epochs, "transcripts": count, "seed": seed},
-    )
-    jobs.job_enqueue(job=job, task=train_detector_task, trained_model_id=model.pk)
-    return model
-
-
-@transaction.atomic
 def trained_model_create(
     *,
     path: str,
@@ -173,6 +137,12 @@ def trained_model_create(
         seed=seed,
         created_by=user if getattr(user, "is_authenticated", False) else None,
     )
+    # A job of its own, run in this process: its progress is the row's heartbeat, so a
+    # killed command's row is ended by the stale-job sweep, never "Training" forever.
+    job = jobs.job_create(kind=Job.Kind.TRAIN, user=model.created_by, message="Training (command)")
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, heartbeat_at=timezone.now())
+    model.job = job
+    model.save(update_fields=["job"])
     audit_record(
         actor=user,
         event_type="detector_training_started",
@@ -273,65 +243,42 @@ def trained_model_train(
         **options,
     )
     try:
-        result = train(docs, config, progress=progress)
-    except Exception as exc:
-        trained_model_fail(model=model, error=_failure_words(exc), user=user)
+        result = train(docs, config, progress=_with_heartbeat(model, progress))
+    except BaseException as exc:  # Ctrl-C too: the row ends failed, with its reason
+        words = (
+            "Interrupted before the end."
+            if isinstance(exc, KeyboardInterrupt | SystemExit)
+            else _failure_words(exc)
+        )
+        trained_model_fail(model=model, error=words, user=user)
+        if model.job_id:
+            jobs.job_fail(job_id=model.job_id, error=f"Training failed: {words}")
         raise
     model = trained_model_finish(model=model, result=result, user=user)
+    if model.job_id:
+        jobs.job_finish(job_id=model.job_id, message=f"Model {model.pk} ready")
     if activate:
         current_link_update(path=model.path)
     return model
 
 
-def trained_model_train_job(*, job_id: int, trained_model_id: int) -> None:
-    """The background job: train on the approved transcripts, reporting epoch and loss."""
-    model = TrainedModel.objects.select_related("created_by").get(pk=trained_model_id)
-    user = model.created_by
-    jobs.job_start(job_id=job_id, message="Collecting gold data")
-    TrainedModel.objects.filter(pk=model.pk).update(status=TrainedModel.Status.TRAINING)
-    model.status = TrainedModel.Status.TRAINING
+def _with_heartbeat(model: TrainedModel, progress):
+    """``progress`` that also beats the row's job (at most once a second)."""
+    if not model.job_id:
+        return progress
     last = [0.0]
 
-    def progress(report: Progress) -> None:
-        event = report.detail
+    def report(event: Progress) -> None:
+        if progress is not None:
+            progress(event)
         now = time.monotonic()
-        phase = event["phase"]
-        if phase == "train" and now - last[0] < 1.0 and event["step"] != event["steps"]:
-            return
-        last[0] = now
-        epoch, epochs = event["epoch"], event["epochs"]
-        percent = 5 + int(90 * report.fraction)
-        if phase == "train":
-            message = f"Epoch {epoch}/{epochs} · loss {event['loss']:.4f}"
-        elif phase == "eval":
-            message = f"Epoch {epoch}/{epochs} · scoring the held-out transcripts"
-        else:
-            message = (
-                f"Epoch {epoch}/{epochs} done · loss {event['loss']:.4f} · F1 {event['f1']:.3f}"
+        if now - last[0] >= 1.0:
+            last[0] = now
+            jobs.job_progress(
+                job_id=model.job_id, progress=event.percent, message=event.message or "Training"
             )
-        jobs.job_progress(job_id=job_id, progress=percent, message=message)
 
-    try:
-        docs = learning_gold_from_approved()
-        if not docs:
-            raise LearningError("No approved transcripts to train on.")
-        jobs.job_progress(job_id=job_id, progress=2, message=f"Training on {len(docs)} transcripts")
-        model = trained_model_train(
-            model=model, docs=docs, user=user, progress=progress, activate=True
-        )
-    except Exception as exc:  # reported in words on the job; no text or names
-        logger.exception("training job %s failed", job_id)
-        TrainedModel.objects.filter(
-            pk=trained_model_id, status=TrainedModel.Status.TRAINING
-        ).update(status=TrainedModel.Status.FAILED, error=_failure_words(exc))
-        jobs.job_fail(job_id=job_id, error=f"Training failed: {_failure_words(exc)}")
-        return
-    f1 = model.f1
-    jobs.job_finish(
-        job_id=job_id,
-        message=f"Model {model.pk} ready · held-out F1 {f1:.3f}" if f1 is not None else "Done",
-        result={"trained_model": model.pk, "exact_f1": f1},
-    )
+    return report
 
 
 def trained_models_fail_for_job(*, job) -> int:
@@ -341,3 +288,22 @@ def trained_models_fail_for_job(*, job) -> int:
     return TrainedModel.objects.filter(
         job_id=job.pk, status__in=[TrainedModel.Status.QUEUED, TrainedModel.Status.TRAINING]
     ).update(status=TrainedModel.Status.FAILED, error=job.error or job.message)
+
+
+ORPHANED = "The training stopped before its end (its job ended without it); start it again."
+
+
+def trained_models_close_orphans() -> int:
+    """Rows still "queued" or "training" whose job has ended (or that never had one and
+    whose process is gone: ``train_detector`` rows carry a job too) end as failed with
+    the job's reason: nothing stays "Training" forever (issue 30). Returns how many."""
+    open_rows = TrainedModel.objects.filter(
+        status__in=[TrainedModel.Status.QUEUED, TrainedModel.Status.TRAINING]
+    ).exclude(job__status__in=[Job.Status.QUEUED, Job.Status.RUNNING])
+    changed = 0
+    for row in open_rows.select_related("job"):
+        reason = (row.job.error or row.job.message) if row.job else ""
+        changed += TrainedModel.objects.filter(
+            pk=row.pk, status__in=[TrainedModel.Status.QUEUED, TrainedModel.Status.TRAINING]
+        ).update(status=TrainedModel.Status.FAILED, error=reason or ORPHANED)
+    return changed

@@ -200,6 +200,7 @@ def transcript_approve(*, transcript: Transcript, actor) -> Transcript:
                 transcript=locked, target=S.APPROVED, actor=actor, extra={"summary": summary}
             )
             transaction.on_commit(lambda: _dashboard_after_approval(actor))
+            transaction.on_commit(lambda: _learning_after_approval(actor))
     except LeakCheckFailed as exc:
         with transaction.atomic():
             audit_record(
@@ -260,3 +261,11 @@ def _dashboard_after_approval(actor) -> None:
         logging.getLogger(__name__).warning(
             "dashboard recompute not queued: %s", exc.__class__.__name__
         )
+
+
+def _learning_after_approval(actor) -> None:
+    """Every ``LEARNING_RETRAIN_EVERY`` approvals the domain model is retrained in a
+    worker (docs/learning.md); never raises."""
+    from annotations.services.learning_queue import retrain_after_approval
+
+    retrain_after_approval(actor=actor)

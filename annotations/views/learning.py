@@ -1,13 +1,15 @@
-"""The learning page (leads): train the transformer detector on the approved
-transcripts, watch the job's progress, and read the model history."""
+"""The learning page (leads): which domain model the ensemble reads, retraining it on the
+approved transcripts (a button; also every N approvals), its progress with elapsed time
+and ETA, both figures of each retraining, and a one-click rollback."""
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
-from annotations.services import learning
+from annotations.services import learning, learning_loop, learning_queue
 from anonreview import roles
-from engine.labels import LABELS
+from transcripts.services import jobs
 
 
 def _rows(metrics: dict) -> list[dict]:
@@ -21,45 +23,60 @@ def _rows(metrics: dict) -> list[dict]:
     return rows
 
 
-def _int(value: str | None, default: int, low: int, high: int) -> int:
-    try:
-        return max(low, min(high, int(value)))
-    except (TypeError, ValueError):
-        return default
+def _lead(request) -> None:
+    if not roles.is_lead(request.user):
+        raise PermissionDenied("Only leads train detectors.")
 
 
 def learning_page(request):
-    """GET: the page (``?partial=history`` for the polled history table); POST: start training."""
-    if not roles.is_lead(request.user):
-        raise PermissionDenied("Only leads train detectors.")
+    """GET: the page (``?partial=history`` for the polled history table); POST: retrain."""
+    _lead(request)
     if request.method == "POST":
-        labels = [label for label in request.POST.getlist("labels") if label in LABELS]
         try:
-            model = learning.trained_model_start(
-                user=request.user,
-                epochs=_int(request.POST.get("epochs"), 3, 1, 50),
-                seed=_int(request.POST.get("seed"), 13, 0, 2**31 - 1),
-                labels=labels or None,
-            )
+            model = learning_queue.retrain_start(user=request.user, trigger="button")
         except learning.LearningError as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, f"Training of model {model.pk} queued.")
+            messages.success(request, f"Retraining queued as model {model.pk}.")
         return redirect("annotations:learning")
 
+    # Nothing stays "Training" forever: dead workers' jobs and their rows end here too.
+    jobs.jobs_fail_stale()
+    learning.trained_models_close_orphans()
     models = list(learning.trained_model_list())
-    latest_ready = next((m for m in models if m.status == m.Status.READY), None)
+    active = learning_loop.active_model()
+    latest_ready = next(
+        (m for m in models if m.status == m.Status.READY and m.kind == m.Kind.DOMAIN), None
+    )
     context = {
         "models": models,
         "job": learning.training_job_latest(),
         "active_job": learning.training_job_active(),
         "gold_count": learning.gold_transcripts().count(),
-        "labels": LABELS,
+        "active": active,
+        "retrain_every": learning_queue.retrain_every(),
+        "since_last": learning_queue.approvals_since_last_training(),
         "latest_ready": latest_ready,
         "latest_rows": _rows(latest_ready.metrics) if latest_ready else [],
-        "current_dir": learning.current_model_dir(),
     }
     template = "annotations/learning.html"
     if request.htmx and request.GET.get("partial") == "history":
         template += "#history"
     return render(request, template, context)
+
+
+@require_POST
+def learning_rollback(request):
+    _lead(request)
+    try:
+        now = learning_loop.trained_model_rollback(user=request.user)
+    except learning.LearningError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            f"Rolled back: model {now.pk} is active again."
+            if now
+            else "Rolled back: the shipped model is active again.",
+        )
+    return redirect("annotations:learning")

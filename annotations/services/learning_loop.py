@@ -1,0 +1,487 @@
+"""Learning from the reviewers in the background (issue 30): the domain model
+(``engine.learning.domain``, spaCy on the CPU) retrained on the shipped recipe's data
+plus the approved gold, made active only when it is not worse than the active one on
+held-out gold, and rolled back in one click.
+
+- **Which model the ensemble reads**: the active ``TrainedModel`` of kind ``domain``
+  (at most one, a database constraint), else the model shipped in the repository.
+  ``active_domain_dir`` is read once per annotation job (one small query);
+  ``annotations.services.annotation`` keeps one loaded detector per model directory.
+- **Held-out gold**: one approved transcript in five, chosen by its id
+  (``is_held_out``), never trains any model, so that every model is compared on gold it
+  has not seen. While no approved transcript is held out, the recipe's own held-out
+  hearings (generated) are the comparison, and the page says so.
+- **Not worse**: the new model's exact micro F1 on that gold, rounded to three decimals,
+  is at least the active model's (measured in the same run on the same documents).
+- **No half-written model**: training writes ``model-<id>.partial/``; only a model that
+  finished and was scored is renamed to ``model-<id>/`` (one rename). A cancelled,
+  failed or interrupted run removes its partial directory and ends ``failed`` with its
+  reason; a killed worker's run is ended by the stale-job sweep
+  (``learning.trained_models_fail_for_job``) and its partial directory removed by the
+  next run.
+
+The queue side (``trained_model_start``, retraining after approvals) is
+``annotations.services.learning_queue``; the task is ``annotations.tasks``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import queue
+import shutil
+import threading
+import time
+from pathlib import Path
+
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from annotations.models import TrainedModel
+from annotations.services.learning import (
+    LearningError,
+    _failure_words,
+    gold_transcripts,
+    models_dir,
+)
+from anonreview.core.audit import audit_record
+from engine.gold import GoldDoc
+from engine.progress import Cancelled, Progress
+from transcripts.services import jobs
+
+logger = logging.getLogger(__name__)
+
+DOMAIN = TrainedModel.Kind.DOMAIN
+HELD_OUT_ONE_IN = 5
+PARTIAL = ".partial"
+PRIORITY = 19  # the training thread's niceness: it yields to the web server and annotation
+
+
+# --- the engine's domain trainer (engine.learning.domain, engine.detectors.domain) -----
+
+
+def _domain():
+    """The engine's trainer and detector as one namespace (a test stands in for it)."""
+    from types import SimpleNamespace
+
+    from engine.detectors import domain as detector
+    from engine.learning import domain as trainer
+
+    return SimpleNamespace(
+        DomainConfig=trainer.DomainConfig,
+        train_domain=trainer.train_domain,
+        DomainDetector=detector.DomainDetector,
+        recipe_docs=getattr(trainer, "recipe_docs", None) or _generated_recipe_docs,
+        shipped=str(detector.SHIPPED_MODEL),
+    )
+
+
+RECIPE_SEEDS = tuple(range(7001, 7009))  # disjoint from the evaluation seeds (docs/learning.md)
+RECIPE_WORDS = 3000
+
+
+def _generated_recipe_docs() -> tuple[list[GoldDoc], list[GoldDoc]]:
+    """The recipe's generated hearings: ``settings.LEARNING_RECIPE`` (``seeds``,
+    ``words``), else the seeds the shipped model's ``training.json`` names, else
+    ``RECIPE_SEEDS``; one in five of them is the held-out (dev) set."""
+    from django.conf import settings
+
+    from engine.synthetic import generate_hearing
+
+    recipe = dict(getattr(settings, "LEARNING_RECIPE", {}) or {})
+    if not recipe.get("seeds"):
+        try:
+            from engine.learning.domain import read_training
+
+            data = read_training(_domain().shipped).get("data", {})
+            recipe = {"seeds": data.get("seeds"), "words": data.get("words")}
+        except (OSError, ValueError, ImportError):
+            recipe = {}
+    seeds = list(recipe.get("seeds") or RECIPE_SEEDS)
+    words = int(recipe.get("words") or RECIPE_WORDS)
+    docs = [generate_hearing(int(seed), words=words).gold for seed in seeds]
+    n_dev = max(1, len(docs) // 5) if len(docs) > 1 else 0
+    return docs[: len(docs) - n_dev], docs[len(docs) - n_dev :]
+
+
+def recipe_docs() -> tuple[list[GoldDoc], list[GoldDoc]]:
+    """The shipped recipe's training and held-out documents (generated hearings)."""
+    train, dev = _domain().recipe_docs()
+    return list(train), list(dev)
+
+
+def domain_config(*, out_dir: str, seed: int):
+    """The trainer's recipe with ``settings.LEARNING_DOMAIN_OPTIONS`` (any
+    ``DomainConfig`` field, e.g. ``{"max_seconds": 300}``) over its defaults."""
+    from django.conf import settings
+
+    options = dict(getattr(settings, "LEARNING_DOMAIN_OPTIONS", {}) or {})
+    return _domain().DomainConfig(**{**options, "out_dir": out_dir, "seed": seed})
+
+
+def domain_train(train: list[GoldDoc], dev: list[GoldDoc], *, config, progress):
+    return _domain().train_domain(train, dev, config=config, progress=progress)
+
+
+def domain_detector(model_dir: str | None):
+    return _domain().DomainDetector(model_dir) if model_dir else _domain().DomainDetector()
+
+
+def _forget(model_dir: str) -> None:
+    """Let go of a model loaded only to be scored (the detector keeps one per path)."""
+    try:
+        from engine.detectors import domain
+
+        domain._MODELS.pop(os.path.realpath(model_dir), None)
+    except (ImportError, AttributeError):
+        pass
+
+
+# --- reads -------------------------------------------------------------------------
+
+
+def is_held_out(transcript_id: int) -> bool:
+    """Whether an approved transcript is held out of every training (by its id, stable)."""
+    digest = hashlib.sha256(f"held-out:{transcript_id}".encode()).digest()
+    return digest[0] % HELD_OUT_ONE_IN == 0
+
+
+def approved_split() -> tuple[list[GoldDoc], list[GoldDoc]]:
+    """(training, held-out) gold of the approved transcripts, whole mentions,
+    double-annotation copies excluded (``learning.gold_transcripts``)."""
+    from annotations.services.export import gold_docs
+
+    transcripts = list(gold_transcripts())
+    held = [t for t in transcripts if is_held_out(t.pk)]
+    train = [t for t in transcripts if not is_held_out(t.pk)]
+    return gold_docs(transcripts=train), gold_docs(transcripts=held)
+
+
+def active_model() -> TrainedModel | None:
+    return TrainedModel.objects.filter(active=True, kind=DOMAIN).first()
+
+
+def active_domain_dir() -> str | None:
+    """The directory of the domain model the ensemble reads: the active model's, else
+    ``None`` (the detector's own default, the shipped model). A database that cannot be
+    read (a headless run before ``migrate``) means the shipped model."""
+    try:
+        path = (
+            TrainedModel.objects.filter(active=True, kind=DOMAIN)
+            .values_list("path", flat=True)
+            .first()
+        )
+    except DatabaseError:
+        return None
+    return path or None
+
+
+def domain_score(model_dir: str | None, docs: list[GoldDoc]) -> dict:
+    """The domain model alone on ``docs``: exact and token P/R/F1 (``evaluate``'s)."""
+    from engine.detectors.base import Document
+    from engine.evaluation import evaluate_documents
+
+    detector = domain_detector(model_dir)
+    preds = {doc.id: list(detector.detect(Document(doc.text, {}))) for doc in docs}
+    scored = evaluate_documents(docs, preds)
+    return {"overall": scored["overall"], "labels": scored["labels"], "documents": len(docs)}
+
+
+def _f1(figures: dict) -> float:
+    return round(float(figures["overall"]["exact"]["f1"]), 3)
+
+
+# --- activation and rollback -------------------------------------------------------
+
+
+@transaction.atomic
+def trained_model_activate(*, model: TrainedModel, user=None, reason: str = "") -> TrainedModel:
+    """Make ``model`` (a ready domain model) the one the ensemble reads."""
+    locked = TrainedModel.objects.select_for_update().get(pk=model.pk)
+    if locked.kind != DOMAIN or locked.status != TrainedModel.Status.READY:
+        raise LearningError("Only a ready domain model can become active.")
+    before = active_model()
+    TrainedModel.objects.filter(active=True).exclude(pk=locked.pk).update(active=False)
+    locked.active = True
+    locked.activated_at = timezone.now()
+    locked.save(update_fields=["active", "activated_at"])
+    audit_record(
+        actor=user,
+        event_type="detector_activated",
+        before={"trained_model": before.pk if before else None},
+        after={"trained_model": locked.pk, "reason": reason[:200]},
+    )
+    return locked
+
+
+@transaction.atomic
+def trained_model_rollback(*, user) -> TrainedModel | None:
+    """One click back: the active model steps down and the model active before it
+    (the latest activated other ready model) takes its place, else the shipped model.
+    Returns the model now active (``None``: the shipped one)."""
+    current = TrainedModel.objects.select_for_update().filter(active=True, kind=DOMAIN).first()
+    if current is None:
+        raise LearningError("The shipped model is active: there is nothing to roll back.")
+    previous = (
+        TrainedModel.objects.filter(
+            kind=DOMAIN,
+            status=TrainedModel.Status.READY,
+            activated_at__isnull=False,
+            activated_at__lt=current.activated_at,
+        )
+        .exclude(pk=current.pk)
+        .order_by("-activated_at", "-pk")
+        .first()
+    )
+    current.active = False
+    # Rolled back: it is no longer anyone's "previous" model either.
+    current.activated_at = None
+    current.save(update_fields=["active", "activated_at"])
+    if previous is not None:
+        previous.active = True
+        previous.save(update_fields=["active"])
+    audit_record(
+        actor=user,
+        event_type="detector_rolled_back",
+        before={"trained_model": current.pk},
+        after={"trained_model": previous.pk if previous else None},
+    )
+    return previous
+
+
+# --- the retraining job --------------------------------------------------------------
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(max(0, seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _reporter(job_id: int, started: float):
+    """The trainer's progress → the job's bar (5-90 %) with elapsed time and ETA, at most
+    once a second; a cancelled job raises ``JobStopped`` here (the cancellation point)."""
+    last = [0.0]
+
+    def report(progress: Progress) -> None:
+        now = time.monotonic()
+        if now - last[0] < 1.0 and progress.fraction < 1.0:
+            return
+        last[0] = now
+        elapsed = now - started
+        fraction = progress.fraction
+        eta = (
+            f" · about {_clock(elapsed * (1 - fraction) / fraction)} left"
+            if fraction > 0.02
+            else ""
+        )
+        words = progress.message or "Training"
+        if "elapsed" not in words:  # the trainer's own line says it already
+            words = f"{words} · {_clock(elapsed)} elapsed{eta}"
+        jobs.job_progress(job_id=job_id, progress=5 + int(85 * fraction), message=words)
+
+    return report
+
+
+def _niced(work, progress):
+    """Run ``work(relay)`` in a thread of its own at the lowest CPU priority (Linux: a
+    niceness belongs to a thread, and only this thread is lowered). Its progress reports
+    are handed to ``progress`` here, in the calling thread (which holds the database
+    connection); when ``progress`` raises (a cancelled job), the training thread stops at
+    its next report and that exception is raised here. The thread's own exception is
+    raised here too."""
+    reports: queue.SimpleQueue = queue.SimpleQueue()
+    stop = threading.Event()
+    box: dict = {}
+
+    def relay(report: Progress) -> None:
+        if stop.is_set():
+            raise Cancelled("the job was stopped")
+        reports.put(report)
+
+    def run() -> None:
+        try:
+            if hasattr(os, "setpriority"):
+                try:
+                    tid = threading.get_native_id()
+                    if os.getpriority(os.PRIO_PROCESS, tid) < PRIORITY:
+                        os.setpriority(os.PRIO_PROCESS, tid, PRIORITY)
+                except OSError:
+                    pass
+            box["result"] = work(relay)
+        except BaseException as exc:  # handed to the caller
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, name="domain-training", daemon=True)
+    thread.start()
+    stopped: BaseException | None = None
+    while thread.is_alive() or not reports.empty():
+        try:
+            report = reports.get(timeout=0.2)
+        except queue.Empty:
+            continue
+        if stopped is None and progress is not None:
+            try:
+                progress(report)
+            except BaseException as exc:  # noqa: BLE001 (a cancel, or the caller's error)
+                stopped = exc
+                stop.set()
+    thread.join()
+    if stopped is not None:
+        raise stopped
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
+def _partial(model: TrainedModel) -> Path:
+    return Path(model.path + PARTIAL)
+
+
+def partial_dirs_remove(*, keep: set[str] | None = None) -> int:
+    """Remove half-written model directories left by a killed run (none is running:
+    one training at a time). Returns how many."""
+    removed = 0
+    base = models_dir()
+    if not base.is_dir():
+        return 0
+    # ours (model-N.partial) and the trainer's own temporary directories beside them
+    for path in [*base.glob(f"*{PARTIAL}"), *base.glob(f".*{PARTIAL}.tmp-*")]:
+        if keep and str(path) in keep:
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed += 1
+    return removed
+
+
+def _stopped_words(exc: BaseException) -> str:
+    if isinstance(exc, Cancelled):
+        return "Stopped: the job was cancelled or failed meanwhile; nothing was kept."
+    if isinstance(exc, KeyboardInterrupt | SystemExit):
+        return "Interrupted before the end; nothing was kept."
+    return _failure_words(exc)
+
+
+def domain_retrain(
+    *, model: TrainedModel, progress=None, job_id: int | None = None
+) -> TrainedModel:
+    """Train ``model`` (a row of kind ``domain``) now, in this process, score it and the
+    active model on the held-out gold, keep it only when it finished, and activate it when
+    it is not worse. Any stop (an error, a cancel, Ctrl-C) fails the row with its reason
+    and removes what was written; the exception is raised again."""
+    user = model.created_by
+    partial = _partial(model)
+    try:
+        partial_dirs_remove()
+        recipe_train, recipe_dev = recipe_docs()
+        approved_train, approved_held = approved_split()
+        held_out, held_what = (
+            (approved_held, "approved") if approved_held else (recipe_dev, "generated")
+        )
+        train = recipe_train + approved_train
+        config = domain_config(out_dir=str(partial), seed=model.seed)
+        result = _niced(
+            lambda relay: domain_train(train, recipe_dev, config=config, progress=relay),
+            progress,
+        )
+        if job_id is not None:
+            jobs.job_progress(job_id=job_id, progress=92, message="Scoring on held-out gold")
+        trained_dir = str(getattr(result, "model_dir", "") or partial)
+        new = domain_score(trained_dir, held_out)
+        _forget(trained_dir)
+        active = active_model()
+        try:
+            base = domain_score(active.path if active else None, held_out)
+        except OSError:  # no model to compare with (none shipped in this checkout)
+            base = {"overall": {"exact": {"f1": 0.0}}, "labels": {}, "missing": True}
+        if job_id is not None:
+            jobs.job_check(job_id=job_id)
+        final = Path(model.path)
+        if final.exists():
+            shutil.rmtree(final)
+        os.replace(trained_dir, final)
+    except BaseException as exc:
+        shutil.rmtree(partial, ignore_errors=True)
+        trained_model_fail_domain(model=model, error=_stopped_words(exc), user=user)
+        raise
+    return trained_model_finish_domain(
+        model=model,
+        result=result,
+        new=new,
+        base=base,
+        base_model=active,
+        held_what=held_what,
+        train_documents=len(approved_train),
+        user=user,
+    )
+
+
+@transaction.atomic
+def trained_model_fail_domain(*, model: TrainedModel, error: str, user=None) -> None:
+    TrainedModel.objects.filter(
+        pk=model.pk, status__in=[TrainedModel.Status.QUEUED, TrainedModel.Status.TRAINING]
+    ).update(status=TrainedModel.Status.FAILED, error=error[:2000])
+    audit_record(
+        actor=user, event_type="detector_training_failed", after={"trained_model": model.pk}
+    )
+
+
+@transaction.atomic
+def trained_model_finish_domain(
+    *, model, result, new, base, base_model, held_what, train_documents, user=None
+) -> TrainedModel:
+    """Record a finished retraining and activate it when not worse (one transaction)."""
+    model.refresh_from_db()
+    model.status = TrainedModel.Status.READY
+    model.metrics = {**new, "held_out": held_what}
+    model.baseline = {
+        **base,
+        "model": base_model.pk if base_model else None,
+        "held_out": held_what,
+    }
+    model.train_documents = train_documents
+    model.heldout_documents = new["documents"]
+    model.history = list(getattr(result, "history", []) or [])[:200]
+    model.training_seconds = float(getattr(result, "training_s", 0.0) or 0.0)
+    model.trained_at = timezone.now()
+    model.error = ""
+    new_f1, base_f1 = _f1(new), _f1(base)
+    was = f"model {base_model.pk}" if base_model else "the shipped model"
+    gold = "held-out approved gold" if held_what == "approved" else "the recipe's held-out hearings"
+    better = new_f1 >= base_f1
+    model.decision = (
+        f"{'Activated' if better else 'Not activated'}: F1 {new_f1:.3f} against {base_f1:.3f} "
+        f"for {was} on {new['documents']} document{'s' if new['documents'] != 1 else ''} of {gold}"
+    )[:300]
+    model.save()
+    audit_record(
+        actor=user,
+        event_type="detector_trained",
+        after={"trained_model": model.pk, "exact_f1": new_f1, "baseline_f1": base_f1},
+    )
+    if better:
+        model = trained_model_activate(model=model, user=user, reason="not worse on held-out gold")
+    return model
+
+
+def domain_retrain_job(*, job_id: int, trained_model_id: int) -> None:
+    """The background job (``annotations.tasks.retrain_domain_task``)."""
+    jobs.job_start(job_id=job_id, message="Collecting the gold data")
+    model = TrainedModel.objects.select_related("created_by").get(pk=trained_model_id)
+    TrainedModel.objects.filter(pk=model.pk, status=TrainedModel.Status.QUEUED).update(
+        status=TrainedModel.Status.TRAINING
+    )
+    started = time.monotonic()
+    try:
+        model = domain_retrain(model=model, progress=_reporter(job_id, started), job_id=job_id)
+    except Cancelled:
+        raise  # jobs.job_run: the job was ended by whoever stopped it
+    except Exception as exc:
+        logger.warning("retraining job %s failed: %s", job_id, type(exc).__name__)
+        jobs.job_fail(job_id=job_id, error=f"Training failed: {_stopped_words(exc)}")
+        return
+    jobs.job_finish(
+        job_id=job_id,
+        message=model.decision[:255],
+        result={"trained_model": model.pk, "exact_f1": model.f1, "active": model.active},
+    )

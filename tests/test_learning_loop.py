@@ -1,0 +1,360 @@
+"""The learning loop (issue 30): retraining the domain model in the background,
+activation only when not worse, rollback, cancel, interruption, and the ensemble
+reading the active model.
+
+The engine's trainer is slow (spaCy, minutes), so these tests stand a small trainer in
+for it (``StandIn``) whose models are as good as the test says: that is what deciding
+activation needs. The real trainer runs end to end in
+``test_retraining_with_the_real_trainer_on_a_tiny_set``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from django.urls import reverse
+
+from annotations.models import Span, TrainedModel
+from annotations.services import annotation, learning, learning_loop, learning_queue
+from anonreview.core.audit import audit_record
+from engine.detectors.base import Detection, Detector, Document
+from engine.gold import GoldDoc, GoldSpan
+from engine.progress import Progress
+from tests.factories import make_transcript
+from transcripts.models import Job, Transcript
+from transcripts.services import jobs
+
+TEXTS = [
+    "Calvin Quill met Nora Alden in Ione on Monday.",
+    "Officer Dana Pike drove to Jamestown with Ray Sol.",
+    "Ms. Ivy Lark wrote from Soledad to Tom Reed.",
+]
+
+
+def _gold(i: int, text: str) -> GoldDoc:
+    spans = []
+    for word in text.replace(".", "").split():
+        if word[0].isupper() and word not in ("Officer", "Ms", "Monday"):
+            start = text.index(word)
+            spans.append(GoldSpan(start, start + len(word), "PERSON"))
+    return GoldDoc(id=f"recipe-{i}", text=text, spans=spans)
+
+
+@dataclass
+class Config:
+    out_dir: str
+    seed: int = 13
+
+
+class StandIn:
+    """The engine's ``train_domain`` / ``DomainDetector`` API with models whose quality
+    is set by the test: a model finds this share of each document's gold."""
+
+    def __init__(self):
+        self.quality = 1.0  # of the next model trained
+        self.gold_by_text: dict[str, list] = {}
+        self.steps = 5
+        self.on_step = None  # called with the step number
+        self.trained = 0
+        self.DomainConfig = Config
+
+    def recipe_docs(self):
+        docs = [_gold(i, t) for i, t in enumerate(TEXTS)]
+        return docs[:2], docs[2:]
+
+    def train_domain(self, train, dev, *, config, progress=None):
+        for doc in list(train) + list(dev):
+            self.gold_by_text[doc.text] = list(doc.spans)
+        out = Path(config.out_dir)
+        out.mkdir(parents=True)
+        (out / "quality").write_text(str(self.quality))
+        for step in range(1, self.steps + 1):
+            if self.on_step:
+                self.on_step(step)
+            if progress:
+                progress(Progress(step, self.steps, f"Epoch 1/1 · step {step}"))
+        (out / "meta.json").write_text("{}")
+        self.trained += 1
+        return SimpleNamespace(model_dir=str(out), figures={}, training_s=0.5, history=[])
+
+    def DomainDetector(self, model_dir=None):  # noqa: N802 (the engine's class name)
+        stand_in = self
+        quality = float((Path(model_dir) / "quality").read_text()) if model_dir else 0.5
+
+        class _Found:
+            def detect(self, document):
+                gold = stand_in.gold_by_text.get(document.text, [])
+                keep = gold[: round(len(gold) * quality)]
+                return [Detection(s.start, s.end, s.label, detector="domain") for s in keep]
+
+        return _Found()
+
+
+@pytest.fixture
+def engine(monkeypatch, settings, tmp_path):
+    settings.LEARNING_MODELS_DIR = tmp_path / "trained_models"
+    settings.LEARNING_RETRAIN_EVERY = 0
+    stand_in = StandIn()
+    monkeypatch.setattr(learning_loop, "_domain", lambda: stand_in)
+    # held-out gold the models are compared on: the recipe's dev document here
+    for doc in [_gold(i, t) for i, t in enumerate(TEXTS)]:
+        stand_in.gold_by_text[doc.text] = list(doc.spans)
+    return stand_in
+
+
+def retrain(lead, capture) -> TrainedModel:
+    with capture(execute=True):
+        model = learning_queue.retrain_start(user=lead)
+    model.refresh_from_db()
+    return model
+
+
+def test_a_retrained_model_becomes_active_only_when_not_worse_on_held_out_gold(
+    db, lead, engine, django_capture_on_commit_callbacks
+):
+    engine.quality = 1.0  # better than the shipped model (0.5 of the gold)
+    first = retrain(lead, django_capture_on_commit_callbacks)
+    assert first.status == TrainedModel.Status.READY and first.active, first.error
+    assert first.f1 == 1.0 and first.baseline["overall"]["exact"]["f1"] < 1.0
+    assert first.baseline["model"] is None  # compared with the shipped model
+    assert first.decision.startswith("Activated")
+    assert Path(first.path).is_dir() and not Path(first.path + ".partial").exists()
+    assert learning_loop.active_domain_dir() == first.path
+
+    engine.quality = 0.0  # worse than the active model
+    second = retrain(lead, django_capture_on_commit_callbacks)
+    first.refresh_from_db()
+    assert second.status == TrainedModel.Status.READY and not second.active
+    assert second.decision.startswith("Not activated") and second.baseline["model"] == first.pk
+    assert first.active and learning_loop.active_domain_dir() == first.path
+
+    engine.quality = 1.0  # as good as the active model: not worse, so it replaces it
+    third = retrain(lead, django_capture_on_commit_callbacks)
+    assert third.active and TrainedModel.objects.filter(active=True).count() == 1
+    job = Job.objects.get(pk=third.job_id)
+    assert job.status == Job.Status.DONE and job.result["active"] is True
+
+
+def test_rollback_returns_to_the_previous_model_then_to_the_shipped_one(
+    db, lead, engine, django_capture_on_commit_callbacks
+):
+    first = retrain(lead, django_capture_on_commit_callbacks)
+    second = retrain(lead, django_capture_on_commit_callbacks)
+    assert second.active
+
+    assert learning_loop.trained_model_rollback(user=lead) == first
+    first.refresh_from_db()
+    assert first.active and learning_loop.active_domain_dir() == first.path
+    assert learning_loop.trained_model_rollback(user=lead) is None
+    assert learning_loop.active_domain_dir() is None  # the shipped model
+    with pytest.raises(learning.LearningError, match="nothing to roll back"):
+        learning_loop.trained_model_rollback(user=lead)
+
+
+def test_cancel_stops_the_training_and_keeps_nothing(
+    db, lead, engine, monkeypatch, django_capture_on_commit_callbacks
+):
+    # A lead presses Cancel while step 1 is reported; the trainer waits at each step until
+    # the job has seen the previous report (no sleeps), so it is still training then.
+    import threading
+
+    seen = {step: threading.Event() for step in range(engine.steps + 1)}
+    seen[0].set()
+    reporter = learning_loop._reporter
+
+    def cancelling_reporter(job_id, started):
+        report = reporter(job_id, started)
+
+        def on_report(progress):
+            try:
+                if progress.done == 1:
+                    assert jobs.job_cancel(job_id=job_id, user=lead) == 1
+                report(progress)
+            finally:
+                seen[int(progress.done)].set()
+
+        return on_report
+
+    monkeypatch.setattr(learning_loop, "_reporter", cancelling_reporter)
+    engine.on_step = lambda step: seen[step - 1].wait(timeout=60)
+    model = retrain(lead, django_capture_on_commit_callbacks)
+    job = Job.objects.get(pk=model.job_id)
+    assert engine.trained == 0  # the trainer never returned
+    assert model.status == TrainedModel.Status.FAILED and "cancelled" in model.error.lower()
+    assert job.status == Job.Status.FAILED and job.message == "Cancelled"
+    assert not Path(model.path).exists() and not Path(model.path + ".partial").exists()
+    assert learning_loop.active_domain_dir() is None
+
+
+def test_an_interrupted_run_ends_failed_with_its_reason_and_leaves_no_model(
+    db, lead, engine, django_capture_on_commit_callbacks
+):
+    def interrupt(step):
+        if step == 3:
+            raise KeyboardInterrupt
+
+    engine.on_step = interrupt
+    model = TrainedModel.objects.create(
+        kind=TrainedModel.Kind.DOMAIN, status=TrainedModel.Status.TRAINING, source="x"
+    )
+    model.path = str(learning.models_dir() / f"model-{model.pk}")
+    model.save()
+    with pytest.raises(KeyboardInterrupt):
+        learning_loop.domain_retrain(model=model)
+    model.refresh_from_db()
+    assert model.status == TrainedModel.Status.FAILED and "Interrupted" in model.error
+    assert not Path(model.path).exists() and not Path(model.path + ".partial").exists()
+
+
+def test_a_killed_runs_half_written_model_is_removed_and_its_row_closed(
+    db, lead, engine, django_capture_on_commit_callbacks
+):
+    # A worker killed mid-training: its job ended by the sweep elsewhere, its row still
+    # "training", its partial directory on disk.
+    job = jobs.job_create(kind=Job.Kind.TRAIN, user=lead)
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED, error="The worker stopped")
+    dead = TrainedModel.objects.create(
+        kind=TrainedModel.Kind.DOMAIN, status=TrainedModel.Status.TRAINING, source="x", job=job
+    )
+    left = learning.models_dir() / f"model-{dead.pk}.partial"
+    left.mkdir(parents=True)
+    assert learning.trained_models_close_orphans() == 1
+    dead.refresh_from_db()
+    assert dead.status == TrainedModel.Status.FAILED and dead.error == "The worker stopped"
+
+    model = retrain(lead, django_capture_on_commit_callbacks)
+    assert model.status == TrainedModel.Status.READY and not left.exists()
+
+
+def test_approvals_queue_a_retraining_every_n(
+    db, lead, engine, settings, django_capture_on_commit_callbacks
+):
+    settings.LEARNING_RETRAIN_EVERY = 2
+
+    def approve() -> None:
+        t = make_transcript(TEXTS[0], state=Transcript.State.APPROVED)
+        audit_record(
+            actor=lead,
+            event_type="transcript.transition",
+            transcript=t,
+            after={"state": "approved"},
+        )
+
+    approve()
+    assert learning_queue.retrain_after_approval(actor=lead) is None
+    approve()
+    with django_capture_on_commit_callbacks(execute=True):
+        model = learning_queue.retrain_after_approval(actor=lead)
+    assert model is not None and model.trigger == "approvals"
+    assert learning_queue.approvals_since_last_training() == 0
+    settings.LEARNING_RETRAIN_EVERY = 0
+    approve()
+    approve()
+    assert learning_queue.retrain_after_approval(actor=lead) is None
+
+
+def test_approved_gold_trains_except_the_held_out_transcripts_and_copies(db, engine):
+    made = [make_transcript(TEXTS[i % 3], state=Transcript.State.APPROVED) for i in range(12)]
+    for t in made:
+        Span.objects.create(transcript=t, start=0, end=6, label="PERSON", status="accepted")
+    copy = make_transcript(TEXTS[0], state=Transcript.State.APPROVED)
+    copy.double_of = made[0]
+    copy.save()
+    train, held = learning_loop.approved_split()
+    ids = {d.meta["transcript"] for d in train} | {d.meta["transcript"] for d in held}
+    assert ids == {t.pk for t in made}  # the copy is left out
+    assert {d.meta["transcript"] for d in held} == {
+        t.pk for t in made if learning_loop.is_held_out(t.pk)
+    }
+    assert not {d.meta["transcript"] for d in train} & {d.meta["transcript"] for d in held}
+
+
+class DomainDetector(Detector):
+    name = "domain"
+
+    def __init__(self, model_dir=None, **options):
+        super().__init__(model_dir=model_dir, **options)
+        self.model_dir = model_dir
+
+    def detect(self, document: Document):
+        return []
+
+
+def test_the_ensemble_reads_the_active_model_without_a_settings_edit(
+    db, lead, engine, django_capture_on_commit_callbacks
+):
+    shipped = DomainDetector()
+    other = SimpleNamespace(name="other")
+    assert annotation._with_active_domain([other, shipped]) == [other, shipped]
+
+    model = retrain(lead, django_capture_on_commit_callbacks)
+    members = annotation._with_active_domain([other, shipped])
+    assert members[0] is other and members[1].model_dir == model.path
+    # loaded once per process: the next job gets the same instance
+    assert annotation._with_active_domain([other, shipped])[1] is members[1]
+
+    learning_loop.trained_model_rollback(user=lead)
+    assert annotation._with_active_domain([other, shipped])[1] is shipped
+
+
+def test_progress_shows_elapsed_time_and_an_estimate(db, lead, monkeypatch):
+    job = jobs.job_create(kind=Job.Kind.TRAIN, user=lead)
+    jobs.job_start(job_id=job.pk)
+    clock = iter([100.0, 160.0])
+    monkeypatch.setattr(learning_loop.time, "monotonic", lambda: next(clock))
+    report = learning_loop._reporter(job.pk, started=40.0)
+    report(Progress(1, 4, "Epoch 1/2"))
+    job.refresh_from_db()
+    assert job.message == "Epoch 1/2 · 1:00 elapsed · about 3:00 left"
+    assert job.progress == 5 + int(85 * 0.25)
+
+
+def test_learning_page_shows_both_figures_and_rolls_back(
+    client, lead, engine, django_capture_on_commit_callbacks
+):
+    engine.quality = 1.0
+    first = retrain(lead, django_capture_on_commit_callbacks)
+    engine.quality = 0.0
+    second = retrain(lead, django_capture_on_commit_callbacks)
+    client.force_login(lead)
+    html = client.get(reverse("annotations:learning")).content.decode()
+    assert f'data-model-id="{first.pk}" data-status="ready" data-active="1"' in html
+    assert f'data-model-id="{second.pk}" data-status="ready" >' in html
+    row = html.split(f'data-model-id="{second.pk}"')[1].split("</tr>")[0]
+    assert "0.000" in row and f"(model {first.pk})" in row and "Not activated" in row
+    assert 'id="rollback"' in html
+    response = client.post(reverse("annotations:learning-rollback"), follow=True)
+    assert "the shipped model is active again" in response.content.decode()
+    assert not TrainedModel.objects.filter(active=True).exists()
+
+
+def test_learning_page_retrains_on_the_button(
+    client, lead, engine, django_capture_on_commit_callbacks
+):
+    client.force_login(lead)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("annotations:learning"))
+    assert response.status_code == 302
+    model = TrainedModel.objects.get()
+    assert model.trigger == "button" and model.active and model.created_by == lead
+
+
+@pytest.mark.slow
+def test_retraining_with_the_real_trainer_on_a_tiny_set(
+    db, lead, settings, tmp_path, django_capture_on_commit_callbacks
+):
+    domain = pytest.importorskip("engine.learning.domain")
+    if not hasattr(domain, "train_domain"):
+        pytest.skip("the domain trainer has not landed")
+    settings.LEARNING_MODELS_DIR = tmp_path / "trained_models"
+    settings.LEARNING_RECIPE = {"seeds": [7001, 7002, 7003], "words": 500}
+    settings.LEARNING_DOMAIN_OPTIONS = {"max_epochs": 1, "max_seconds": 60}
+    model = retrain(lead, django_capture_on_commit_callbacks)
+    assert model.status == TrainedModel.Status.READY, model.error
+    assert os.path.isdir(model.path) and model.f1 is not None
+    assert model.decision and model.baseline["model"] is None  # against the shipped model
+    assert not list(learning.models_dir().glob("*.partial*"))

@@ -17,6 +17,11 @@ from anonreview.settings import *  # noqa: E402,F403
 WHITENOISE_USE_FINDERS = True  # static files without collectstatic
 
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+# No retraining after approvals (with the immediate backend it would train inline, for
+# minutes); the learning loop's tests turn it on where they test it.
+LEARNING_RETRAIN_EVERY = 0
+# Trained models of tests go to a temporary directory, never var/.
+LEARNING_MODELS_DIR = tempfile.mkdtemp(prefix="anonreview-test-models-")
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MEDIA_ROOT = tempfile.mkdtemp(prefix="anonreview-test-media-")
 UPLOAD_STAGING_DIR = tempfile.mkdtemp(prefix="anonreview-test-staging-")

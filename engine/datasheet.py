@@ -2,7 +2,13 @@
 
 A split is by document group, never by sentence: every document of one transcript (its
 double-annotation copy included) lands in the same part, so no text is in two parts.
-The same ids, ratios and seed always give the same split.
+The same ids, ratios and seed always give the same split. A seed is a whole number,
+0 ≤ seed < 2**32 (:func:`parse_seed`, :func:`check_seed`).
+
+``tokens`` in a datasheet means the tokens of the exported files (:data:`TOKENIZATION`):
+spaCy's English tokenizer with a cut at every span edge
+(:func:`engine.pseudonymize.formats.spacy_doc`), whitespace tokens not counted — the
+token lines of the CoNLL file, and the DocBin's tokens less its ``whitespace_tokens``.
 """
 
 from __future__ import annotations
@@ -11,10 +17,38 @@ import random
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 
-from engine.evaluation.metrics import _label_sort, tokenize
+from engine.evaluation.metrics import _label_sort
 from engine.gold import GoldDoc
 
 SPLIT_NAMES = ("train", "dev", "test")
+SEED_LIMIT = 2**32
+TOKENIZATION = (
+    "tokens of the exported files: spaCy's English tokenizer (spacy.blank('en')) with a cut "
+    "at every span edge, whitespace tokens not counted; they are the token lines of the "
+    "CoNLL file, and the DocBin's tokens are tokens + whitespace_tokens (SVALA's source "
+    "tokens are whitespace-delimited pieces and differ)"
+)
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` if it is a whole number with 0 ≤ seed < 2**32, else ``ValueError`` with a
+    sentence (never Python's own message about digit limits)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise ValueError(
+            f"the split's seed must be a whole number from 0 to {SEED_LIMIT - 1}, e.g. 0 or 42"
+        )
+    return seed
+
+
+def parse_seed(value: str) -> int:
+    """A seed as typed (``"42"``) → ``42``; anything else (letters, a sign, a 5,000-digit
+    number) raises ``ValueError`` with a sentence. The length is checked before ``int``."""
+    value = (value or "").strip()
+    if not value:
+        return 0
+    if len(value) > len(str(SEED_LIMIT)) or not value.isascii() or not value.isdigit():
+        return check_seed(None)
+    return check_seed(int(value))
 
 
 def parse_ratios(value: str) -> tuple[int, int, int]:
@@ -54,14 +88,34 @@ def split_groups(
     return out
 
 
+def doc_tokens(doc: GoldDoc) -> tuple[int, int]:
+    """(tokens, whitespace tokens) of ``doc`` as the exported files hold it
+    (:data:`TOKENIZATION`)."""
+    from engine.pseudonymize.formats import spacy_doc
+
+    words = space = 0
+    for token in spacy_doc(doc):
+        if token.is_space or not token.text.strip():
+            space += 1
+        else:
+            words += 1
+    return words, space
+
+
 def doc_counts(docs: Sequence[GoldDoc]) -> dict:
-    """Documents, tokens, mentions and mentions per label of ``docs``."""
+    """Documents, tokens (:data:`TOKENIZATION`), whitespace tokens, mentions and mentions
+    per label of ``docs``."""
     labels: Counter[str] = Counter()
+    tokens = space = 0
     for doc in docs:
         labels.update(span.label for span in doc.spans)
+        words, blanks = doc_tokens(doc)
+        tokens += words
+        space += blanks
     return {
         "documents": len(docs),
-        "tokens": sum(len(tokenize(doc.text)) for doc in docs),
+        "tokens": tokens,
+        "whitespace_tokens": space,
         "mentions": sum(labels.values()),
         "labels": {label: labels[label] for label in _label_sort(labels)},
     }

@@ -2,7 +2,14 @@
 
 import pytest
 
-from engine.datasheet import doc_counts, parse_ratios, split_groups, split_sizes
+from engine.datasheet import (
+    check_seed,
+    doc_counts,
+    parse_ratios,
+    parse_seed,
+    split_groups,
+    split_sizes,
+)
 from engine.gold import GoldDoc, GoldSpan
 
 
@@ -38,6 +45,39 @@ def test_doc_counts():
     assert doc_counts(docs) == {
         "documents": 2,
         "tokens": 7,
+        "whitespace_tokens": 0,
         "mentions": 3,
         "labels": {"PERSON": 2, "LOCATION": 1},
     }
+
+
+def test_doc_counts_count_the_tokens_the_exported_files_hold():
+    """Issue 30: ``tokens`` was a regex's count, neither the CoNLL's nor the DocBin's. Now
+    spaCy's tokens with a cut at every span edge; blank lines are whitespace tokens."""
+    from engine.pseudonymize.formats import to_conll
+
+    text = "A: It's Jo-Ann O'Neil.\n\nB: P-E-R-R-Y. At 9:45 a.m.\n"
+    doc = GoldDoc("d", text, [GoldSpan(text.index("P-E"), text.index("P-E") + 9, "SPELLED_NAME")])
+    counts = doc_counts([doc])
+    lines = [
+        line
+        for line in to_conll([doc]).decode().splitlines()
+        if line and not line.startswith(("-DOCSTART-", "# "))
+    ]
+    assert counts["tokens"] == len(lines)
+    assert counts["whitespace_tokens"] >= 1  # the blank line
+
+
+@pytest.mark.parametrize("bad", ["9" * 5000, "-1", "4294967296", "1e3", "x", " 12 3", "٣"])
+def test_parse_seed_refuses_with_a_sentence_before_int_sees_a_huge_number(bad):
+    with pytest.raises(ValueError, match="from 0 to 4294967295") as exc:
+        parse_seed(bad)
+    assert "digits" not in str(exc.value)
+
+
+def test_parse_seed_and_check_seed_take_whole_numbers_in_bounds():
+    assert parse_seed("") == 0 and parse_seed(" 42 ") == 42
+    assert parse_seed("4294967295") == 2**32 - 1
+    for bad in (-1, 2**32, True, 1.0, "3"):
+        with pytest.raises(ValueError):
+            check_seed(bad)

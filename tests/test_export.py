@@ -179,10 +179,13 @@ def test_export_gold_command_writes_approved_transcripts(tmp_path):
     out = tmp_path / "gold.jsonl"
     call_command("export_gold", "--format", "jsonl", "--out", str(out))
     assert len(out.read_text().splitlines()) == 1
-    call_command(
-        "export_gold", "--format", "conll", "--out", str(tmp_path / "g.conll"), "--state", "all"
-    )
-    assert (tmp_path / "g.conll").read_text().count("# id = ") == 2
+    from django.core.management import CommandError
+
+    with pytest.raises(CommandError, match="only of approved or released"):  # issue 28
+        call_command(
+            "export_gold", "--format", "conll", "--out", str(tmp_path / "g.conll"), "--state", "all"
+        )
+    assert not (tmp_path / "g.conll").exists()
 
 
 def test_annotator_may_not_download_keys_or_open_the_export_page(client, annotator):

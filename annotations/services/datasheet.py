@@ -1,7 +1,8 @@
 """The datasheet of a split gold export (``datasheet.json`` and ``README.md``): what is in
 each part, how the gold was made (the machine's suggestions and what the review did with
 them; counts of reviewers and approvers, never names), agreement where double-annotated.
-Reads only; :func:`annotations.services.export.gold_export_split` writes the export."""
+Reads only; :func:`annotations.services.export.gold_export_split` writes the export (and
+imports this module; documents come from :mod:`annotations.services.gold`)."""
 
 from __future__ import annotations
 
@@ -11,16 +12,37 @@ from django.utils import timezone
 
 from annotations.models import Proposal, Span
 from annotations.selectors import REVIEWED_STATES
+from annotations.services.gold import gold_doc
 from anonreview.core.models import AuditEvent
-from engine.datasheet import doc_counts
+from engine.datasheet import TOKENIZATION, doc_counts
 from engine.gold import GoldDoc
 from engine.measurements.agreement import agreement_report
 from transcripts.models import Transcript
 
 
-def _provenance(transcripts: list[Transcript]) -> dict:
+def _reviewer_ids(ids: list[int]) -> set[int]:
+    """Who reviewed the transcripts ``ids``: everyone with a ``review.*`` audit row on one,
+    who decided one of its spans, or who submitted it (user ids)."""
+    events = AuditEvent.objects.filter(transcript_id__in=ids, actor__isnull=False)
+    people = set(events.filter(event_type__startswith="review.").values_list("actor_id", flat=True))
+    people |= {
+        e.actor_id
+        for e in events.filter(event_type="transcript.transition")
+        if (e.after or {}).get("state") == Transcript.State.SUBMITTED
+    }
+    people |= set(
+        Span.objects.filter(transcript_id__in=ids, reviewer__isnull=False)
+        .values_list("reviewer_id", flat=True)
+        .distinct()
+    )
+    return people
+
+
+def _provenance(transcripts: list[Transcript], compared: list[Transcript]) -> dict:
     """How the gold of ``transcripts`` was made: the machine's suggestions and what the
-    review did with them, who reviewed and approved (counts of people, never names)."""
+    review did with them, who reviewed and approved (counts of people, never names).
+    ``reviewers`` counts the people who reviewed the exported transcripts and the second
+    annotations ``compared`` in the agreement block (exported or not)."""
     ids = [t.pk for t in transcripts]
     spans = Span.objects.filter(transcript_id__in=ids).select_related("proposal")
     counts = {"accepted_unchanged": 0, "accepted_changed": 0, "added": 0, "rejected": 0}
@@ -44,11 +66,10 @@ def _provenance(transcripts: list[Transcript]) -> dict:
             if name and name != "human":
                 detectors.add(name)
     events = AuditEvent.objects.filter(transcript_id__in=ids)
-    reviewers = set(
-        events.filter(event_type__startswith="review.", actor__isnull=False).values_list(
-            "actor_id", flat=True
-        )
-    )
+    first = _reviewer_ids([t.pk for t in transcripts if not t.double_of_id])
+    copies = {t.pk for t in transcripts if t.double_of_id} | {c.pk for c in compared}
+    second = _reviewer_ids(sorted(copies))
+    reviewers = first | second
     approvers = {
         e.actor_id
         for e in events.filter(event_type="transcript.transition", actor__isnull=False)
@@ -62,17 +83,16 @@ def _provenance(transcripts: list[Transcript]) -> dict:
         "detectors": sorted(detectors),
         "spans": counts,
         "reviewers": len(reviewers),
+        "reviewers_of_second_annotations": len(second),
         "approvers": len(approvers),
         "approvers_who_reviewed": len(approvers & reviewers),
         "scripted_review_transcripts": len(scripted),
     }
 
 
-def _agreement(transcripts: list[Transcript], *, name_parts: bool) -> dict | None:
-    """Agreement between the two annotations of every exported transcript that has a
-    double-annotation copy both annotators submitted; ``None`` where none has."""
-    from annotations.services.export import gold_doc
-
+def _pairs(transcripts: list[Transcript]) -> list[tuple[Transcript, Transcript]]:
+    """(original, copy) for every exported original with a second annotation both
+    annotators submitted."""
     pairs = []
     for original in transcripts:
         if original.double_of_id:
@@ -84,6 +104,11 @@ def _agreement(transcripts: list[Transcript], *, name_parts: bool) -> dict | Non
         )
         if copy is not None and original.state in REVIEWED_STATES:
             pairs.append((original, copy))
+    return pairs
+
+
+def _agreement(pairs: list[tuple[Transcript, Transcript]], *, name_parts: bool) -> dict | None:
+    """Agreement between the two annotations of each pair; ``None`` where there is none."""
     if not pairs:
         return None
     docs = [
@@ -114,6 +139,7 @@ def gold_datasheet(
 ) -> dict:
     """``datasheet.json``: what is in each part, how the gold was made, agreement."""
     every = [doc for docs in parts.values() for doc in docs]
+    pairs = _pairs(transcripts)
     return {
         "name": "anonreview gold data",
         "created": timezone.now().date().isoformat(),
@@ -126,6 +152,7 @@ def gold_datasheet(
             "separated only by spaces, a hyphen or an initial's full stop)"
         ),
         "split": {"by": "transcript", "ratios": list(ratios), "seed": seed},
+        "tokenization": TOKENIZATION,
         "parts": {
             name: {**doc_counts(docs), "ids": [doc.id for doc in docs]}
             for name, docs in parts.items()
@@ -136,8 +163,8 @@ def gold_datasheet(
         "by_state": _counts_by(every, lambda doc: doc.meta.get("state", "")),
         "by_source": _counts_by(every, lambda doc: doc.meta.get("source_format", "")),
         "double_annotation_copies": sum(1 for t in transcripts if t.double_of_id),
-        "provenance": _provenance(transcripts),
-        "agreement": _agreement(transcripts, name_parts=name_parts),
+        "provenance": _provenance(transcripts, [copy for _original, copy in pairs]),
+        "agreement": _agreement(pairs, name_parts=name_parts),
         "offsets": "characters into each document's text, end exclusive",
         "personal_data": "texts are the original transcripts: keep the gold data as "
         "restricted as the transcripts themselves; documents carry ids and pseudonymous "
@@ -155,7 +182,7 @@ def datasheet_readme(sheet: dict, ext: str) -> str:
         f"Split by transcript, ratios {sheet['split']['ratios']}, seed {sheet['split']['seed']}: "
         "every document of one transcript is in one part.",
         "",
-        "| part | documents | tokens | mentions |",
+        "| part | documents | tokens* | mentions |",
         "|---|---|---|---|",
     ]
     for name, part in sheet["parts"].items():
@@ -163,9 +190,11 @@ def datasheet_readme(sheet: dict, ext: str) -> str:
     p = sheet["provenance"]
     lines += [
         "",
+        f"\\* {sheet['tokenization'][0].upper()}{sheet['tokenization'][1:]}.",
+        "",
         "How it was made: the automatic annotation "
         f"({', '.join(p['detectors']) or 'no detector'}) proposed {p['suggestions']} spans; "
-        f"{p['reviewers']} reviewer(s) accepted {p['spans']['accepted_unchanged']} unchanged, "
+        f"the review accepted {p['spans']['accepted_unchanged']} unchanged, "
         f"{p['spans']['accepted_changed']} after resizing or relabelling, rejected "
         f"{p['spans']['rejected']} and added {p['spans']['added']}; {p['approvers']} lead(s) "
         "who did not review approved each transcript after the leak check"
@@ -175,6 +204,9 @@ def datasheet_readme(sheet: dict, ext: str) -> str:
             if p["scripted_review_transcripts"]
             else "."
         ),
+        f"Reviewers: {p['reviewers']} person(s) decided spans, made review changes or "
+        f"submitted — {p['reviewers_of_second_annotations']} of them on the second "
+        "annotations that the agreement figures compare.",
         "",
         "Counts per label, state and source, and agreement where double-annotated: "
         "`datasheet.json`. Offsets are characters into each document's text, end exclusive.",

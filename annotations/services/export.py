@@ -3,8 +3,15 @@
 The release gate: a release (text or zip, any strategy) and its key exist only for
 *approved* or *released* transcripts, never for a double-annotation copy
 (:func:`release_refusal`; every release and key service checks it and raises
-:class:`NotReleasable` with a sentence). Gold data reads approved transcripts by default;
-copies join only on explicit request and then say so in each document's ``meta``.
+:class:`NotReleasable` with a sentence). Gold data leaves under the same rule, checked in
+the services themselves (:func:`gold_check`), so no entry point (the Export page,
+``export_gold``, a script) can ask for more: approved or released originals only, and on
+explicit request the submitted second annotations of such originals, flagged in each
+document's ``meta``.
+
+Gold documents are built in :mod:`annotations.services.gold` (read only) and the
+datasheet in :mod:`annotations.services.datasheet`; this module imports both, neither
+imports it.
 
 Nothing identifying leaves through the side doors: release members are named
 ``transcript-<id>.txt`` (never the upload name, which is itself personal data), carry
@@ -23,21 +30,31 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.utils import timezone
 
-from annotations.models import Span
 from annotations.services.datasheet import datasheet_readme, gold_datasheet
+from annotations.services.gold import (
+    GOLD_EXTENSIONS,
+    GOLD_FORMATS,
+    gold_doc,
+    gold_docs,
+    gold_serialize,
+)
 from annotations.services.leaks import LeakError, blocking_leaks, leak_check
 from annotations.services.pseudonymization import transcript_pseudonymize
 from anonreview.core.audit import audit_record
-from engine.datasheet import split_groups
-from engine.gold import GoldDoc, GoldSpan
-from engine.mentions import name_groups, trim_span
-from engine.pseudonymize import formats as gold_formats
+from engine.datasheet import check_seed, split_groups
+from engine.gold import GoldDoc
 from engine.pseudonymize import key_from_replacements
 from transcripts.models import Transcript
 from transcripts.services.workflow import UndecidedSpansError, undecided_check
 
-GOLD_FORMATS = ("jsonl", "spacy", "conll", "svala")
 RELEASABLE_STATES = frozenset({Transcript.State.APPROVED, Transcript.State.RELEASED})
+# What a gold export may be asked for (``export_gold --state``, the page's state).
+GOLD_STATE_CHOICES = ("approved", "released", "releasable")
+# A second annotation's gold leaves (on request) once its annotator submitted it; copies
+# are never approved (docs/workflow.md), the other two states are there for safety.
+COPY_GOLD_STATES = frozenset(
+    {Transcript.State.SUBMITTED, Transcript.State.APPROVED, Transcript.State.RELEASED}
+)
 # Fixed timestamp inside zips: members carry no time of export.
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
@@ -209,95 +226,89 @@ def key_build(*, transcripts: Iterable[Transcript], actor, strategy: str = "tags
     return json.dumps({"transcripts": out}, ensure_ascii=False, indent=2).encode("utf-8")
 
 
-def gold_doc(transcript: Transcript, *, name_parts: bool = False) -> GoldDoc:
-    """One transcript's gold document: its reviewed (accepted and added) spans.
-
-    Whole mentions by default (``engine.mentions``: a PERSON mention is the whole name as
-    written, titles outside); ``name_parts`` keeps the stored name parts (the paper's
-    tags). Spans never end on punctuation that is not part of the item. ``meta`` carries
-    the transcript id, its pseudonymous title, state and source format, and ``refs``
-    (``"start:end:label"`` → reference id; a whole name's part refs space-separated).
-    """
-    spans = list(
-        Span.objects.filter(
-            transcript=transcript, status__in=[Span.Status.ACCEPTED, Span.Status.ADDED]
-        )
-        .select_related("entity")
-        .order_by("start", "end")
-    )
-    text = transcript.text
-    trimmed = [GoldSpan(*trim_span(text, span.start, span.end), span.label) for span in spans]
-    gold_spans: list[GoldSpan] = []
-    seen: set[GoldSpan] = set()
-    refs: dict[str, str] = {}
-    groups = [[i] for i in range(len(trimmed))]
-    if not name_parts:
-        groups = name_groups(text, trimmed)
-    for group in groups:
-        first, last = trimmed[group[0]], trimmed[group[-1]]
-        span = GoldSpan(first.start, last.end, first.label)
-        if span in seen:
-            continue
-        seen.add(span)
-        gold_spans.append(span)
-        part_refs = [spans[i].entity.ref for i in group if spans[i].entity_id]
-        if part_refs:
-            refs[f"{span.start}:{span.end}:{span.label}"] = " ".join(part_refs)
-    meta = {
-        "transcript": transcript.pk,
-        "title": transcript.title,
-        "state": transcript.state,
-        "source_format": transcript.source_format,
-        "mentions": "name_parts" if name_parts else "whole",
-        "refs": refs,
-    }
+def gold_refusal(transcript: Transcript) -> str | None:
+    """Why ``transcript``'s gold data may not leave now, or ``None`` when it may: an
+    approved or released original, or (exported only on request) a second annotation its
+    annotator submitted, of an approved or released original."""
+    state = Transcript.State(transcript.state).label.lower()
     if transcript.double_of_id:
-        # A second annotation for agreement, exported only on request: say so.
-        meta.update({"double_annotation_copy": True, "double_of": transcript.double_of_id})
-    return GoldDoc(id=f"transcript-{transcript.pk}", text=text, spans=gold_spans, meta=meta)
+        original = Transcript.objects.only("state").get(pk=transcript.double_of_id)
+        if original.state not in RELEASABLE_STATES:
+            of = Transcript.State(original.state).label.lower()
+            return (
+                f"Transcript {transcript.pk} is a second annotation of transcript "
+                f"{original.pk}, which is {of}: a second annotation's gold data leaves only "
+                "with an approved or released original."
+            )
+        if transcript.state not in COPY_GOLD_STATES:
+            return (
+                f"Transcript {transcript.pk} is a second annotation still {state}: its gold "
+                "data leaves only once its annotator has submitted it."
+            )
+        return None
+    if transcript.state not in RELEASABLE_STATES:
+        return (
+            f"Transcript {transcript.pk} is {state}: gold data is exported only of approved "
+            "or released transcripts (and, on request, of their submitted second annotations)."
+        )
+    return None
 
 
-def gold_docs(*, transcripts: Iterable[Transcript], name_parts: bool = False) -> list[GoldDoc]:
-    """Gold documents of ``transcripts`` (:func:`gold_doc`), in the order given."""
-    return [gold_doc(transcript, name_parts=name_parts) for transcript in transcripts]
+def gold_check(transcripts: Iterable[Transcript]) -> None:
+    """The release rule for gold data, whoever calls (page, ``export_gold``, a script):
+    raise :class:`NotReleasable` unless every transcript may leave (:func:`gold_refusal`,
+    on its state read afresh) and none has an undecided span."""
+    for transcript in transcripts:
+        fresh = Transcript.objects.only("state", "double_of").get(pk=transcript.pk)
+        transcript.state, transcript.double_of_id = fresh.state, fresh.double_of_id
+        refusal = gold_refusal(transcript)
+        if refusal:
+            raise NotReleasable(refusal)
+        undecided = undecided_refusal(transcript)
+        if undecided:
+            raise undecided
 
 
-def gold_serialize(docs: list[GoldDoc], fmt: str) -> bytes:
-    """``docs`` in one of :data:`GOLD_FORMATS`."""
-    if fmt == "jsonl":
-        return gold_formats.to_jsonl(docs)
-    if fmt == "spacy":
-        return gold_formats.to_docbin(docs)
-    if fmt == "conll":
-        return gold_formats.to_conll(docs)
-    if fmt == "svala":
-        return gold_formats.to_svala(docs)
-    raise ValueError(f"unknown gold format {fmt!r}; choose one of {', '.join(GOLD_FORMATS)}")
+def gold_states(state: str) -> frozenset[str]:
+    """The states a gold export of ``state`` reads (one of :data:`GOLD_STATE_CHOICES`);
+    anything else raises :class:`NotReleasable` with a sentence."""
+    if state == "releasable":
+        return RELEASABLE_STATES
+    if state in RELEASABLE_STATES:
+        return frozenset({state})
+    shown = Transcript.State(state).label.lower() if state in Transcript.State.values else state
+    raise NotReleasable(
+        f"Gold data is exported only of approved or released transcripts; {shown!r} "
+        f"transcripts have not been approved. Choose one of {', '.join(GOLD_STATE_CHOICES)}."
+    )
 
 
 def gold_transcripts(
     *, queryset=None, state: str = Transcript.State.APPROVED, include_copies: bool = False
 ) -> list[Transcript]:
-    """The transcripts a gold export reads: ``state`` (default approved; ``"releasable"``
-    for approved or released; ``"all"`` for every state) of ``queryset``, without
-    double-annotation copies unless asked."""
+    """The transcripts a gold export reads: the originals of ``queryset`` in ``state``
+    (``approved``, ``released`` or ``releasable`` for both; any other state raises
+    :class:`NotReleasable`), and with ``include_copies`` the submitted second annotations
+    of those originals, in id order."""
+    states = gold_states(state)
     queryset = Transcript.objects.all() if queryset is None else queryset
-    if state == "releasable":
-        queryset = queryset.filter(state__in=RELEASABLE_STATES)
-    elif state != "all":
-        queryset = queryset.filter(state=state)
+    originals = list(queryset.filter(state__in=states, double_of__isnull=True).order_by("pk"))
     if not include_copies:
-        queryset = queryset.filter(double_of__isnull=True)
-    return list(queryset.order_by("pk"))
+        return originals
+    copies = Transcript.objects.filter(
+        double_of__in=[t.pk for t in originals], state__in=COPY_GOLD_STATES
+    )
+    return sorted([*originals, *copies], key=lambda t: t.pk)
 
 
-def _refuse_undecided(transcripts: list[Transcript]) -> None:
-    """Gold is reviewed data: raise :class:`NotReleasable` while any transcript has an
-    undecided span."""
+def _gold_audit(transcripts: list[Transcript], actor, after: dict, per: dict | None = None):
     for transcript in transcripts:
-        undecided = undecided_refusal(transcript)
-        if undecided:
-            raise undecided
+        extra = (per or {}).get(transcript.pk, {})
+        if transcript.double_of_id:
+            extra = {**extra, "double_of": transcript.double_of_id}
+        audit_record(
+            actor=actor, event_type="gold_exported", transcript=transcript, after={**after, **extra}
+        )
 
 
 @transaction.atomic
@@ -305,24 +316,17 @@ def gold_export(
     *, transcripts: Iterable[Transcript], fmt: str, actor, name_parts: bool = False
 ) -> bytes:
     """Gold data of ``transcripts`` in ``fmt`` (jsonl, spacy, conll, svala), audited;
-    whole mentions unless ``name_parts``; raises :class:`NotReleasable` while any of them
-    has an undecided span."""
+    whole mentions unless ``name_parts``. Raises :class:`NotReleasable` unless every one
+    may leave (:func:`gold_check`: approved or released, or a submitted second annotation
+    of such a transcript, with no undecided span). ``actor``: the user, or for a command
+    run outside the app the name of whoever ran it (``anonreview.core.audit``)."""
     if fmt not in GOLD_FORMATS:
         raise ValueError(f"unknown gold format {fmt!r}; choose one of {', '.join(GOLD_FORMATS)}")
     transcripts = list(transcripts)
-    _refuse_undecided(transcripts)
+    gold_check(transcripts)
     data = gold_serialize(gold_docs(transcripts=transcripts, name_parts=name_parts), fmt)
-    for transcript in transcripts:
-        audit_record(
-            actor=actor,
-            event_type="gold_exported",
-            transcript=transcript,
-            after={"format": fmt, "name_parts": name_parts},
-        )
+    _gold_audit(transcripts, actor, {"format": fmt, "name_parts": name_parts})
     return data
-
-
-GOLD_EXTENSIONS = {"jsonl": "jsonl", "spacy": "spacy", "conll": "conll", "svala": "json"}
 
 
 @transaction.atomic
@@ -335,12 +339,15 @@ def gold_export_split(
     seed: int,
     name_parts: bool = False,
 ) -> list[tuple[str, bytes]]:
-    """Gold data split by transcript into train/dev/test (seeded), with ``datasheet.json``
-    and ``README.md``: the members of the folder or zip, as ``(name, bytes)``."""
+    """Gold data split by transcript into train/dev/test (seeded; ``seed`` a whole number,
+    0 ≤ seed < 2**32, else ``ValueError`` with a sentence), with ``datasheet.json`` and
+    ``README.md``: the members of the folder or zip, as ``(name, bytes)``. The same rule
+    as :func:`gold_export`."""
     if fmt not in GOLD_FORMATS:
         raise ValueError(f"unknown gold format {fmt!r}; choose one of {', '.join(GOLD_FORMATS)}")
+    seed = check_seed(seed)
     transcripts = list(transcripts)
-    _refuse_undecided(transcripts)
+    gold_check(transcripts)
     docs = {t.pk: gold_doc(t, name_parts=name_parts) for t in transcripts}
     # A double-annotation copy goes where its original goes.
     group = {t.pk: t.double_of_id or t.pk for t in transcripts}
@@ -361,18 +368,8 @@ def gold_export_split(
     )
     members.append(("datasheet.json", json.dumps(sheet, indent=2).encode("utf-8")))
     members.append(("README.md", datasheet_readme(sheet, ext).encode("utf-8")))
-    for t in transcripts:
-        audit_record(
-            actor=actor,
-            event_type="gold_exported",
-            transcript=t,
-            after={
-                "format": fmt,
-                "name_parts": name_parts,
-                "split": part_of[group[t.pk]],
-                "seed": seed,
-            },
-        )
+    per = {t.pk: {"split": part_of[group[t.pk]]} for t in transcripts}
+    _gold_audit(transcripts, actor, {"format": fmt, "name_parts": name_parts, "seed": seed}, per)
     return members
 
 

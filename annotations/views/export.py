@@ -17,7 +17,7 @@ from annotations.services import export as export_services
 from annotations.services.export import NotReleasable
 from annotations.services.leaks import LeakError
 from anonreview import roles
-from engine.datasheet import parse_ratios
+from engine.datasheet import parse_ratios, parse_seed
 from engine.pseudonymize import STRATEGIES
 from transcripts.models import Transcript
 
@@ -170,8 +170,9 @@ def key_download(request: HttpRequest, transcript_id: int | None = None) -> Http
 def gold_download(request: HttpRequest) -> HttpResponse:
     """Gold data: the selected transcripts, or (``scope=all``) every approved one.
 
-    Double-annotation copies are left out unless ``include_copies=1`` is posted; then
-    each copy's document says so in its ``meta``."""
+    Double-annotation copies are left out unless ``include_copies=1`` is posted; then the
+    submitted copies of the chosen transcripts join, each flagged in its ``meta``. The
+    services refuse anything not approved or released whoever calls them."""
     _require_lead(request)
     fmt = request.POST.get("format") or "jsonl"
     if fmt not in export_services.GOLD_FORMATS:
@@ -202,9 +203,9 @@ def gold_download(request: HttpRequest) -> HttpResponse:
     if split:
         try:
             ratios = parse_ratios(split)
-            seed = int(request.POST.get("seed") or 0)
+            seed = parse_seed(request.POST.get("seed") or "")
         except ValueError as exc:
-            return HttpResponse(str(exc), status=400)
+            return HttpResponse(f"{str(exc)[:1].upper()}{str(exc)[1:]}.", status=400)
         try:
             members = export_services.gold_export_split(
                 transcripts=transcripts,

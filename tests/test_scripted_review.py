@@ -78,3 +78,19 @@ def test_load_demo_reviewed_adds_an_approved_hearing_once(light):
     assert t.state == Transcript.State.APPROVED
     assert "reviewed by a script" in t.title
     assert "approved" in out.getvalue() and "already imported" in out.getvalue()
+
+
+def test_load_demo_reviewed_makes_as_many_hearings_as_asked():
+    # `--reviewed 10` made 3 (the seed tuple was sliced).
+    from annotations.management.commands.load_demo import reviewed_seeds
+
+    seeds = reviewed_seeds(10)
+    assert len(seeds) == len(set(seeds)) == 10 and seeds[:3] == [201, 202, 203]
+
+
+def test_load_demo_reviewed_beyond_three_imports_and_approves_each(light):
+    make_user("annotator", role="annotator")
+    make_user("lead", role="lead")
+    out = StringIO()
+    call_command("load_demo", "--count", "0", "--no-annotate", "--reviewed", "4", stdout=out)
+    assert Transcript.objects.filter(state=Transcript.State.APPROVED).count() == 4

@@ -26,6 +26,15 @@ REVIEWED_SEEDS = (201, 202, 203)
 REVIEWED_WORDS = 3000
 
 
+def reviewed_seeds(count: int) -> list[int]:
+    """``count`` distinct seeds for the reviewed demo hearings: 201, 202, 203, then 204,
+    205, ... (``--reviewed 10`` makes ten, not three)."""
+    return [
+        REVIEWED_SEEDS[i] if i < len(REVIEWED_SEEDS) else REVIEWED_SEEDS[-1] + i - 1
+        for i in range(count)
+    ]
+
+
 class Command(BaseCommand):
     help = "Import the synthetic demo hearings assigned to the demo annotator (idempotent)."
 
@@ -104,7 +113,7 @@ class Command(BaseCommand):
             )
             return
         ensemble = None
-        for seed in REVIEWED_SEEDS[:count]:
+        for seed in reviewed_seeds(count):
             name = f"synthetic-demo-reviewed-{seed}.pdf"
             if Transcript.objects.filter(original_name=name).exists():
                 self.stdout.write(f"{name}: already imported")

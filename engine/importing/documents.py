@@ -6,10 +6,13 @@ Markdown. Each reader returns the document's text with its line breaks, and a fo
 where the document breaks the page, so ``parse.parse_text`` does the same layout
 analysis as for a ``.txt`` file (speaker tags, pages, running headers, line numbers):
 
-* ``.docx`` with python-docx: the body's paragraphs and tables in document order (a table
-  row as its cells joined by tabs); a page break (``<w:br w:type="page"/>`` or a
-  paragraph's *page break before*) becomes a form feed; headers and footers are left out
-  (page furniture);
+* ``.docx``: the body's paragraphs and tables in document order (a table row as its cells
+  joined by tabs); a page break (``<w:br w:type="page"/>`` or a paragraph's *page break
+  before*) becomes a form feed; headers and footers are left out (page furniture). The
+  package is bounded before it is read (how many parts, how large each inflates, stored
+  or deflate only: ``archives``) and its main part is parsed as a stream (lxml
+  ``iterparse``, each element dropped once read), so a small file that inflates to a
+  huge or element-dense XML is refused or read in little memory (issue 28);
 * ``.rtf`` with striprtf: ``\\page`` becomes a form feed;
 * ``.md``: read as text; emphasis markers around words (``**MR. LONG:**``) and heading
   marks are dropped so speaker tags read as they do in a ``.txt`` file.
@@ -21,61 +24,236 @@ from __future__ import annotations
 
 import io
 import re
+import zipfile
 
-from engine.importing.errors import NotSupported
+from engine.importing.archives import (
+    BoundedReader,
+    mb,
+    methods_refusal,
+    read_member,
+    sizes_refusal,
+)
+from engine.importing.errors import ImportRejected, NotSupported
 
 DOCUMENT_SUFFIXES = (".docx", ".rtf", ".md", ".markdown")
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
 
+# Bounds of a .docx before and while it is read (issue 28; docs/importing.md): a part
+# is what the package holds (the document's XML, styles, images, ...).
+DOCX_MAX_PARTS = 2000
+DOCX_MAX_PART_BYTES = 64 * 1024 * 1024  # one part, inflated
+DOCX_MAX_BYTES = 256 * 1024 * 1024  # every part together, inflated
+_SMALL_PART_BYTES = 2 * 1024 * 1024  # the package's relationships and content types
+_WORD = "This Word document"
+_AGAIN = "save it again as .docx or export it as PDF or text."
+_MAIN_TYPES = (
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml",
+    "application/vnd.ms-word.document.macroEnabled.main+xml",
+    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml",
+)
+
+
 def docx_text(data: bytes) -> str:
-    """The text of a Word document (see the module docstring)."""
+    """The text of a Word document (see the module docstring).
+
+    The package is checked before anything is inflated (``archives``: the parts' count
+    and declared sizes, stored or deflate only), then only its main part is read, counted
+    while it inflates and parsed as a stream (``_body_text``): memory holds the text, not
+    the XML or its tree, however many elements the part has."""
     try:
-        import docx
-        from docx.opc.exceptions import PackageNotFoundError
-    except ImportError as exc:  # pragma: no cover - pinned in requirements.txt
-        raise NotSupported("Word documents cannot be read here (python-docx is missing).") from exc
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        infos = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+        raise NotSupported(f"{_WORD} cannot be read ({type(exc).__name__}); {_AGAIN}") from exc
+    refusal = methods_refusal(infos, what=_WORD) or sizes_refusal(
+        infos,
+        what=_WORD,
+        max_member=DOCX_MAX_PART_BYTES,
+        max_total=DOCX_MAX_BYTES,
+        max_members=DOCX_MAX_PARTS,
+    )
+    if refusal is not None:
+        raise refusal
+    main = _main_part(archive)
     try:
-        document = docx.Document(io.BytesIO(data))
-    except (PackageNotFoundError, KeyError, ValueError, OSError) as exc:
-        raise NotSupported(
-            f"This Word document cannot be read ({type(exc).__name__}); save it again as .docx "
-            "or export it as PDF or text."
-        ) from exc
-    except Exception as exc:  # zipfile.BadZipFile, lxml errors: a damaged file
-        raise NotSupported(
-            f"This Word document is damaged ({type(exc).__name__}); save it again as .docx "
-            "or export it as PDF or text."
-        ) from exc
-    lines: list[str] = []
-    for block in document.element.body.iterchildren():
-        if block.tag == f"{_W}p":
-            lines.append(_paragraph_text(block))
-        elif block.tag == f"{_W}tbl":
-            for row in block.iter(f"{_W}tr"):
-                cells = [
-                    " ".join(_paragraph_text(p) for p in cell.iter(f"{_W}p")).strip()
-                    for cell in row.iter(f"{_W}tc")
-                ]
-                lines.append("\t".join(cells))
-    return "\n".join(lines)
+        with BoundedReader(
+            archive,
+            main,
+            limit=DOCX_MAX_PART_BYTES,
+            refusal=(
+                f"{_WORD} was refused: its text part expands beyond {mb(DOCX_MAX_PART_BYTES)}, "
+                "the most accepted for one part."
+            ),
+        ) as reader:
+            return _body_text(reader)
+    except ImportRejected:
+        raise
+    except Exception as exc:  # zipfile.BadZipFile (a wrong checksum), lxml errors
+        raise NotSupported(f"{_WORD} is damaged ({type(exc).__name__}); {_AGAIN}") from exc
 
 
-def _paragraph_text(paragraph) -> str:
-    out: list[str] = []
-    props = paragraph.find(f"{_W}pPr")
-    if props is not None and props.find(f"{_W}pageBreakBefore") is not None:
-        out.append("\f")
-    for node in paragraph.iter():
-        tag = node.tag
-        if tag == f"{_W}t" and node.text:
-            out.append(node.text)
-        elif tag == f"{_W}tab":
-            out.append("\t")
-        elif tag in (f"{_W}br", f"{_W}cr"):
-            out.append("\f" if node.get(f"{_W}type") == "page" else "\n")
-    return "".join(out)
+def _small_xml(archive: zipfile.ZipFile, name: str):
+    """A small part (relationships, content types) as an element tree, or None."""
+    from lxml import etree
+
+    try:
+        info = archive.getinfo(name)
+    except KeyError:
+        return None
+    data = read_member(
+        archive,
+        info,
+        limit=_SMALL_PART_BYTES,
+        what=_WORD,
+        refusal=f"{_WORD} was refused: its package index is implausibly large.",
+    )
+    try:
+        return etree.fromstring(data, parser=_parser())
+    except etree.XMLSyntaxError as exc:
+        raise NotSupported(f"{_WORD} is damaged ({type(exc).__name__}); {_AGAIN}") from exc
+
+
+def _parser():
+    from lxml import etree
+
+    # no entities, no DTD, no network, libxml2's default limits (depth, text node size)
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+
+
+def _main_part(archive: zipfile.ZipFile) -> zipfile.ZipInfo:
+    """The package's main part (``word/document.xml`` as Word names it), through the
+    package relationships; ``NotSupported`` unless it is a Word document."""
+    rels = _small_xml(archive, "_rels/.rels")
+    target = None
+    for rel in rels.iter(f"{_REL}Relationship") if rels is not None else ():
+        if (rel.get("Type") or "").endswith("/officeDocument"):
+            target = (rel.get("Target") or "").lstrip("/")
+            break
+    if not target:
+        raise NotSupported(f"{_WORD} cannot be read (it has no main document); {_AGAIN}")
+    kind = ""
+    types = _small_xml(archive, "[Content_Types].xml")
+    for node in types.iter() if types is not None else ():
+        if node.tag == f"{_CT}Override" and (node.get("PartName") or "").lstrip("/") == target:
+            kind = node.get("ContentType") or ""
+            break
+    if kind not in _MAIN_TYPES:
+        raise NotSupported(
+            f"This is not a Word document (its content type is {kind[:120] or 'missing'}); {_AGAIN}"
+        )
+    try:
+        return archive.getinfo(target)
+    except KeyError as exc:
+        raise NotSupported(
+            f"{_WORD} cannot be read (its main document is missing); {_AGAIN}"
+        ) from exc
+
+
+_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+_CT = "{http://schemas.openxmlformats.org/package/2006/content-types}"
+_BODY, _P, _TBL, _TR, _TC = (f"{_W}{t}" for t in ("body", "p", "tbl", "tr", "tc"))
+_T, _TAB, _BR, _CR, _PPR = (f"{_W}{t}" for t in ("t", "tab", "br", "cr", "pPr"))
+_PAGE_BREAK_BEFORE, _TYPE = f"{_W}pageBreakBefore", f"{_W}type"
+
+
+def _body_text(stream) -> str:
+    """The body's paragraphs and tables in document order, parsed as a stream.
+
+    A paragraph is its runs' text, ``w:tab`` as a tab, ``w:br``/``w:cr`` as a line break
+    (a page break as a form feed), *page break before* as a leading form feed; a table
+    row is one line of its cells (a cell: its paragraphs joined by spaces; a table
+    nested in a cell adds its text to that cell). Other body children (section
+    properties, content controls) are left out. The parser builds no tree (a parser
+    target, ``_BodyText``), so memory holds the text, never the XML's elements."""
+    from lxml import etree
+
+    target = _BodyText()
+    parser = etree.XMLParser(
+        target=target, resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False
+    )
+    while chunk := stream.read(1 << 20):
+        parser.feed(chunk)
+    parser.close()
+    return "\n".join(target.lines)
+
+
+class _BodyText:
+    """lxml parser target for ``_body_text``: sees the elements as they open and close,
+    keeps the text of what it reads (depths: how many elements are open)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.stack: list[str] = []  # the open elements' tags (libxml2 caps the depth)
+        self.body: int | None = None  # the depth of w:body, of the current body block, ...
+        self.block: int | None = None
+        self.para: int | None = None
+        self.row_depth: int | None = None
+        self.in_text = False
+        self.pieces: list[str] = []
+        self.row: list[str] | None = None
+        self.cell: list[str] | None = None
+
+    def start(self, tag, attrib, nsmap=None) -> None:
+        depth = len(self.stack)
+        self.stack.append(tag)
+        if self.body is None:
+            if tag == _BODY:
+                self.body = depth
+            return
+        if depth == self.body + 1:
+            self.block = depth if tag in (_P, _TBL) else None
+            self.row_depth = None
+        if self.block is None:
+            return
+        para = self.para
+        if tag == _P and para is None:
+            self.para, self.pieces = depth, []
+        elif para is None:
+            if tag == _TR and self.row_depth in (None, depth):
+                self.row_depth, self.row = depth, []
+            elif tag == _TC and self.row_depth is not None and depth == self.row_depth + 1:
+                self.cell = []
+        elif _PPR in self.stack[para + 1 : -1]:  # paragraph properties (tab stops, ...)
+            if tag == _PAGE_BREAK_BEFORE and depth == para + 2:
+                self.pieces.insert(0, "\f")
+        elif tag == _T:
+            self.in_text = True
+        elif tag == _TAB:
+            self.pieces.append("\t")
+        elif tag in (_BR, _CR):
+            self.pieces.append("\f" if attrib.get(_TYPE) == "page" else "\n")
+
+    def data(self, text: str) -> None:
+        if self.in_text:
+            self.pieces.append(text)
+
+    def end(self, tag) -> None:
+        self.stack.pop()
+        depth = len(self.stack)
+        self.in_text = False
+        if self.block is None:
+            return
+        if tag == _P and depth == self.para:
+            text, self.para = "".join(self.pieces), None
+            if depth == self.block:
+                self.lines.append(text)
+            elif self.cell is not None:
+                self.cell.append(text)
+        elif tag == _TC and self.row is not None and self.cell is not None:
+            if depth == self.row_depth + 1:
+                self.row.append(" ".join(self.cell).strip())
+                self.cell = None
+        elif tag == _TR and self.row is not None and depth == self.row_depth:
+            self.lines.append("\t".join(self.row))
+            self.row = None
+        if depth == self.block:
+            self.block = None
+
+    def close(self) -> None:
+        return None
 
 
 _RTF_PAGE = re.compile(rb"\\page(?![a-z])(?:-?\d+)? ?")

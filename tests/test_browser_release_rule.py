@@ -4,7 +4,7 @@ submitted meanwhile is refused, and the page says why."""
 import pytest
 from django.urls import reverse
 
-from annotations.management.commands.bench_review import build_review_transcript
+from annotations.benchmarks.review_transcript import build_review_transcript
 from annotations.models import Span
 from transcripts.models import Transcript
 

@@ -4,7 +4,7 @@ merge, undo and a conflict between two reviewers. Screenshots go to test-artifac
 import pytest
 from django.urls import reverse
 
-from annotations.management.commands.bench_review import build_review_transcript
+from annotations.benchmarks.review_transcript import build_review_transcript
 from annotations.models import Span
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

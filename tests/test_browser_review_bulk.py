@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from annotations.management.commands.bench_review import build_review_transcript
+from annotations.benchmarks.review_transcript import build_review_transcript
 from annotations.models import Span
 from annotations.services.review import review_assign_entities
 from anonreview.core.models import AuditEvent

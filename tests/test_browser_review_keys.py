@@ -6,7 +6,7 @@ top; the add popover flips above a selection near the bottom."""
 import pytest
 from django.urls import reverse
 
-from annotations.management.commands.bench_review import build_review_transcript
+from annotations.benchmarks.review_transcript import build_review_transcript
 from annotations.models import Entity, Span
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

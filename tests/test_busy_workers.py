@@ -7,7 +7,7 @@ import sys
 import pytest
 from django.core.management.base import CommandError
 
-from annotations.management import busy_workers as bw
+from annotations.benchmarks import busy_workers as bw
 
 
 def test_busy_workers_refuse_a_database_several_processes_cannot_share():

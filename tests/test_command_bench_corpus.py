@@ -94,7 +94,7 @@ def test_bench_corpus_asks_for_migrate_on_a_half_migrated_database(file_db_env):
 
 
 def test_worker_summary_splits_idle_time_into_start_gaps_and_tail():
-    from annotations.management.commands.bench_corpus import _worker_summary
+    from annotations.benchmarks.corpus import _worker_summary
 
     timeline = [
         {"worker": "a", "kind": "import", "start_s": 0.1, "end_s": 1.0},
@@ -112,7 +112,7 @@ def test_worker_summary_splits_idle_time_into_start_gaps_and_tail():
 
 
 def test_threads_per_worker_divide_the_cores_or_the_runs_thread_setting(monkeypatch):
-    from annotations.management.commands import bench_corpus
+    from annotations.benchmarks import corpus as bench_corpus
 
     monkeypatch.setattr(bench_corpus, "_cores", lambda: 2)
     monkeypatch.delenv("ANONREVIEW_THREADS", raising=False)

@@ -11,7 +11,7 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from annotations import selectors
-from annotations.management.commands.bench_review import build_review_transcript
+from annotations.benchmarks.review_transcript import build_review_transcript
 from annotations.models import Span
 from annotations.selectors import ReviewFilters
 from annotations.views.review_lines import build_lines

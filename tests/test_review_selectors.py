@@ -72,7 +72,7 @@ def test_sql_aggregates_equal_the_python_pass_over_every_row_after_mixed_actions
     relabels, a merge, a split and a deletion."""
     from django.contrib.auth.models import Group
 
-    from annotations.management.commands.bench_review import build_review_transcript
+    from annotations.benchmarks.review_transcript import build_review_transcript
     from annotations.models import Entity, Span
     from annotations.selectors import (
         review_answer_rows,

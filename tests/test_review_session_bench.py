@@ -3,7 +3,7 @@ model, and the oracle's run to Submit in Chromium on a short hearing."""
 
 import pytest
 
-from annotations.management.review_session_bench import (
+from annotations.benchmarks.review_session import (
     Inputs,
     build_session_transcript,
     plan_fixes,
@@ -52,7 +52,7 @@ def test_the_keystroke_level_model_charges_a_mental_step_per_decision_only():
 def test_the_oracle_reviews_a_short_hearing_to_submit_with_no_leak(
     login_page, live_server, annotator, artifacts_dir
 ):
-    from annotations.management.review_session_bench import _release_errors
+    from annotations.benchmarks.review_session import _release_errors
 
     transcript, plan = build_session_transcript(seed=3, words=2000, assignees=[annotator])
     fixes = plan_fixes(transcript, plan)

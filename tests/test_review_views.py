@@ -307,7 +307,7 @@ def test_inspector_shows_provenance(client, annotator, rt):
 
 
 def test_long_transcript_page_renders_one_window_and_placeholders(client, lead):
-    from annotations.management.commands.bench_review import build_review_transcript
+    from annotations.benchmarks.review_transcript import build_review_transcript
 
     transcript = build_review_transcript(seed=3, words=3000, max_spans=300)
     client.force_login(lead)
@@ -512,14 +512,14 @@ def test_reading_mode_shows_the_release_text_and_highlights_what_still_reads_as_
     body = client.get(reverse("annotations:review-reading", args=[rt.pk])).content.decode()
     text = body[body.index('id="reading-text"') :]
     assert f'data-span-id="{quill.pk}"' in text and "[PERSON_" in text
-    assert '<mark class="leak' in text and ">Quill</mark>" in text
+    assert '<mark class="leak' in text and ">Quill</a></mark>" in text
     assert 'id="original"' not in body  # the pseudonymized text alone
 
 
 def test_the_inspector_answers_the_page_in_about_5_kb_on_a_long_hearing(client, annotator):
     import statistics
 
-    from annotations.management.commands.bench_review import build_review_transcript
+    from annotations.benchmarks.review_transcript import build_review_transcript
 
     transcript = build_review_transcript(seed=7, words=15000, max_spans=1500, assignees=[annotator])
     client.force_login(annotator)

@@ -28,7 +28,7 @@ Newell): K 0.28 s a key, P 1.1 s + B 0.2 s a click, a drag 2.4 s, H 0.4 s on eac
 between keyboard and mouse, M 1.35 s before each decision. ``leaks``: gold mentions no
 kept (accepted or added) span covers; ``over_redactions``: kept spans that overlap no
 gold mention. ``key_ms``: key → both panes and the counter show the server's answer (``j``: the
-focus moved; ``review_browser_bench``'s j/a/x/u/relabel rounds, "confirmed") on a second
+focus moved; ``review_browser``'s j/a/x/u/relabel rounds, "confirmed") on a second
 copy of the hearing; ``key_visible_ms``: until they show the result (a/x/relabel show
 theirs at once).
 """
@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 from django.urls import reverse
 
-from annotations.management.review_browser_bench import (
+from annotations.benchmarks.review_browser import (
     CHROMIUM_ARGS,
     CONFIRMED,
     _measure,
@@ -77,7 +77,7 @@ class SessionPlan:
 
 def build_session_transcript(*, seed: int, words: int, assignees) -> tuple[Transcript, SessionPlan]:
     """A stored hearing whose suggestions are its gold with the machine's mistakes."""
-    from annotations.management.commands.bench_review import build_review_transcript
+    from annotations.benchmarks.review_transcript import build_review_transcript
 
     transcript = build_review_transcript(
         seed=seed, words=words, max_spans=None, assignees=assignees,

@@ -22,7 +22,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import CommandError
 
-from annotations.management.commands.bench_corpus import _cpu_s
+from annotations.benchmarks.corpus import _cpu_s
 
 HEARINGS = 40  # enough hearings to keep two workers annotating for several minutes
 START_TIMEOUT_S = 600

@@ -12,10 +12,36 @@ from transcripts.models import Transcript
 
 def approved_transcript():
     t = make_transcript("ALDEN: Mr. Quill lives here.\n", state=Transcript.State.APPROVED)
-    for word, status in (("ALDEN", "accepted"), ("Quill", "accepted"), ("lives", "rejected")):
+    for word, status, score in (
+        ("ALDEN", "accepted", 1.0),
+        ("Quill", "accepted", 1.0),
+        ("lives", "rejected", 0.7),  # proposed on its own (not cut from "Quill lives")
+    ):
         start = t.text.index(word)
-        make_suggestion(t, start, start + len(word), "PERSON", score=1.0, status=status)
+        make_suggestion(t, start, start + len(word), "PERSON", score=score, status=status)
     return t
+
+
+def test_measure_counts_whole_mentions_and_gives_name_parts_as_a_labelled_second_figure(db):
+    # Tables 3 and 6 counted PERSON as name parts while evaluate, the datasheet and
+    # agreement count whole mentions (issue 30).
+    t = make_transcript("ALDEN: Shannon Perry met Ann.\n", state=Transcript.State.APPROVED)
+    for word in ("Shannon", "Perry"):  # one proposed name, stored as its two parts
+        start = t.text.index(word)
+        make_suggestion(t, start, start + len(word), "PERSON", status="accepted")
+    out = io.StringIO()
+    call_command("measure", "--no-ablation", "--json", stdout=out)
+    snapshot = json.loads(out.getvalue())
+    assert snapshot["mentions"] == "whole"
+    assert snapshot["table3"]["overall"]["exact"]["tp"] == 1
+    assert snapshot["corpus"]["entities"] == 1
+    assert snapshot["table3_name_parts"]["overall"]["exact"]["tp"] == 2
+    assert snapshot["corpus_name_parts"] == {"entities": 2, "labels": {"PERSON": 2}}
+    text = io.StringIO()
+    call_command("measure", "--no-ablation", stdout=text, stderr=io.StringIO())
+    assert "Counted as name parts (the paper's tags): exact F1 1.000 over 2 gold spans" in (
+        text.getvalue()
+    )
 
 
 def test_measure_prints_the_snapshot_as_json_and_saves_it(db):

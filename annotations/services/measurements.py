@@ -58,16 +58,58 @@ COVER_DETECTOR = "cover"
 DASHBOARD_MARK = "dashboard"
 
 
-def _gold_doc(transcript: Transcript) -> GoldDoc:
-    return GoldDoc(str(transcript.pk), transcript.text, gold_spans(transcript))
+def as_mentions(text: str, spans: list[Prediction], *, machine: bool = False) -> list[Prediction]:
+    """Whole mentions (``engine.mentions``): the stored name parts of one written name
+    joined into one PERSON span, keeping the first part's reference group. What
+    ``evaluate``, the datasheet, the export and agreement count (issue 30).
+
+    ``machine``: proposals are joined only when they were cut from one proposed span
+    (the same detectors and score): two neighbouring proposals of different origin stay
+    two, as the machine proposed them."""
+    from engine.mentions import name_gap_joins
+
+    out: list[Prediction] = []
+    for span in sorted(spans, key=lambda p: (p.start, p.end)):
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and span.label == last.label == "PERSON"
+            and last.end <= span.start
+            and name_gap_joins(text, (last.start, last.end), (span.start, span.end))
+            and (not machine or (last.detectors == span.detectors and last.score == span.score))
+        ):
+            out[-1] = Prediction(
+                last.start, span.end, last.label, list(last.detectors), last.entity, last.score
+            )
+            continue
+        out.append(
+            Prediction(
+                span.start,
+                span.end,
+                span.label,
+                list(span.detectors or []),
+                span.entity,
+                span.score,
+            )
+        )
+    return out
 
 
-def evaluation_stored(transcripts: Iterable[Transcript]) -> dict:
-    """Tables 3 and 5 from the stored suggestions (see the module docstring)."""
+def _gold_doc(transcript: Transcript, *, name_parts: bool = False) -> GoldDoc:
+    spans = gold_spans(transcript)
+    if not name_parts:
+        spans = as_mentions(transcript.text, spans)
+    return GoldDoc(str(transcript.pk), transcript.text, spans)
+
+
+def evaluation_stored(transcripts: Iterable[Transcript], *, name_parts: bool = False) -> dict:
+    """Tables 3 and 5 from the stored suggestions (see the module docstring), on whole
+    mentions (``name_parts``: on the stored name parts, the second figure)."""
     docs, preds = [], {}
     for t in transcripts:
-        docs.append(_gold_doc(t))
-        preds[str(t.pk)] = machine_predictions(t)
+        docs.append(_gold_doc(t, name_parts=name_parts))
+        machine = machine_predictions(t)
+        preds[str(t.pk)] = machine if name_parts else as_mentions(t.text, machine, machine=True)
     return evaluate_documents(docs, preds)
 
 
@@ -86,22 +128,30 @@ def _detect(
     """Run the current ensemble (issue 3's ``annotation_detect``) with ``disabled``
     detectors switched off. Returns the merged predictions, each detector's own
     (cleaned) detections, and the detectors' errors. PERSON spans are cut into name
-    parts as stored spans are."""
+    parts as stored spans are, then joined into whole mentions as the gold is."""
     from annotations.services.annotation import annotation_detect
 
     only = [d.name for d in ensemble.detectors if d.name not in disabled]
     result = annotation_detect(text=text, metadata=metadata, only=only, ensemble=ensemble)
-    merged = [
-        Prediction(start, end, span.label, detectors=list(span.detectors))
-        for span in result.spans
-        for start, end in _pieces(text, span.start, span.end, span.label)
-    ]
+    merged = as_mentions(
+        text,
+        machine=True,
+        spans=[
+            Prediction(start, end, span.label, detectors=list(span.detectors))
+            for span in result.spans
+            for start, end in _pieces(text, span.start, span.end, span.label)
+        ],
+    )
     alone = {
-        name: [
-            Prediction(start, end, d.label, detectors=[name])
-            for d in found
-            for start, end in _pieces(text, d.start, d.end, d.label)
-        ]
+        name: as_mentions(
+            text,
+            machine=True,
+            spans=[
+                Prediction(start, end, d.label, detectors=[name])
+                for d in found
+                for start, end in _pieces(text, d.start, d.end, d.label)
+            ],
+        )
         for name, found in result.by_detector.items()
     }
     return merged, alone, dict(result.errors)
@@ -254,8 +304,14 @@ def effort(transcripts: Iterable[Transcript]) -> dict:
     return summary
 
 
-def corpus(transcripts: Iterable[Transcript]) -> dict:
-    return corpus_statistics([(t.pk, t.text, gold_spans(t)) for t in transcripts])
+def corpus(transcripts: Iterable[Transcript], *, name_parts: bool = False) -> dict:
+    """Table 6 on whole mentions (``name_parts``: each stored name part one entity)."""
+    return corpus_statistics(
+        [
+            (t.pk, t.text, gold_spans(t) if name_parts else as_mentions(t.text, gold_spans(t)))
+            for t in transcripts
+        ]
+    )
 
 
 # --- the dashboard snapshot and its job ---------------------------------------------
@@ -273,8 +329,10 @@ def dashboard_compute(
     gold = list(gold_transcripts())
     report(5, "Scoring the stored suggestions")
     stored = evaluation_stored(gold)
+    stored_parts = evaluation_stored(gold, name_parts=True)
     report(20, "Corpus statistics")
     stats = corpus(gold)
+    stats_parts = corpus(gold, name_parts=True)
     report(30, "Agreement and effort")
     pairs = double_pairs()
     agree = agreement_for(pairs)
@@ -304,9 +362,20 @@ def dashboard_compute(
             "labels": stored["labels"],
             "leaked_tokens": stored["leaked_tokens"],
         },
+        # The second figure, labelled: PERSON counted as name parts (the paper's tags).
+        "table3_name_parts": {
+            "overall": stored_parts["overall"],
+            "labels": stored_parts["labels"],
+            "leaked_tokens": stored_parts["leaked_tokens"],
+        },
+        "mentions": "whole",
         "table5": stored["detectors"],
         "table8": table8,
         "corpus": stats,
+        "corpus_name_parts": {
+            "entities": stats_parts["entities"],
+            "labels": {k: v["count"] for k, v in stats_parts["labels"].items()},
+        },
         "agreement": agree,
         "effort": work,
     }

@@ -66,3 +66,14 @@ class Command(BaseCommand):
                 self.stdout.write("  " + "\t".join(_f(v) for v in row))
         if "table3" in snapshot:
             self.stdout.write(f"\nLeaked gold tokens: {snapshot['table3'].get('leaked_tokens')}")
+        parts = snapshot.get("table3_name_parts")
+        if parts:
+            exact = parts["overall"]["exact"]
+            corpus_parts = snapshot.get("corpus_name_parts") or {}
+            self.stdout.write(
+                "Tables 3 and 6 count whole mentions (as evaluate, the datasheet and agreement"
+                " do). Counted as name parts (the paper's tags): exact F1 "
+                f"{_f(exact['f1'])} over {exact['tp'] + exact['fn']} gold spans; "
+                f"{corpus_parts.get('entities')} entities, "
+                f"{(corpus_parts.get('labels') or {}).get('PERSON', 0)} PERSON."
+            )

@@ -285,7 +285,7 @@ def test_preload_survives_detectors_that_fail(tmp_path, settings):
 
 
 def test_preload_warms_the_subtype_classifier_with_every_subtype(tmp_path, settings, monkeypatch):
-    from annotations.services import pseudonymization
+    from annotations.services import subtypes
     from engine.pseudonymize.classifier import DESCRIPTIONS
 
     calls = []
@@ -294,7 +294,7 @@ def test_preload_warms_the_subtype_classifier_with_every_subtype(tmp_path, setti
         def prefetch(self, items):
             calls.extend(items)
 
-    monkeypatch.setattr(pseudonymization, "configured_classifier", Classifier)
+    monkeypatch.setattr(subtypes, "configured_classifier", Classifier)
     settings.DETECTORS = [{"NAME": "engine.detectors.cover.CoverPageDetector"}]
     annotation.detectors_preload(ready_file=str(tmp_path / "ready"))
     ((_label, _mention, candidates),) = calls
@@ -302,12 +302,12 @@ def test_preload_warms_the_subtype_classifier_with_every_subtype(tmp_path, setti
 
 
 def test_preload_survives_a_subtype_classifier_that_fails(tmp_path, settings, monkeypatch):
-    from annotations.services import pseudonymization
+    from annotations.services import subtypes
 
     def broken():
         raise OSError("no model")
 
-    monkeypatch.setattr(pseudonymization, "configured_classifier", broken)
+    monkeypatch.setattr(subtypes, "configured_classifier", broken)
     settings.DETECTORS = [{"NAME": "engine.detectors.cover.CoverPageDetector"}]
     ready = tmp_path / "ready"
     annotation.detectors_preload(ready_file=str(ready))  # logs, does not raise

@@ -167,7 +167,7 @@ def prepare_models() -> None:
         int8_model(_model_file(rampart_model_dir()), settings.MODEL_CACHE_DIR)
     except (OSError, ModuleNotFoundError):
         pass  # the workers fall back to the model as shipped
-    from annotations.services.pseudonymization import subtype_encoder_prepare
+    from annotations.services.subtypes import subtype_encoder_prepare
 
     subtype_encoder_prepare()  # else the workers run the torch encoder
 

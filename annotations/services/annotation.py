@@ -412,7 +412,7 @@ def detectors_preload(*, ready_file: str = "") -> None:
     except Exception as exc:  # every detector failed: the jobs will say so in words
         logger.warning("preload: the warm-up run failed: %s", type(exc).__name__)
     try:
-        from annotations.services.pseudonymization import configured_classifier
+        from annotations.services.subtypes import configured_classifier
         from engine.pseudonymize.classifier import DESCRIPTIONS
 
         classifier = configured_classifier()

@@ -77,7 +77,7 @@ def ref_assigner_for(*, transcript: Transcript) -> RefAssigner:
     one pass: a review action that needs a new group (a relabel, an add) pays this for
     every group of the transcript (about 500 on a 15,000-word hearing).
     """
-    from annotations.services.pseudonymization import configured_classifier
+    from annotations.services.subtypes import configured_classifier
 
     # The model's ordering (label, id), as before: the first group of a key wins.
     own = list(Entity.objects.filter(transcript=transcript).values_list("ref", "key"))

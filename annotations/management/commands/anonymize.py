@@ -71,10 +71,8 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         from annotations.services.allowlist import allowlist_terms_or_default
         from annotations.services.annotation import ensemble_build
-        from annotations.services.pseudonymization import (
-            configured_classifier,
-            cover_name_parts,
-        )
+        from annotations.services.pseudonymization import cover_name_parts
+        from annotations.services.subtypes import configured_classifier
         from engine.detectors.base import Document
         from engine.importing import ImportRejected, parse_file
         from engine.importing.sources import iter_paths

@@ -32,7 +32,7 @@ class Command(BaseCommand):
             )
         else:
             self.stdout.write(f"int8 transformer model: {path}")
-        from annotations.services.pseudonymization import subtype_encoder_prepare
+        from annotations.services.subtypes import subtype_encoder_prepare
 
         encoder = subtype_encoder_prepare()
         if encoder is None:

@@ -1,4 +1,5 @@
-"""The names a transcript gives, and an allow-list that never hides them (issue 20, finding 3)."""
+"""The names a transcript gives, and an allow-list that never hides them (issue 20, finding 3;
+issue 28, finding 2: phrases holding such a name)."""
 
 from engine.detectors.base import Detection, Document
 from engine.detectors.clean import AllowList, clean
@@ -33,8 +34,9 @@ def test_a_one_word_term_that_is_a_given_name_no_longer_allows_it():
         given_names(TEXT, META)
     )
     assert "Good" not in allow
-    first = TEXT.index("Good")  # "Good morning": the phrase, in context
-    assert allow.allows(TEXT, first, first + 4)
+    first = TEXT.index("Good")  # "Good morning" holds the name Good: it hides nothing here
+    assert not allow.allows(TEXT, first, first + 4)
+    assert allow.terms == {"board of parole hearings"}
     honorific = TEXT.index("Mr. Good") + 4
     assert not allow.allows(TEXT, honorific, honorific + 4)
 
@@ -65,11 +67,37 @@ def test_the_leak_check_reports_a_given_name_despite_a_one_word_term():
     assert [leak.text for leak in leaks] == ["Good"]
 
 
-def test_an_allow_listed_phrase_hides_the_name_inside_it_only_in_context():
+def test_an_allow_listed_phrase_hides_the_words_inside_it_only_in_context():
+    """Where "Good" is no name the transcript gives, "Good morning" hides it in the phrase."""
     output = "Good morning. Mr. Good, spell your name. Good to be here."
-    needles = cover_needles(META)
-    leaks = find_leaks(output, needles, allow=["Good morning"], protect={"good"})
+    needles = name_part_needles("Good")
+    leaks = find_leaks(output, needles, allow=["Good morning"], protect={"quill"})
     assert [output[leak.start : leak.end + 5] for leak in leaks] == ["Good, spe", "Good to b"]
+
+
+def test_a_phrase_holding_a_given_name_hides_it_nowhere():
+    """Issue 28: a lead allow-listed "Moreno was" after Submit listed "Mr. Moreno was
+    received" (the incarcerated person, on the cover page); the phrase silenced the leak.
+    A term holding a name this transcript gives hides nothing here, in detection and in
+    the leak check; elsewhere it is an ordinary phrase."""
+    text = "PRESIDING COMMISSIONER ALDEN: Mr. Moreno was received in 2011.\n"
+    meta = {"incarcerated_person": "MORENO, Rafael"}
+    names = given_names(text, meta)
+    at = text.index("Moreno")
+    assert not AllowList(["Moreno was"]).protecting(names).allows(text, at, at + 6)
+    assert AllowList(["Moreno was"]).allows(text, at, at + 6)  # the defect, without names
+    output = "PRESIDING COMMISSIONER [PERSON_1]: Mr. Moreno was received in 2011.\n"
+    needles = cover_needles(meta)
+    assert find_leaks(output, needles, allow=["Moreno was"]) == []  # the defect
+    leaks = find_leaks(output, needles, allow=["Moreno was"], protect=names)
+    assert [(leak.text, leak.blocking) for leak in leaks] == [("Moreno", True)]
+    for term in ("was received by Moreno", "Moreno's", "Mr. Moreno was", "MORENO WAS"):
+        leaks = find_leaks(output, needles, allow=[term], protect=names)
+        assert [leak.text for leak in leaks] == ["Moreno"], term
+    # The ensemble still suggests the name despite the phrase.
+    ensemble = Ensemble([CoverPageDetector(), PropagationDetector()], allow_list=["Moreno was"])
+    spans = ensemble.run(Document(text, meta)).spans
+    assert (at, at + 6) in {(s.start, s.end) for s in spans if s.label == "PERSON"}
 
 
 def test_a_phrase_made_only_of_given_names_hides_nothing():
@@ -92,6 +120,8 @@ def test_a_title_with_a_given_name_is_a_name_too():
     output = "Thank you, Mr. Good. Good morning."
     leaks = find_leaks(output, cover_needles(META), allow=["Mr. Good", "Good morning"],
                        protect=names)  # fmt: skip
-    assert [(leak.text, leak.start) for leak in leaks] == [("Good", 15)]
-    allow = AllowList(["Mr. Good", "Commissioner Alden", "Good morning"]).protecting(names)
-    assert allow.terms == {"good morning"}
+    assert [(leak.text, leak.start) for leak in leaks] == [("Good", 15), ("Good", 21)]
+    allow = AllowList(["Mr. Good", "Commissioner Alden", "Good morning", "Parole"]).protecting(
+        names
+    )
+    assert allow.terms == {"parole"}

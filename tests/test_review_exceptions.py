@@ -147,13 +147,15 @@ def test_the_release_passes_with_the_exceptions_and_keeps_the_phrase(annotator, 
     assert text.count("Good evening") == 2 and "Jonathon" not in text
 
 
-def test_a_one_word_allow_list_term_does_not_hide_the_cover_name(annotator, lead):
-    """Before issue 20 a lead's "Good" on the allow-list hid every "Good" of this hearing."""
+def test_an_allow_list_term_holding_the_cover_name_does_not_hide_it(annotator, lead):
+    """Before issue 20 a lead's "Good" on the allow-list hid every "Good" of this hearing;
+    before issue 28 the phrase "Good evening" still did. Here "Good" is a name: the
+    reviewer marks each greeting "not a leak here" instead."""
     t = hearing(assignees=[annotator])
     AllowListTerm.objects.create(term="Good")
     assert len(blocking_leaks(leak_check(transcript=t))) == 2
-    AllowListTerm.objects.create(term="Good evening")  # the phrase, in context
-    assert blocking_leaks(leak_check(transcript=t)) == []
+    AllowListTerm.objects.create(term="Good evening")  # holds the name: hides nothing here
+    assert len(blocking_leaks(leak_check(transcript=t))) == 2
 
 
 def test_the_overview_offers_not_a_leak_here_with_reasons(client, annotator):

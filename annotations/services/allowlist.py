@@ -1,4 +1,14 @@
-"""The allow-list: domain terms that are never personal data (kept as data, edited by leads)."""
+"""The allow-list: domain terms that are never personal data (kept as data, edited by leads).
+
+A term hides nothing in a transcript that gives a name it holds (``Moreno was`` in Mr.
+Moreno's hearing; ``engine.detectors.given.is_given_name_term``). Adding a term is also a
+review action on every transcript in review whose text holds it
+(:data:`IN_REVIEW_STATES`): it changes what that transcript's leak check reports, so the
+lead who added it cannot approve that transcript (the four-eyes rule,
+``annotations.services.workflow.approval_refusal``; audit rows
+``allowlist.in_review``, one per such transcript)."""
+
+import re
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -7,6 +17,13 @@ from annotations.models import AllowListTerm
 from anonreview import roles
 from anonreview.core.audit import audit_record
 from engine.detectors.clean import normalise_term
+from transcripts.models import Transcript
+
+S = Transcript.State
+# From the end of the automatic annotation to the approval: assigned and ready, in review,
+# submitted, or returned for another look.
+IN_REVIEW_STATES = frozenset({S.READY, S.IN_REVIEW, S.SUBMITTED, S.RETURNED})
+IN_REVIEW_EVENT = "allowlist.in_review"
 
 
 def allowlist_terms() -> list[str]:
@@ -59,7 +76,37 @@ def allowlist_term_add(*, term: str, user, note: str = "") -> AllowListTerm:
         raise ValidationError("This term is already on the allow-list.")
     item = AllowListTerm.objects.create(term=cleaned, note=note.strip()[:255], created_by=user)
     audit_record(actor=user, event_type="allowlist.add", after={"term": cleaned})
+    for transcript in transcripts_holding(cleaned):
+        # The term's id only: the term itself may be part of a name ("Moreno was").
+        audit_record(
+            actor=user,
+            event_type=IN_REVIEW_EVENT,
+            transcript=transcript,
+            after={"term_id": item.pk},
+        )
     return item
+
+
+def _term_regex(term: str) -> re.Pattern:
+    """Where ``term`` occurs as the allow-list matches it: whole words, any case, any
+    whitespace between its words, a possessive or plural ``s`` after it."""
+    words = r"\s+".join(re.escape(w) for w in term.split())
+    return re.compile(rf"(?<!\w){words}(?:['’]s|s)?(?!\w)", re.IGNORECASE)
+
+
+def transcripts_holding(term: str) -> list[Transcript]:
+    """Transcripts in review (:data:`IN_REVIEW_STATES`) whose text holds ``term``: the
+    database narrows by the term's longest word, a regular expression decides."""
+    words = term.split()
+    if not words:
+        return []
+    longest = max(words, key=len)
+    regex = _term_regex(term)
+    candidates = Transcript.objects.filter(state__in=IN_REVIEW_STATES)
+    if longest.isascii():  # SQLite's LIKE folds the case of ASCII letters only
+        candidates = candidates.filter(text__icontains=longest)
+    candidates = candidates.only("pk", "text").order_by("pk")
+    return [t for t in candidates.iterator(chunk_size=20) if regex.search(t.text)]
 
 
 @transaction.atomic

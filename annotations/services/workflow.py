@@ -11,6 +11,7 @@ import logging
 
 from django.db import transaction
 
+from annotations.services.allowlist import IN_REVIEW_EVENT as ALLOWLIST_IN_REVIEW
 from annotations.services.export import release_build
 from annotations.services.leaks import LeakError, leak_check
 from annotations.summary import review_summary
@@ -86,7 +87,8 @@ def own_annotators(*, transcript: Transcript) -> set[int]:
     """User ids that annotated this transcript: its assignees, the assignees of its
     second-annotation copies, everyone who decided one of its spans, everyone with any
     ``review.*`` audit event on it (delete and undo included: a deleted span leaves no
-    reviewer behind) and whoever submitted it."""
+    reviewer behind), whoever added an allow-list term its text holds while it was in
+    review (``annotations.services.allowlist``) and whoever submitted it."""
     return set(_own_work(transcript=transcript))
 
 
@@ -112,6 +114,10 @@ def _own_work(*, transcript: Transcript) -> dict[int, list[str]]:
         actions.setdefault(actor_id, set()).add(kind.removeprefix(EVENT_PREFIX).replace("_", " "))
     for actor_id, kinds in actions.items():
         note([actor_id], f"you made review changes on it ({', '.join(sorted(kinds))})")
+    note(
+        events.filter(event_type=ALLOWLIST_IN_REVIEW).values_list("actor", flat=True).distinct(),
+        "you added an allow-list term found in its text while it was in review",
+    )
     submitted = events.filter(event_type="transcript.transition", after__state=S.SUBMITTED)
     note(submitted.values_list("actor", flat=True).distinct(), "you submitted it")
     note(transcript.spans.exclude(reviewer=None).values_list("reviewer", flat=True).distinct(),

@@ -1,10 +1,11 @@
 """The names a transcript itself gives (issue 20): its cover page, its speaker tags, the
 words spelled out letter by letter and the capitalised word after an honorific. Django-free.
 
-A corpus-wide allow-list must never hide one of these: "Good" may be allow-listed for
-"Good morning", but not in a hearing whose facilitator is Jonathon Good
-(:meth:`engine.detectors.clean.AllowList.protecting`), and the leak check keeps reporting
-it (:func:`engine.pseudonymize.leaks.find_leaks`, ``protect``).
+A corpus-wide allow-list must never hide one of these: "Good" or "Good morning" may be
+allow-listed, but neither hides anything in a hearing whose facilitator is Jonathon Good,
+nor does a phrase such as "Moreno was" in a hearing of Mr. Moreno (issue 28)
+(:func:`is_given_name_term`; :meth:`engine.detectors.clean.AllowList.protecting`), and the
+leak check keeps reporting it (:func:`engine.pseudonymize.leaks.find_leaks`, ``protect``).
 """
 
 from __future__ import annotations
@@ -76,12 +77,22 @@ def _name_words(name: str) -> list[str]:
     return [w for w in words if len(w.strip(".")) >= 2 and w.lower().strip(".") not in TITLES]
 
 
+_TERM_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
 def is_given_name_term(term: str, names: set[str] | frozenset[str]) -> bool:
-    """Whether an allow-list ``term`` is nothing but names this transcript gives, titles
-    and roles aside (``Good``, ``Calvin Quill``, ``Mr. Good``): such a term hides nothing
-    here. ``Good morning`` is a phrase."""
-    core = [w for w in term.split() if not is_role_word(w)]
-    return bool(core) and all(name_key(w) in names for w in core)
+    """Whether an allow-list ``term`` holds a name this transcript gives, titles and roles
+    aside: the bare name (``Good``, ``Calvin Quill``), a title with it (``Mr. Good``), or a
+    phrase containing it (``Moreno was``; ``Good morning`` in a hearing whose facilitator
+    is Jonathon Good). Such a term hides nothing in this transcript (issue 28): the name
+    is suggested and the leak check reports it, and a reviewer who finds the word is no
+    name at one place says so there ("not a leak here")."""
+    for match in _TERM_WORD.finditer(term):
+        word = match.group(0)
+        for piece in {word, *word.split("-")}:  # "Jo-Ann": the whole, and each part
+            if piece and not is_role_word(piece) and name_key(piece) in names:
+                return True
+    return False
 
 
 def cover_names(metadata: Mapping) -> set[str]:

@@ -348,10 +348,11 @@ def find_leaks(
 ) -> list[Leak]:
     """Every occurrence of a needle in ``output`` outside our tags, sorted by position.
 
-    ``allow``: allow-list terms. A one-word term hides a found text equal to it, unless
-    it is a name the transcript gives (``protect``: keys of
-    :func:`engine.detectors.given.given_names`); a phrase (``Good morning``) hides what
-    lies inside its occurrences, in context.
+    ``allow``: allow-list terms. A one-word term hides a found text equal to it; a phrase
+    (``Good morning``) hides what lies inside its occurrences, in context. A term that
+    holds a name the transcript gives (``protect``: keys of
+    :func:`engine.detectors.given.given_names`) hides nothing: the bare name, ``Mr.
+    Good``, or a phrase containing it (``Moreno was``; issue 28).
 
     ``replaced``: output ranges that are replacements (``Replacement.out_start/out_end``);
     a surrogate that happens to equal another original (a shifted year) is not a leak.

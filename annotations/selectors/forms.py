@@ -42,6 +42,9 @@ class FormRow:
     alternative_why: str = ""
     alternative_habit: bool = False  # proposed from the team's habits, not a detector
     moved_to: str = ""  # every mention went to this label (a row kept for its undo)
+    # what reviewers decided for this form in approved transcripts (``selectors.carried``)
+    carried: str = ""  # "reject" or "relabel"
+    carried_why: str = ""  # "rejected in 4 approved hearings"
 
     @property
     def count(self) -> int:
@@ -214,3 +217,7 @@ def form_alternatives(*, transcript: Transcript, table: dict) -> None:
                 form.alternative_why = (
                     f"reviewers relabelled {label} as {form.alternative} {n} times"
                 )
+    # A decision reviewers made for this very form in approved transcripts comes first.
+    from annotations.selectors.carried import form_carried
+
+    form_carried(transcript=transcript, table=table)

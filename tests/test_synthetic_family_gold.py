@@ -102,3 +102,39 @@ def test_generate_synthetic_writes_gold_for_every_family(family, tmp_path, capsy
         assert parse_text(raw).text == doc.text
         assert entry["spans"] == len(doc.spans) > 0
         assert doc.meta["layout"] == family and doc.meta["source"] == "synthetic"
+
+
+@pytest.mark.parametrize("family", ["grand_jury", "deposition"])
+@pytest.mark.parametrize("seed", [1, 8])
+def test_testimony_family_holds_its_hard_cases_as_gold_of_the_right_label(family, seed):
+    import re
+
+    doc = family_document(seed, family, words=1500)
+    gold = {(s, e): label for s, e, label, _ in _spans(doc.gold)}
+    text = doc.gold.text
+    expected = {
+        "ocr_day": ("DATE", r"\d*l\d*(?:st|nd|rd|th)"),
+        "military_time": ("TIME", r"0\d{3}"),
+        "st_county": ("LOCATION", r"St\. [A-Z][a-z]+ County"),
+        "two_word_street": (
+            "LOCATION",
+            r"\d+ [A-Z][a-z]+ [A-Z][a-z]+ (?:Road|Lane|Drive|Court|Way)",
+        ),
+        "swearing_in": ("PERSON", r"[A-Z]+ [A-Z]+"),
+        "examiner_change": ("PERSON", r"[A-Z]+"),
+    }
+    for case, (label, surface) in expected.items():
+        found = doc.hard_cases[case]
+        assert found, case
+        for start, end in found:
+            assert gold.get((start, end)) == label, case
+            assert re.fullmatch(surface, text[start:end]), (case, text[start:end])
+    spelled = doc.hard_cases.get("phonetic_spelling") or doc.hard_cases.get("spelled_name")
+    assert spelled
+    if family == "grand_jury":
+        jurors = [text[s:e] for s, e in doc.hard_cases["juror_question"]]
+        assert jurors and set(jurors) <= {"A JUROR", "JUROR", "GRAND JUROR", "A GRAND JUROR"}
+        assert doc.hard_cases["unnamed_witness"]
+        assert "\nQ: " in text and "\nTHE WITNESS: " in text
+    else:
+        assert doc.hard_cases["answer_after_objection"]

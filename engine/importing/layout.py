@@ -123,15 +123,10 @@ def _running_keys(pages: list[list[str]]) -> tuple[set[str], set[str]]:
 
 def strip_clock_column(lines: list[str], *, known: bool = False) -> tuple[list[str], int]:
     """Remove a margin clock-time column ("09:28:29" before the line number) when
-    most lines have one (``known``: earlier pages had one, so a short last page whose
-    every line has one). Returns (lines, how many had one)."""
+    most lines have one (``known``: earlier pages had the column, so a short last page's
+    few lines lose theirs too). Returns (lines, how many had one)."""
     hits = [bool(_CLOCK.match(line)) for line in lines]
-    every = (
-        known
-        and any(hits)
-        and all(h or _PAGE_NUMBER.match(x) for h, x in zip(hits, lines, strict=True))
-    )
-    if not every and (sum(hits) < 3 or sum(hits) * 10 < len(lines) * 4):
+    if not (known and any(hits)) and (sum(hits) < 3 or sum(hits) * 10 < len(lines) * 4):
         return lines, 0
     return [
         _CLOCK.sub("", line, count=1).strip() if hit else line

@@ -28,6 +28,7 @@ from engine.importing.layout import (
 )
 from engine.importing.pdf import looks_like_pdf, pdf_pages
 from engine.importing.sources import decode_text
+from engine.importing.testimony import Testimony
 from engine.importing.textpages import split_text_pages
 
 BODY = "body"
@@ -56,6 +57,10 @@ HEADINGS = {
     "CONTENTS",
 }
 _STAGE = re.compile(r"^\([A-Z][^()]*\)\.?$")
+# A stage direction printed over several lines ("(Whereupon, the proceedings were" ...):
+# after a finished sentence it starts a line of its own, which its next lines continue.
+_STAGE_OPENS = re.compile(r"^\([A-Z][^()]*$")
+_SENTENCE_END = re.compile(r"[.?!\"'’”)]$")
 # The footer printed on line 25 of decision pages: "<NAME> <CDCR> <date> DECISION PAGE <n>".
 _DECISION_FOOTER = re.compile(r"^[^a-z]*\bDECISION PAGE \d+(?:\s+\d{1,2}/\d{1,2}/\d{2,4})?$")
 # Text input only (no layout): certification lines such as "Signed: ..." stand alone.
@@ -66,18 +71,6 @@ _SPLIT_HYPHEN = re.compile(r"[A-Za-z0-9]-$")
 _GLUED_FOOTER = re.compile(
     r"(?<=[.?!\"'’”-])\s+([^a-z]*\bDECISION PAGE \d+(?:\s+\d{1,2}/\d{1,2}/\d{2,4})?)$"
 )
-# Examination: "BY MR. SURNAME:" names who asks the "Q." lines that follow.
-_BY = re.compile(
-    r"^BY\s+((?:MR|MS|MRS|MISS|DR)\.?\s+[A-Z][A-Z'’\-]+(?:\s+[A-Z][A-Z'’\-]+){0,3})\s*:?$"
-)
-_EXAM_HEADING = re.compile(r"^(?:RE)?(?:DIRECT|CROSS)[- ]?EXAMINATION\b|^VOIR DIRE\b")
-_QA = re.compile(r"^([QA])[.:]\s+(.*)$")
-_SWORN = re.compile(
-    r"^([A-Z][A-Z.'’\- ]+?),\s+(?:[A-Z'’ ]+WITNESS,\s+)?"
-    r"(?:(?:having been|being|after being|previously)\b.*)?\bsworn\b",
-    re.I,
-)
-
 # Speaker-tag titles and the role they imply when the cover does not list the speaker.
 ROLE_PREFIXES = (
     ("PRESIDING COMMISSIONER", "Presiding Commissioner"),
@@ -98,6 +91,12 @@ ROLE_PREFIXES = (
     ("OFFICER", "Correctional Officer"),
     ("COMMISSIONER", "Commissioner"),
     ("HEARING MONITOR", "Hearing Monitor"),
+    ("A GRAND JUROR", "Grand Juror"),
+    ("GRAND JUROR", "Grand Juror"),
+    ("A JUROR", "Juror"),
+    ("JUROR", "Juror"),
+    ("THE FOREPERSON", "Foreperson"),
+    ("THE WITNESS", "Witness"),
 )
 
 
@@ -229,29 +228,28 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
     paras: list[dict] = []
     section = BODY
     started = False
-    examiner = witness = ""
     body = [p for p in pages if p.kind not in SKIPPED]
     split_glued_turns(body)
+    # Question-and-answer testimony (engine.importing.testimony): who asks, who answers.
+    exam = Testimony([row.text for page in body for row in page.rows])
     for page in body:
         for row in page.rows:
             line = row.text
             if started and section == BODY and is_cert_heading(line):
                 section = CERTIFICATION
             started = True
-            by = _BY.match(line)
-            qa = _QA.match(line)
-            sworn = _SWORN.match(line)
-            if sworn:
-                witness = sworn.group(1).strip()
-            m = SPEAKER_RE.match(line) if not by and is_speaker_line(line) else None
-            if by:
-                examiner = by.group(1)
-                kind, speaker, text = "closed", "", line
-            elif (sworn or _EXAM_HEADING.match(line)) and not any(c.islower() for c in line):
-                kind, speaker, text = "closed", "", line
-            elif qa:
-                speaker = (examiner or "Q") if qa.group(1) == "Q" else (witness or "THE WITNESS")
-                kind, text = "open", qa.group(2)
+            current = paras[-1] if paras and paras[-1]["open"] else None
+            if current is not None and current["section"] != section:
+                current = None
+            step = exam.read(
+                line, current["qa"] if current else None, current["tail"] if current else ""
+            )
+            m = SPEAKER_RE.match(line) if step is None and is_speaker_line(line) else None
+            qa = ""
+            joins = False
+            if step is not None:
+                joins = step.kind == "continue"
+                kind, speaker, text, qa = step.kind, step.speaker, step.text, step.qa
             elif m:
                 kind, speaker, text = "open", m.group(1), m.group(2) or ""
             elif (
@@ -265,10 +263,14 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
             ):
                 kind, speaker, text = "closed", "", line
             elif (
-                row.indented or not (paras and paras[-1]["open"]) or paras[-1]["section"] != section
+                row.indented
+                or current is None
+                or (_STAGE_OPENS.match(line) and _SENTENCE_END.search(current["tail"]))
             ):
                 kind, speaker, text = "open", "", line
             else:
+                joins = True
+            if joins:
                 # A continuation line. The paragraph's pieces are joined once, at the
                 # end, and only its last two characters are looked at here: joining and
                 # searching the whole paragraph at every line made a file of lines
@@ -292,6 +294,7 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
                     "page": page.number,
                     "section": section,
                     "open": kind == "open",
+                    "qa": qa,
                 }
             )
     participants = metadata.get("participants") or []
@@ -311,7 +314,10 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
             ParsedUtterance(
                 index=len(utterances),
                 speaker=para["speaker"],
-                role=role_for(para["speaker"], participants, incarcerated)
+                role=(
+                    role_for(para["speaker"], participants, incarcerated)
+                    or exam.roles.get(para["speaker"], "")
+                )
                 if para["speaker"]
                 else "",
                 page=para["page"],

@@ -30,7 +30,7 @@ from engine.gold import GoldDoc
 from .family_body import FamilyBody
 from .marks import P, T
 
-FAMILIES = ("bph", "bph2009", "federal", "appellate")
+FAMILIES = ("bph", "bph2009", "federal", "appellate", "grand_jury", "deposition")
 
 
 @dataclass
@@ -327,4 +327,12 @@ def family_document(seed: int, family: str, *, words: int = 1200) -> FamilyDoc:
         return _federal(seed, words)
     if family == "appellate":
         return _appellate(seed, words)
+    if family == "grand_jury":
+        from .testimony import _grand_jury
+
+        return _grand_jury(seed, words)
+    if family == "deposition":
+        from .testimony import _deposition
+
+        return _deposition(seed, words)
     raise ValueError(f"unknown layout family {family!r}; one of {', '.join(FAMILIES[1:])}")

@@ -1,0 +1,147 @@
+"""Question-and-answer testimony: who asks and who answers (see docs/importing.md).
+
+Court examinations, grand jury volumes and depositions print testimony as question and
+answer lines: ``Q.``/``A.``, ``Q:``/``A:``, or bare ``Q text`` / ``A text``. Each question
+and each answer becomes one utterance:
+
+- the question's speaker is the examiner named by the last ``BY MS. NAME:`` line (or an
+  ``EXAMINATION BY MS. NAME`` heading, or ``Q. (BY MS. NAME)``), else ``Q`` — a new
+  examination heading or a new witness forgets the examiner, so a name is never guessed;
+- the answer's speaker is the witness named by the swearing-in line (``JANE ROE, having
+  been first duly sworn, testified as follows:``, ``NAME, PLAINTIFF'S WITNESS, SWORN``),
+  else ``THE WITNESS``; ``(Witness sworn.)`` starts an unnamed witness;
+- a juror's question keeps its own tag (``A JUROR:``, ``JUROR:``, ``GRAND JUROR:``): it is a
+  speaker turn, not an answer.
+
+Bare ``Q``/``A`` lines are read only in a document in question-and-answer form
+(``qa_mode``): its bare ``Q`` and ``A`` lines alternate, or it has examination marks
+(``BY`` lines, ``EXAMINATION`` headings, a swearing-in line) and at least one question
+followed by an answer. Elsewhere a line starting with the word "A" ("A man came in") is
+prose. Inside testimony, a bare ``A`` line right after an answer continues it (two answers
+never follow each other), and a bare ``Q`` line after a question that does not end a
+sentence continues it. Django-free.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from engine.importing.layout import is_speaker_line
+
+_NAME = r"[A-Z][A-Z'’\-]+(?:\s+[A-Z][A-Z'’\-]+){0,3}"
+# Who asks: "MR. NAME", "A JUROR", "A GRAND JUROR", "JUROR NO. 7", "THE FOREPERSON", "THE COURT".
+_EXAMINER = (
+    rf"(?:(?:MR|MS|MRS|MISS|DR)\.?\s+{_NAME}"
+    r"|(?:A\s+|THE\s+)?(?:GRAND\s+)?JUROR(?:\s+(?:NO\.?|NUMBER)\s*\d+|\s+\d+)?"
+    r"|THE\s+(?:DEPUTY\s+)?FOREPERSON|THE\s+FOREMAN|THE\s+COURT)"
+)
+_BY = re.compile(rf"^BY\s+({_EXAMINER})\s*:?$")
+_EXAM_HEADING = re.compile(
+    r"^(?:(?:FURTHER|CONTINUED|RECALLED)\s+)?(?:(?:RE-?)?(?:DIRECT|CROSS)[- ]?)?EXAMINATION\b"
+    rf"(?:.*?\bBY\s+({_EXAMINER}))?[^a-z]*$|^VOIR DIRE\b[^a-z]*$"
+)
+_QA_MARKED = re.compile(r"^([QA])[.:]\s+(.*)$")
+_QA_BARE = re.compile(r"^([QA])\s+(\S.*)$")
+_BY_IN_QUESTION = re.compile(rf"^\(\s*BY\s+({_EXAMINER})\s*:?\s*\)", re.I)
+_SWORN = re.compile(
+    r"^(?:WHEREUPON,?\s+|Whereupon,?\s+)?"
+    r"(?P<name>[A-Z][A-Z.'’\-]*(?:\s+[A-Z][A-Z.'’\-]*){1,4}),\s+"
+    r"(?:(?:[A-Z'’]+\s+)*WITNESS\b|SWORN\b|(?:a|the)\s+witness\b|called\b|having\b|being\b|"
+    r"after\s+being\b|previously\b|who\b|was\s+(?:first\s+)?(?:duly\s+)?sworn\b)"
+)
+_SWORN_MIXED = re.compile(
+    r"^(?:Whereupon,?\s+)?(?P<name>[A-Z][a-z'’\-]+(?:\s+[A-Z]\.)?(?:\s+[A-Z][a-z'’\-]+){1,3}),\s+"
+    r"(?:having been|being|after being|was|called)\b.*\b(?:sworn|affirmed)\b"
+)
+_UNNAMED_SWORN = re.compile(
+    r"^\(?\s*(?:The\s+)?witness(?:\s+was)?\s+(?:duly\s+|first\s+)*(?:sworn|affirmed)\b[^a-z]*?\.?\)?$",
+    re.I,
+)
+_ENDS_SENTENCE = re.compile(r"[.?!:;\"'’”)\]-]$")
+
+
+def _examiner(text: str) -> str:
+    return " ".join(text.split())
+
+
+def is_exam_mark(line: str) -> bool:
+    """A ``BY`` line, an examination heading or a swearing-in line."""
+    return bool(
+        _BY.match(line)
+        or _EXAM_HEADING.match(line)
+        or _SWORN.match(line)
+        or _SWORN_MIXED.match(line)
+    )
+
+
+def qa_mode(lines: list[str]) -> bool:
+    """Whether a document writes testimony as bare ``Q``/``A`` lines (see the module)."""
+    letters = [
+        m.group(1) for line in lines if (m := _QA_BARE.match(line)) and not is_speaker_line(line)
+    ]
+    pairs = sum(1 for a, b in zip(letters, letters[1:], strict=False) if a == "Q" and b == "A")
+    if pairs >= 3:
+        return True
+    return pairs >= 1 and any(is_exam_mark(line) for line in lines)
+
+
+@dataclass(frozen=True)
+class Step:
+    """What a line is: ``closed`` (a line of its own), ``open`` (a turn that continuation
+    lines join) or ``continue`` (joins the open turn); ``qa`` is "Q", "A" or ""."""
+
+    kind: str
+    speaker: str
+    text: str
+    qa: str = ""
+
+
+@dataclass
+class Testimony:
+    """Reads the lines of one document in order; ``read`` answers for testimony lines."""
+
+    lines: list[str]
+    mode: bool = False
+    examiner: str = ""
+    witness: str = ""
+    roles: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.mode = qa_mode(self.lines)
+
+    def read(self, line: str, open_qa: str | None, tail: str = "") -> Step | None:
+        """The step for ``line``, or None when it is no testimony line. ``open_qa``: the
+        open turn's ``qa`` ("Q", "A", "") or None when no turn is open; ``tail`` its end."""
+        if m := _BY.match(line):
+            self.examiner = _examiner(m.group(1))
+            return Step("closed", "", line)
+        if m := _EXAM_HEADING.match(line):
+            self.examiner = _examiner(m.group(1)) if m.group(1) else ""
+            return Step("closed", "", line)
+        sworn = _SWORN.match(line) or _SWORN_MIXED.match(line)
+        if sworn:
+            self.witness = " ".join(sworn.group("name").upper().split())
+            self.roles[self.witness] = "Witness"
+            self.examiner = ""
+            # Open: a swearing-in sentence printed over two lines stays one line.
+            return Step("open", "", line)
+        if _UNNAMED_SWORN.match(line):
+            self.witness = self.examiner = ""
+            return Step("closed", "", line)
+        marked = _QA_MARKED.match(line)
+        bare = None if marked or not self.mode else _QA_BARE.match(line)
+        if bare and is_speaker_line(line):  # "A JUROR: ...": a turn of its own
+            return None
+        m = marked or bare
+        if not m:
+            return None
+        letter, text = m.group(1), m.group(2)
+        if bare and open_qa == letter:
+            if letter == "A" or not _ENDS_SENTENCE.search(tail):
+                return Step("continue", "", line)
+        if letter == "Q":
+            if by := _BY_IN_QUESTION.match(text):
+                self.examiner = _examiner(by.group(1)).upper()
+            return Step("open", self.examiner or "Q", text, "Q")
+        return Step("open", self.witness or "THE WITNESS", text, "A")

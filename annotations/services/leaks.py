@@ -46,7 +46,10 @@ class LeakError(Exception):
         )
 
 
-def transcript_needles(*, transcript: Transcript) -> list[Needle]:
+def transcript_needles(*, transcript: Transcript, scan: str | None = None) -> list[Needle]:
+    """The needles of ``transcript``: its reviewed and undecided spans, cover page and
+    speaker tags, and the words after an honorific in ``scan`` (default: its whole text;
+    a part of a long transcript in reading mode)."""
     needles: list[Needle] = []
     text = transcript.text
     spans = list(
@@ -67,7 +70,7 @@ def transcript_needles(*, transcript: Transcript) -> list[Needle]:
     )
     for speaker in speakers:
         needles.extend(speaker_tag_needles(speaker))
-    needles.extend(honorific_needles(text))
+    needles.extend(honorific_needles(text if scan is None else scan))
     # Undecided possible misses (the safety net's suggestions) block; so do other
     # still-suggested spans (the release rule: nothing undecided leaves), as "suggested".
     for start, end, label, status, provenance in spans:
@@ -87,6 +90,7 @@ def leak_check(
     output_text: str | None = None,
     replaced: list[tuple[int, int]] | None = None,
     replacements: list | None = None,
+    source: tuple[int, int] | None = None,
 ) -> list[Leak]:
     """Leaks in ``output_text`` (default: the release text, tags, reviewed spans only).
 
@@ -95,6 +99,11 @@ def leak_check(
     (surrogates), when nothing more is known. The allow-list never hides a name this
     transcript gives (``engine.detectors.given``), and a place a reviewer marked "Not a
     leak here" (:class:`LeakException`) is reported as ``not_a_leak``, not blocking.
+
+    ``source``: ``(start, end)`` of the canonical text that ``output_text`` (with its
+    ``replacements``) pseudonymizes, when it is one part of a long transcript (reading
+    mode): honorifics and the names the transcript gives are read from that part only
+    (bounded work), and leaks' source offsets count from the transcript's start.
     """
     if output_text is None:
         from annotations.services.pseudonymization import transcript_pseudonymize
@@ -113,19 +122,23 @@ def leak_check(
         .values_list("speaker", flat=True)
         .distinct()
     )
+    scan = None if source is None else transcript.text[source[0] : source[1]]
     leaks = find_leaks(
         output_text,
-        transcript_needles(transcript=transcript),
+        transcript_needles(transcript=transcript, scan=scan),
         allow=allow,
         replaced=replaced or (),
-        protect=given_names(transcript.text, transcript.metadata or {}, speakers),
+        protect=given_names(
+            transcript.text if scan is None else scan, transcript.metadata or {}, speakers
+        ),
     )
     if replacements is not None:
+        base = source[0] if source else 0
         leaks = [
             replace(
                 leak,
-                source_start=source_offset(leak.start, replacements),
-                source_end=source_offset(leak.start, replacements) + (leak.end - leak.start),
+                source_start=base + source_offset(leak.start, replacements),
+                source_end=base + source_offset(leak.start, replacements) + (leak.end - leak.start),
             )
             for leak in leaks
         ]

@@ -1,4 +1,5 @@
-/* Reading mode: font size (kept per browser) and flagging a tag for the lead. */
+/* Reading mode: font size (kept per browser), the list of places still readable, and
+   flagging a tag for the lead. */
 (function () {
   "use strict";
   const root = document.getElementById("reading");
@@ -14,6 +15,17 @@
       apply();
     })
   );
+  // The header's count opens the list of places (a <details>) and scrolls to it.
+  const count = document.getElementById("leak-count-link");
+  const places = document.getElementById("reading-places");
+  if (count && places) {
+    count.addEventListener("click", (e) => {
+      e.preventDefault();
+      places.open = true;
+      places.scrollIntoView({ block: "start" });
+      places.querySelector("a")?.focus({ preventScroll: true });
+    });
+  }
   if (root.dataset.canEdit !== "1") return;
   const csrf = document.querySelector("[name=csrfmiddlewaretoken]").value;
   const toast = (message) => {

@@ -10,7 +10,8 @@ class AnnotationsConfig(AppConfig):
 
     def ready(self) -> None:
         # transcripts never imports annotations: it calls what we register here.
-        from annotations.services.annotation import annotation_enqueue, suggestions_copy
+        from annotations.services.annotation import suggestions_copy
+        from annotations.services.annotation_queue import annotation_enqueue
         from annotations.services.learning import trained_models_fail_for_job
         from transcripts import hooks
 

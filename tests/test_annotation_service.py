@@ -5,7 +5,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import CommandError, call_command
 
 from annotations.models import Proposal, Span
-from annotations.services import annotation
+from annotations.services import annotation, annotation_queue
 from anonreview.core.models import AuditEvent
 from engine.detectors.base import Detection, Detector, Document
 from tests.factories import make_transcript
@@ -70,7 +70,7 @@ def test_job_annotates_an_imported_transcript_through_the_queue(
 ):
     transcript = make_transcript(TEXT, state=Transcript.State.IMPORTED, metadata=META)
     with django_capture_on_commit_callbacks(execute=True):
-        job = annotation.annotation_enqueue(transcript=transcript, user=lead)
+        job = annotation_queue.annotation_enqueue(transcript=transcript, user=lead)
     # immediate backend in tests: the task ran on commit
     job.refresh_from_db()
     transcript.refresh_from_db()
@@ -116,7 +116,7 @@ def test_one_failing_detector_is_reported_and_the_others_spans_are_kept(
     settings.DETECTORS = [*LIGHT, {"NAME": "tests.test_annotation_service.ExplodingDetector"}]
     transcript = make_transcript(TEXT, state=Transcript.State.IMPORTED, metadata=META)
     with django_capture_on_commit_callbacks(execute=True):
-        job = annotation.annotation_enqueue(transcript=transcript)
+        job = annotation_queue.annotation_enqueue(transcript=transcript)
     job.refresh_from_db()
     transcript.refresh_from_db()
     assert job.status == Job.Status.DONE
@@ -134,7 +134,7 @@ def test_a_run_where_every_detector_fails_leaves_the_transcript_failed_with_the_
     settings.DETECTORS = [{"NAME": "tests.test_annotation_service.ExplodingDetector"}]
     transcript = make_transcript(TEXT, state=Transcript.State.IMPORTED, metadata=META)
     with django_capture_on_commit_callbacks(execute=True):
-        job = annotation.annotation_enqueue(transcript=transcript)
+        job = annotation_queue.annotation_enqueue(transcript=transcript)
     job.refresh_from_db()
     transcript.refresh_from_db()
     assert job.status == Job.Status.FAILED
@@ -156,7 +156,7 @@ def test_a_failed_annotation_stores_no_exception_message_that_may_quote_the_text
     settings.DETECTORS = []
     transcript = make_transcript(TEXT, state=Transcript.State.IMPORTED, metadata=META)
     with django_capture_on_commit_callbacks(execute=True):
-        job = annotation.annotation_enqueue(transcript=transcript)
+        job = annotation_queue.annotation_enqueue(transcript=transcript)
     job.refresh_from_db()
     transcript.refresh_from_db()
     assert job.status == Job.Status.FAILED and "KeyError" in job.error

@@ -20,7 +20,6 @@ import logging
 from collections import defaultdict
 from collections.abc import Iterable
 
-from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -379,16 +378,6 @@ def dashboard_compute(
         "agreement": agree,
         "effort": work,
     }
-
-
-def dashboard_enqueue(*, user, rerun: bool = True) -> Job:
-    from annotations.tasks import dashboard_recompute_task
-
-    with transaction.atomic():
-        job = jobs.job_create(kind=Job.Kind.EVALUATE, user=user, message="Queued: dashboard")
-        Job.objects.filter(pk=job.pk).update(result={"kind": DASHBOARD_MARK, "pending": True})
-        jobs.job_enqueue(job=job, task=dashboard_recompute_task, rerun=rerun)
-    return job
 
 
 def dashboard_recompute_job(*, job_id: int, rerun: bool = True) -> None:

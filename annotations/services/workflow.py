@@ -259,10 +259,10 @@ def _dashboard_after_approval(actor) -> None:
     """After each approval the lead's dashboard is recomputed as a job (stored suggestions
     scored; detectors not re-run), so its figures need no click — a new installation's
     Measurements page shows the approved demo hearing (``load_demo --reviewed``)."""
-    from annotations.services import measurements
+    from annotations.services import dashboard_queue
 
     try:
-        measurements.dashboard_enqueue(user=actor, rerun=False)
+        dashboard_queue.dashboard_enqueue(user=actor, rerun=False)
     except Exception as exc:  # the approval stands; the lead can still press Recompute
         logging.getLogger(__name__).warning(
             "dashboard recompute not queued: %s", exc.__class__.__name__

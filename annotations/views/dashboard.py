@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from annotations.services import measurements
+from annotations.services import dashboard_queue, measurements
 from anonreview import roles
 from engine.measurements import plots, tables
 
@@ -140,7 +140,9 @@ def dashboard_recompute(request):
     if measurements.dashboard_running():
         messages.info(request, "The dashboard is already being recomputed.")
     else:
-        measurements.dashboard_enqueue(user=request.user, rerun=request.POST.get("rerun") == "on")
+        dashboard_queue.dashboard_enqueue(
+            user=request.user, rerun=request.POST.get("rerun") == "on"
+        )
         messages.success(
             request, "Recomputing the dashboard; the figures appear when the job is done."
         )

@@ -134,7 +134,7 @@ def transcript_changes(request, pk: int):
 def transcript_annotate_view(request, pk: int):
     """A lead runs the automatic annotation again (a failed or never annotated
     transcript); the page then shows the job's progress bar."""
-    from annotations.services.annotation import transcript_annotate_rerun
+    from annotations.services.annotation_queue import transcript_annotate_rerun
 
     transcript = _get(request, pk)
     if not roles.is_lead(request.user):

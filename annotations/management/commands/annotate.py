@@ -8,7 +8,8 @@ or failed. Named transcripts may also be ready (re-annotation keeps reviewed spa
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from annotations.services.annotation import annotation_enqueue, transcript_annotate_job
+from annotations.services.annotation import transcript_annotate_job
+from annotations.services.annotation_queue import annotation_enqueue
 from transcripts.models import Job, Transcript
 from transcripts.services import jobs
 

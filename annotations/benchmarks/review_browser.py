@@ -66,12 +66,24 @@ def _pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p * (len(ordered) - 1))))]
 
 
+def server_environment() -> dict[str, str]:
+    """The environment of the benchmark's own server: this one, with plain HTTP forced
+    (``HTTPS=0``). It listens on 127.0.0.1 without TLS, so the deployment's HTTPS setting
+    (on by default when DEBUG is off) would redirect the browser to https (issue 28)."""
+    import os
+
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "anonreview.settings"),
+        "HTTPS": "0",
+    }
+
+
 class _Server:
     """``manage.py runserver`` in its own process (as in production, the browser's driver
     does not share the server's interpreter), on a free local port."""
 
     def __enter__(self):
-        import os
         import socket
         import subprocess
         import sys
@@ -84,8 +96,7 @@ class _Server:
         self.process = subprocess.Popen(  # noqa: S603 (our own manage.py, fixed arguments)
             [sys.executable, str(manage), "runserver", "--noreload", "--insecure",
              f"127.0.0.1:{port}"],
-            env={**os.environ, "DJANGO_SETTINGS_MODULE": os.environ.get(
-                "DJANGO_SETTINGS_MODULE", "anonreview.settings")},
+            env=server_environment(),
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         deadline = time.monotonic() + 60

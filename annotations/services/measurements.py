@@ -414,3 +414,17 @@ def dashboard_running() -> Job | None:
         .order_by("-id")
         .first()
     )
+
+
+LEARNING_CURVE = "bench_learning"
+
+
+def learning_curve_latest() -> Job | None:
+    """The latest saved ``bench_learning`` run (``--save``): the loop's curve."""
+    return (
+        Job.objects.filter(
+            kind=Job.Kind.EVALUATE, status=Job.Status.DONE, result__kind=LEARNING_CURVE
+        )
+        .order_by("-updated_at", "-id")
+        .first()
+    )

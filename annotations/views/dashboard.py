@@ -112,11 +112,43 @@ def _charts(snapshot: dict) -> dict:
     return {key: mark_safe(svg) for key, svg in charts.items()}  # noqa: S308 - built by plots, escaped there
 
 
+def _learning_curve() -> dict | None:
+    """The latest ``bench_learning`` curve (issue 30) and its chart."""
+    job = measurements.learning_curve_latest()
+    if job is None:
+        return None
+    result = job.result
+    rows = result.get("hearings") or []
+    x = [str(r["hearing"]) for r in rows]
+    chart = plots.series_chart(
+        x,
+        [
+            ("false suggestions", [r["false_suggestions"] for r in rows]),
+            ("missed gold mentions", [r["missed_gold"] for r in rows]),
+            ("reviewer inputs", [r["reviewer_inputs"] for r in rows]),
+            ("leaks after review", [r["leaks_after_review"] for r in rows]),
+        ],
+        title="Per hearing, in the order they were approved",
+        markers=[
+            (i, f"retrained after hearing {r['hearing']}: {r.get('decision') or ''}")
+            for i, r in enumerate(rows)
+            if r.get("training_s") is not None
+        ],
+        width=720,
+    )
+    return {"job": job, "result": result, "rows": rows, "chart": mark_safe(chart)}  # noqa: S308 - built by plots, escaped there
+
+
 def dashboard(request):
     _lead(request)
     latest = measurements.dashboard_latest()
     snapshot = latest.result if latest else None
-    context = {"latest": latest, "running": measurements.dashboard_running(), "snapshot": snapshot}
+    context = {
+        "latest": latest,
+        "running": measurements.dashboard_running(),
+        "snapshot": snapshot,
+        "curve": _learning_curve(),
+    }
     if snapshot:
         t8 = snapshot.get("table8") or {}
         context.update(

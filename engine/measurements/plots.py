@@ -133,3 +133,86 @@ def line_chart(
             )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def series_chart(
+    x_labels: Sequence[str],
+    series: Sequence[tuple[str, Sequence[float | None]]],
+    *,
+    title: str = "",
+    markers: Sequence[tuple[int, str]] = (),
+    width: int = 640,
+    height: int = 240,
+) -> str:
+    """Several lines over the same categorical x values (e.g. hearings in order), y from
+    0, with a legend; ``markers``: ``(x index, note)`` drawn as dashed vertical lines
+    (e.g. "retrained") after that x value. ``None`` values break no line: they are skipped."""
+    left, right, top, bottom = 44, 16, 30 if title else 10, 40
+    legend_h = 18
+    plot_w, plot_h = width - left - right, height - top - bottom - legend_h
+    values = [v for _, vals in series for v in vals if v is not None]
+    top_value = max(values, default=0) or 1
+    n = len(x_labels)
+
+    def x_at(i: float) -> float:
+        return left + (plot_w * (i + 0.5) / n if n else 0)
+
+    def y_at(v: float) -> float:
+        return top + legend_h + plot_h - plot_h * v / top_value
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart series-chart" role="img" '
+        f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        f'aria-label="{escape(title or "chart", {chr(34): "&quot;"})}">'
+    ]
+    if title:
+        parts.append(f'<text x="0" y="16" font-weight="600">{escape(title)}</text>')
+    x = left
+    for i, (name, _vals) in enumerate(series):
+        color = PALETTE[i % len(PALETTE)]
+        parts.append(
+            f'<rect x="{x}" y="{top}" width="10" height="10" fill="{color}"/>'
+            f'<text x="{x + 14}" y="{top + 9}" font-size="11">{escape(name)}</text>'
+        )
+        x += 24 + 7 * len(name)
+    base = top + legend_h + plot_h
+    parts.append(
+        f'<line x1="{left}" y1="{top + legend_h}" x2="{left}" y2="{base}" stroke="#999"/>'
+        f'<line x1="{left}" y1="{base}" x2="{left + plot_w}" y2="{base}" stroke="#999"/>'
+        f'<text x="{left - 6}" y="{top + legend_h + 4}" text-anchor="end" font-size="10">'
+        f"{_fmt(top_value)}</text>"
+        f'<text x="{left - 6}" y="{base}" text-anchor="end" font-size="10">0</text>'
+    )
+    for index, note in markers:
+        mx = (x_at(index) + x_at(index + 1)) / 2 if index + 1 < n else x_at(index) + 8
+        parts.append(
+            f'<line x1="{mx:.1f}" y1="{top + legend_h}" x2="{mx:.1f}" y2="{base}" '
+            f'stroke="#888" stroke-dasharray="4 3" class="marker"><title>{escape(note)}</title></line>'
+        )
+    for s, (name, vals) in enumerate(series):
+        color = PALETTE[s % len(PALETTE)]
+        coords = [(x_at(i), y_at(v), v) for i, v in enumerate(vals) if v is not None]
+        if len(coords) > 1:
+            path = " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy, _ in coords)
+            parts.append(
+                f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="2"/>'
+            )
+        for (cx, cy, v), label in zip(
+            coords,
+            [lab for lab, v in zip(x_labels, vals, strict=False) if v is not None],
+            strict=False,
+        ):
+            parts.append(
+                f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3" fill="{color}" data-series="{escape(name)}" '
+                f'data-x="{escape(label)}" data-value="{v}"><title>{escape(name)}, {escape(label)}: '
+                f"{_fmt(v)}</title></circle>"
+            )
+    step = max(1, n // 12)
+    for i, label in enumerate(x_labels):
+        if i % step == 0 or i == n - 1:
+            parts.append(
+                f'<text x="{x_at(i):.1f}" y="{base + 14}" text-anchor="middle" font-size="10">'
+                f"{escape(label)}</text>"
+            )
+    parts.append("</svg>")
+    return "".join(parts)

@@ -1,0 +1,96 @@
+"""Measure the learning loop: annotate, review with the gold as oracle, approve, retrain.
+
+    python manage.py bench_learning [--n 10] [--retrain-every 5] [--words 3000]
+        [--seed 9100] [--families bph,federal,...] [--train-seconds 120] [--json] [--save]
+
+Over N generated hearings of mixed layouts (seeds from ``--seed``, disjoint from the
+recipe's and the tests'), in order: annotate with the ensemble as it stands, review as
+the gold says, approve, and retrain the domain model every K approvals. Prints per
+hearing: false suggestions, missed gold mentions, reviewer inputs, leaks after review,
+training seconds (``annotations.benchmarks.learning``). The database is left as it
+was; ``--save`` stores the curve for the Measurements page. docs/measurements.md.
+"""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from annotations.benchmarks import learning
+
+COLUMNS = (
+    ("hearing", "#"),
+    ("family", "layout"),
+    ("suggestions", "suggested"),
+    ("false_suggestions", "false"),
+    ("missed_gold", "missed"),
+    ("reviewer_inputs", "inputs"),
+    ("carried_rejections", "carried"),
+    ("leaks_after_review", "leaks"),
+    ("training_s", "training s"),
+)
+
+
+class Command(BaseCommand):
+    help = "Measure the learning loop over generated hearings (annotate, review, approve, retrain)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--n", type=int, default=10, help="hearings (default 10)")
+        parser.add_argument("--retrain-every", type=int, default=5, help="K approvals (0: never)")
+        parser.add_argument("--words", type=int, default=3000, help="words per hearing")
+        parser.add_argument("--seed", type=int, default=9100, help="first seed")
+        parser.add_argument(
+            "--families", default=",".join(learning.FAMILIES), help="layouts, in turn"
+        )
+        parser.add_argument(
+            "--train-seconds", type=float, default=120.0, help="time limit of each retraining"
+        )
+        parser.add_argument(
+            "--recipe-seeds", default="", help="recipe hearings' seeds (comma-separated)"
+        )
+        parser.add_argument("--recipe-words", type=int, default=0)
+        parser.add_argument("--json", action="store_true", help="print the result as JSON")
+        parser.add_argument(
+            "--save", action="store_true", help="store it for the Measurements page"
+        )
+
+    def handle(self, *args, **options):
+        families = tuple(f.strip() for f in options["families"].split(",") if f.strip())
+        unknown = sorted(set(families) - set(learning.FAMILIES))
+        if unknown or not families:
+            raise CommandError(
+                f"Unknown layout {', '.join(unknown) or '(none)'}; "
+                f"choose among {', '.join(learning.FAMILIES)}."
+            )
+        if options["n"] < 1:
+            raise CommandError("--n must be at least 1.")
+        recipe = None
+        if options["recipe_seeds"]:
+            recipe = {
+                "seeds": [int(s) for s in options["recipe_seeds"].split(",") if s.strip()],
+                "words": options["recipe_words"] or None,
+            }
+        say = None if options["json"] else (lambda line: self.stderr.write(line))
+        curve = learning.run(
+            n=options["n"],
+            retrain_every=options["retrain_every"],
+            words=options["words"],
+            seed=options["seed"],
+            families=families,
+            train_seconds=options["train_seconds"],
+            recipe=recipe,
+            report=say,
+        )
+        result = curve.as_dict()
+        if options["save"]:
+            learning.save(result)
+        if options["json"]:
+            self.stdout.write(json.dumps(result, indent=2))
+            return
+        self.stdout.write("\t".join(title for _key, title in COLUMNS))
+        for row in result["hearings"]:
+            self.stdout.write(
+                "\t".join("—" if row[key] is None else str(row[key]) for key, _title in COLUMNS)
+            )
+        for line in result["skipped"]:
+            self.stdout.write(f"skipped: {line}")
+        self.stdout.write(f"{len(result['hearings'])} hearings in {result['seconds']:.0f} s")

@@ -27,6 +27,7 @@ from engine.importing.layout import (
     is_speaker_line,
 )
 from engine.importing.pdf import looks_like_pdf, pdf_pages
+from engine.importing.proceeding import proceeding_kind
 from engine.importing.sources import decode_text
 from engine.importing.testimony import Testimony
 from engine.importing.textpages import split_text_pages
@@ -125,6 +126,9 @@ class ParsedTranscript:
     # (e.g. "no structure recognised", "read by OCR", "word index left out").
     layout: dict = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
+    # The kind of proceeding (engine.importing.proceeding): "hearing", "trial", "grand
+    # jury", ... or None when neither the cover nor the first headings say.
+    proceeding: str | None = None
 
 
 def _family(role: str) -> str:
@@ -432,6 +436,9 @@ def parse_pages(
         raise NoTranscript("No hearing text was found in the file (only a cover or index page?).")
     layout = _layout_report(pages, stats, layout_extra)
     layout["certification"] = any(u.section == CERTIFICATION for u in utterances)
+    body_lines = [line for page in pages if page.kind not in SKIPPED for line in page.lines]
+    proceeding = proceeding_kind(cover_lines, body_lines)
+    layout["proceeding"] = proceeding
     if cut:  # no page marks: pages of SHEET_LINES lines (the layout found one page)
         layout["lines_per_page_cut"] = sheet_lines(len(utterances))
     index_entries = [e for page in pages for e in page.index_entries]
@@ -444,6 +451,7 @@ def parse_pages(
         index_entries=index_entries,
         layout=layout,
         notices=notices,
+        proceeding=proceeding,
     )
 
 

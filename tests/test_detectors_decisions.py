@@ -21,7 +21,7 @@ def test_every_candidate_ends_in_a_span_or_a_named_rule():
         at(text, "Mr. Okonkwo", "PERSON"),
         at(text, "Chief Justice", "PERSON"),
         at(text, "today's", "DATE"),
-        at(text, "Good", "PERSON"),
+        at(text, "Good", "PERSON", "presidio", "PersonContextRecognizer"),
     ]
     decisions: list[Decision] = []
     kept = clean(text, raw, AllowList(), decisions)

@@ -17,9 +17,17 @@ import re
 from collections.abc import Iterable
 
 from engine.detectors.base import Detection
-from engine.detectors.decisions import DROPPED, SPAN, Decision
+from engine.detectors.decisions import (
+    DROPPED,
+    POSSIBLE_MISS,
+    SPAN,
+    Decision,
+    possible_miss_label,
+    statistical_member,
+)
 from engine.detectors.given import is_given_name_term
 from engine.detectors.names import TITLES, is_given_name, person_name_parts
+from engine.detectors.not_names import person_shape_rule
 from engine.detectors.ordinary import ORDINARY_ZIPF, is_ordinary
 from engine.detectors.public import is_title_or_role, public_terms
 from engine.detectors.recognizers.base import ocr_digits
@@ -42,6 +50,24 @@ _DURATION = re.compile(
     r"(?: and a half)? (?:years?|months?|weeks?|days?|decades?)(?: (?:ago|old|later|earlier|prior|before|after))?$",
     re.IGNORECASE,
 )
+# A bare number, or a list or range of them ("45", "10, 15", "10 to 15"), with nothing that
+# makes it a date or a time: a count, an amount, a duration in minutes (issue 29).
+_BARE_NUMBERS = re.compile(
+    r"^(?:about |around |maybe |approximately |like )?\d{1,2}"
+    r"(?:(?:,| to| or| and|-|–)\s?\d{1,2})*$",
+    re.IGNORECASE,
+)
+_SHORT_DURATION = re.compile(
+    r"^(?:about |around |maybe |approximately |another |like |a good |over |under )?"
+    r"(?:\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty|"
+    r"forty(?:-five)?|sixty|ninety|a few|a couple(?: of)?|several)"
+    r"(?:(?:,| to| or| and|-|–)\s?(?:\d{1,3}|\w+))*"
+    r"(?: and a half)? (?:minutes?|mins?|hours?|hrs?|seconds?|secs?)$",
+    re.IGNORECASE,
+)
+_NAMED = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "NRP"})
+# a day's ordinal, OCR look-alikes of digits read (``ocr_digits``): "l5th", "2lst", "3Oth"
+_OCR_ORDINAL = re.compile(r"^(?:[12]?\d|3[01])(?:st|nd|rd|th)$")
 _TIME_OK = re.compile(
     r"\d|o'clock|o’clock|\bnoon\b|\bmidnight\b|\b[ap]\.?m\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b.*\b(?:morning|afternoon|evening|night)\b",
     re.IGNORECASE,
@@ -355,13 +381,17 @@ def clean(
 
     def drop(d: Detection, rule: str, start: int | None = None, end: int | None = None) -> None:
         if record:
+            s, e = (d.start, d.end) if start is None else (start, end)
+            # a model's find dropped for its shape, that its context makes a name or a
+            # place: the safety net shows it (decisions.possible_miss_label)
+            miss = possible_miss_label(text, s, e, d.label, d.detector, d.explanation, rule)
             decisions.append(
                 Decision(
                     d.detector,
-                    d.start if start is None else start,
-                    d.end if end is None else end,
-                    d.label,
-                    DROPPED,
+                    s,
+                    e,
+                    miss or d.label,
+                    POSSIBLE_MISS if miss else DROPPED,
                     rule,
                     d.explanation,
                 )
@@ -397,6 +427,8 @@ def clean(
                 # decided expression by expression
                 pending.extend((r, True) for r in refined)
                 continue
+        if d.label in _NAMED and _OCR_ORDINAL.match(ocr_digits(value)):
+            d = d.moved(d.start, d.end, "DATE")  # "the l5th" a model read as a body: a day
         if d.label in {"ORGANIZATION", "LOCATION"}:
             # "MATTHEW MORALES P85939" in a page footer: the name, then a number
             name = _TRAILING_NUMBERS.sub("", value)
@@ -405,6 +437,9 @@ def clean(
                 d = d.moved(d.start, d.start + len(name), "PERSON")
         if d.label in _PUBLIC_CHECKED and public.inside(d.start, d.end):
             drop(d, "public-term")  # "Supreme Court", "Penal Code section 3041"
+            continue
+        if d.label in {"ORGANIZATION", "LOCATION"} and public.holds_only_public(d.start, d.end):
+            drop(d, "public-term")  # "the Texas National Guard", "Congress of the United States"
             continue
         if (
             d.label in {"PERSON", "ORGANIZATION", "LOCATION", "NRP"}
@@ -421,6 +456,11 @@ def clean(
         ):
             drop(d, "caps-boilerplate")  # "MODIFY" in the decision's boilerplate in capitals
             continue
+        if d.label == "PERSON" and statistical_member(d.detector, d.explanation):
+            rule = person_shape_rule(text, d.start, d.end)
+            if rule:
+                drop(d, rule)  # "Traffic was bad", "the Tahoe", "MRIs", "B" (not_names.py)
+                continue
         if d.label == "PERSON":
             for s, e in person_name_parts(text, d.start, d.end):
                 rule = _person_part_rule(text, s, e, d, allow, public)
@@ -475,6 +515,10 @@ def _value_rule(text: str, d: Detection, value: str, allow: AllowList) -> str | 
     if d.label == "DATE":
         if not _DATE_OK.search(value):
             return "date-no-anchor"  # "today's"
+        if _BARE_NUMBERS.match(value):
+            return "bare-number"  # "45", "10, 15": a count or a duration, no date
+        if _SHORT_DURATION.match(value):
+            return "minutes-duration"  # "10, 15 minutes", "an hour and a half"
         if _DATE_AGE.search(value):
             return "date-is-age"  # "the age of 19": AGE covers it
         if _DURATION.match(value):
@@ -491,6 +535,10 @@ def _value_rule(text: str, d: Detection, value: str, allow: AllowList) -> str | 
         ):
             return "date-number-only"  # a house number, a count or "Form 1073", not a year
     elif d.label == "TIME":
+        if _BARE_NUMBERS.match(value):
+            return "bare-number"
+        if _SHORT_DURATION.match(value):
+            return "minutes-duration"  # "45 minutes" is how long, not when
         if not _TIME_OK.search(value) or not _TIME_STRICT.search(value):
             return "time-no-clock"  # "Good morning", "section 3"
     elif d.label in {"ORGANIZATION", "LOCATION", "NRP"}:

@@ -48,9 +48,8 @@ SOFT_RULES = frozenset(
     {
         "ordinary-word-body",
         "caps-boilerplate",
-        "title-or-role",
-        "not-a-name-here",
-        "lower-case",
+        "sentence-start-word",
+        "function-words",
     }
 )
 _STATISTICAL = frozenset({"spacy", "transformer", "domain"})
@@ -66,8 +65,9 @@ def statistical_member(detector: str, reason: str) -> bool:
 # speech or movement after a subject name, a locative preposition after a verb of motion
 # or residence, an honorific before it).
 _NAME_BEFORE_VERB = re.compile(
-    r"^[ \t]*(?:'s\b|[ \t]+(?:said|says|told|asked|called|wrote|testified|stated|came|went|"
-    r"left|was|is|had|has|did|got|knew|saw|lived|lives|worked|drove|ran|took|gave|wanted)\b)"
+    r"^[ \t]*(?:[ \t]+(?:said|says|told|tells|asked|asks|called|calls|wrote|testified|stated|"
+    r"came|went|left|knew|saw|lived|lives|worked|drove|wanted|replied|answered|yelled|"
+    r"screamed|whispered)\b)"
 )
 _HONORIFIC_BEFORE = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|Miss|MR|MRS|MS|DR|MISS)\.?[ \t]+$")
 _PLACE_BEFORE = re.compile(
@@ -93,6 +93,22 @@ def in_context(text: str, start: int, end: int, label: str) -> bool:
     if label in {"LOCATION", "ORGANIZATION"}:
         return bool(_PLACE_BEFORE.search(before))
     return False
+
+
+def possible_miss_label(
+    text: str, start: int, end: int, label: str, detector: str, reason: str, rule: str
+) -> str | None:
+    """The label under which a dropped find is shown as a possible miss (PERSON, or
+    LOCATION for a place or a body the context puts somewhere), or None when it stays
+    dropped: only a statistical member's find, dropped by a rule about its shape
+    (``SOFT_RULES``), that its context makes a name or a place (``in_context``)."""
+    if rule not in SOFT_RULES or not statistical_member(detector, reason):
+        return None
+    if label not in {"PERSON", "LOCATION", "ORGANIZATION"}:
+        return None
+    if not in_context(text, start, end, label):
+        return None
+    return "PERSON" if label == "PERSON" else "LOCATION"
 
 
 def trace(
@@ -154,3 +170,40 @@ def left_in_clear(
             }
         )
     return out
+
+
+# The safety net's budget (issue 30): at most this many possible misses per 1,000 words.
+MISSES_PER_1000_WORDS = 5
+
+
+def dropped_finds(
+    text: str,
+    decisions: Iterable[Decision],
+    covered: Iterable[tuple[int, int]],
+    already: int = 0,
+) -> list[tuple[int, int, str]]:
+    """``(start, end, label)`` of the dropped finds to show as possible misses: decided
+    ``possible_miss``, covered by no span (``covered``), one per place, in text order, within
+    what the budget leaves after the ``already`` proposed ones."""
+    import bisect
+    import math
+
+    budget = math.ceil(MISSES_PER_1000_WORDS * len(text.split()) / 1000) - already
+    if budget <= 0:
+        return []
+    spans = sorted(covered)
+    starts = [s for s, _ in spans]
+    out: dict[tuple[int, int], str] = {}
+    for d in sorted(decisions, key=lambda x: (x.start, x.end)):
+        if d.outcome != POSSIBLE_MISS or (d.start, d.end) in out:
+            continue
+        i = bisect.bisect_right(starts, d.start)
+        near = spans[max(0, i - 3) : i + 3]
+        if any(s < d.end and d.start < e for s, e in near):
+            continue
+        if any(s < d.end and d.start < e for s, e in out):
+            continue
+        out[(d.start, d.end)] = d.label
+        if len(out) >= budget:
+            break
+    return [(s, e, label) for (s, e), label in out.items()]

@@ -71,6 +71,23 @@ _NATIONAL_HEAD = (
     r"Government|Congress|Senate|Attorney|Attorneys|Marshal|Marshals|Constitution|Code|Reports|"
     r"Conference|Archives|Reserve|Academy of Sciences)"
 )
+_OFFICER = (
+    r"(?:Attorney General|Attorney|District Attorney|State(?:['’]s)? Attorney|U\.\s?S\. Attorney|"
+    r"United States Attorney|Public Defender|Medical Examiner|Coroner|Sheriff|Solicitor General|"
+    r"Inspector General|Marshal|Clerk|Probation|Parole|Police|Fire|Sheriff-Coroner)"
+)
+_OFFICE = re.compile(
+    rf"(?<![\w-])(?:{_OFFICER}['’]s? (?:Office|Department|Dept\.)"
+    r"|(?:Justice|State|Defense|Treasury|Labor|Commerce|Interior|Energy|Education|Agriculture|"
+    r"Transportation|Health|Police|Fire|Sheriff['’]s|Probation|Parole|Corrections) Department"
+    r"|Police|Sheriff['’]s Office|Highway Patrol|Border Patrol|Secret Service|Coast Guard|"
+    r"National Guard|Homeland Security|Pentagon|Air Force|Marine Corps|Marines|Army|Navy|"
+    r"(?:Congress|Senate|House of Representatives)(?: of the United States)?|"
+    r"FBI|CIA|DEA|ATF|IRS|NSA|DHS|FEMA|TSA|USPS|INS|CBP|ICE|DOJ|DOD|NTSB|FDA|FTC|FCC|"
+    r"EPA|OSHA|DMV)(?![\w-])"
+    # in lower case too ("the medical examiner's office"), for the offices only
+    rf"|(?<![\w-])(?i:{_OFFICER}['’]s? office)(?![\w-])"
+)
 _ORDINAL_WORD = (
     r"(?:First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth|Eleventh|Twelfth|"
     r"Thirteenth|Fourteenth|Fifteenth|Sixteenth|Seventeenth|Eighteenth|Nineteenth|Twentieth)"
@@ -106,6 +123,13 @@ _SHAPES: tuple[tuple[str, re.Pattern], ...] = (
         "national",
         re.compile(rf"(?<![\w-]){_NATIONAL}(?: {_CAP}){{0,3}} {_NATIONAL_HEAD}(?![\w-])"),
     ),
+    # Public bodies and offices named by their function, not by a place or a person (issue
+    # 29): the federal agencies and armed forces, "the Justice Department", an office
+    # named by its officer ("the Attorney General's Office", "the medical examiner's
+    # office", "the Coroner's Office"), a force named only by its kind ("the Police", "the
+    # Sheriff's Department"). A place before them stays apart ("Tulare County" +
+    # "Sheriff's Office"): the place is the quasi-identifier, the office is not.
+    ("office", _OFFICE),
     (
         "instrument",
         re.compile(
@@ -202,9 +226,36 @@ class PublicTerms:
             return self._union[i][2]
         return None
 
+    def holds_only_public(self, start: int, end: int) -> bool:
+        """Whether ``[start, end)`` holds a public term and, beside it, nothing but function
+        words, numbers (a transcript's line numbers) and a US state's name (``the Texas
+        National Guard``, ``22 National Guard``, ``Congress of the United States``)."""
+        i = bisect.bisect_right(self._starts, end) - 1
+        rest = self.text[start:end]
+        found = False
+        while i >= 0 and self._union[i][1] > start:
+            s, e = max(self._union[i][0], start), min(self._union[i][1], end)
+            if s < e:
+                found = True
+                rest = rest[: s - start] + " " * (e - s) + rest[e - start :]
+            i -= 1
+        if not found:
+            return False
+        words = [w for w in _WORD.findall(rest) if w.lower() not in _FUNCTION]
+        return not words or " ".join(words) in _us_states()
+
     def in_caps_boilerplate(self, start: int, end: int) -> bool:
         i = bisect.bisect_right(self._caps_starts, start) - 1
         return i >= 0 and end <= self.caps_lines[i][1]
+
+
+_FUNCTION = frozenset({"the", "of", "a", "an", "and", "s", "'s", "’s"})
+
+
+def _us_states() -> frozenset[str]:
+    from engine.detectors.recognizers.locations import _STATE_NAMES
+
+    return frozenset(_STATE_NAMES.split("|"))
 
 
 def _possessive_end(text: str, end: int) -> int:

@@ -36,7 +36,7 @@ from django.core.management.base import BaseCommand
 from annotations.management.database import require_migrated_database
 
 _WORDS = re.compile(r"\S+")
-DOMAIN_KINDS = ("lexicon", "court", "body", "national", "instrument", "citation")
+DOMAIN_KINDS = ("lexicon", "court", "body", "national", "office", "instrument", "citation")
 
 
 def domain_occurrences(text: str) -> list[tuple[int, int]]:

@@ -71,8 +71,19 @@ _DATE_PATTERNS: tuple[tuple[str, re.Pattern, float], ...] = (
     (
         "day-alone",
         _c(
-            r"\b(?i:on|was|is|by|until|till|since|before|after|from|it's|around|about) the "
+            r"\b(?i:on|was|is|by|until|till|since|before|after|from|it's|around|about|no|not|or|"
+            r"and|maybe|like|yes|say|said),? the "
             r"(?P<span>(?:[12]?\d|3[01])(?:st|nd|rd|th))(?=[ ]?[.?!,;]|[ ]?$|[ ](?:or|and)\b)",
+            re.M,
+        ),
+        0.85,
+    ),
+    # ... or the whole answer: "A.  The 21st.", "Q.  The 3rd?"
+    (
+        "day-answer",
+        _c(
+            r"(?:^|[.?!][ ]+)[ \t]*(?:(?:A|Q)\.?[ \t]+)?(?i:the )?"
+            r"(?P<span>(?:[12]?\d|3[01])(?:st|nd|rd|th))(?=[ ]?[.?!]|[ ]?$)",
             re.M,
         ),
         0.85,
@@ -152,6 +163,17 @@ _TIME_PATTERNS = (
         _c(
             r"\b(?i:at|approximately|about|around|by|until|till|before|after|since) "
             r"(?P<span>0\d[0-5]\d)(?![\w:/-]|[.,]\d|[ ][A-Z])"
+        ),
+        0.85,
+    ),
+    # ... or alone as an answer ("A.  0915."): four digits with a leading zero are no year,
+    # no count and no house number
+    (
+        "military-answer",
+        _c(
+            r"(?:^|[.?!][ ]+)[ \t]*(?:(?:A|Q)\.?[ \t]+)?(?i:about |around |approximately )?"
+            r"(?P<span>0\d[0-5]\d)(?=[ ]?[.?!]?[ \t]*$|[ ]?[.?!][ ])",
+            re.M,
         ),
         0.85,
     ),

@@ -79,6 +79,22 @@ _NUMBERED_BEFORE_CITY = _c(
     rf"(?<![\w,.-])\d{{1,6}} (?:{_DIRECTION} )?[A-Z][a-z]+(?: [A-Z][a-z]+){{0,2}}"
     rf"(?=, (?:[A-Z][a-z]+ ){{0,2}}[A-Z][a-z]+, (?:{_STATES}|{_STATE_NAMES})(?![\w-]))"
 )
+# A house number and a street named by its word alone, said where a place is asked for:
+# "It's 418 Harmony.", "we lived at 22 Orchard, by the park" (no suffix, no city after it)
+_NUMBERED_SPOKEN = _c(
+    r"\b(?i:at|on|it's|it’s|it is|it was|address is|address was|lived at|live at|lives at)[ ]"
+    rf"(?P<span>\d{{1,5}} (?:{_DIRECTION} )?[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+    r"(?=[ ]?[.,;?!]|[ ](?:near|by|in|across|off|and|which|where|right)\b)"
+)
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
+# words that make "at 12 Noon", "it was 5 Years" no address
+_NOT_STREET_WORD = re.compile(
+    r"\b(?:Years?|Months?|Weeks?|Days?|Hours?|Minutes?|Seconds?|Times?|Counts?|Feet|Foot|"
+    r"Inches|Pounds|Dollars|Percent|Noon|Midnight|O'clock|Am|Pm|Grade|Points?)\b"
+)
 # A flat, apartment or unit in a named building: "Flat 3, Kingsway House"
 _FLAT_BUILDING = _c(
     r"(?<![\w-])(?:Flat|FLAT|Apartment|Apt\.?|Unit|Suite|Room) \d{1,5}[A-Z]?, "
@@ -136,6 +152,7 @@ class AddressRecognizer(RegexRecognizer):
         ("flat-building", _FLAT_BUILDING, 0.9),
         ("postcode", _POSTCODE, 0.85),
         ("street-runs", _STREET_RUNS, 0.85),
+        ("numbered-street-spoken", _NUMBERED_SPOKEN, 0.85),
     )
 
     def find_all(self, text: str) -> list[Found]:
@@ -163,6 +180,11 @@ class AddressRecognizer(RegexRecognizer):
             # "5 Cases, Sacramento, California" would need a count noun; a street's words
             # are no ordinary plural of a count ("12 Years, ...")
             return not re.search(r"\b(?:Years|Months|Days|Weeks|Times|Counts)\b", match.group(0))
+        if name == "numbered-street-spoken":
+            words = match.group("span").split(" ")[1:]
+            return not _NOT_STREET_WORD.search(" ".join(words)) and not any(
+                w.lower() in _MONTHS or w in _NOT_STREET_START for w in words
+            )
         if name == "street-runs":
             value = match.group("span")
             return value.split(" ", 1)[0] not in _NOT_STREET_START

@@ -464,6 +464,38 @@ def footer_names(text: str) -> list[tuple[int, int]]:
     return out
 
 
+# one word in capitals, alone among lower-case words: "HOPE said she would call"
+_CAPS_ALONE = re.compile(r"(?<![\w'’.-])(?<![A-Z][ ])[A-Z]{3,}(?![\w'’-]|[ ][A-Z]|:)")
+_LOWER_WORD = re.compile(r"\b[a-z]{2,}\b")
+
+
+def caps_given_names(text: str) -> list[tuple[int, int]]:
+    """A given name written alone in capitals in running text (``HOPE said she would
+    call``, ``Was JOY there?``): transcribers write a party's name in capitals, and a
+    given name (gender_guesser's list, also an English word: ``HOPE``, ``JOY``, ``GRACE``)
+    alone in capitals between lower-case words is no heading, no acronym and no speaker
+    tag (the line holds 3+ lower-case words; no capitals word beside it; not a month, a
+    title, a role or a public term)."""
+    from engine.detectors.public import is_title_or_role, public_terms
+
+    out: list[tuple[int, int]] = []
+    public = None
+    for match in _CAPS_ALONE.finditer(text):
+        word = match.group(0)
+        if word.lower() in _CALENDAR or is_title_or_role(word) or not is_given_name(word):
+            continue
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        line_end = text.find("\n", match.end())
+        line = text[line_start : line_end if line_end != -1 else len(text)]
+        if len(_LOWER_WORD.findall(line)) < 3:
+            continue
+        public = public or public_terms(text)
+        if public.inside(*match.span()):
+            continue
+        out.append(match.span())
+    return out
+
+
 class PartyNameRecognizer(RegexRecognizer):
     """Names that a neighbour makes names, whatever the statistical models say:
 
@@ -478,7 +510,9 @@ class PartyNameRecognizer(RegexRecognizer):
     * a nickname in quotes between name words (``Dorian "Dodo" Varga``) — ``nickname``;
     * a full name in capitals (``DORA B. TEMBLEY``; ``caps_full_names``) — ``caps-name``;
     * a full name in capitals before an ID number, a page footer glued to the last
-      sentence (``ROSA TEMBLEY B-12345 DECISION PAGE 9``; ``footer_names``) — ``footer-name``.
+      sentence (``ROSA TEMBLEY B-12345 DECISION PAGE 9``; ``footer_names``) — ``footer-name``;
+    * a given name alone in capitals among lower-case words (``HOPE said``;
+      ``caps_given_names``) — ``caps-given-name``.
     """
 
     ENTITY = "PERSON"
@@ -520,4 +554,5 @@ class PartyNameRecognizer(RegexRecognizer):
                 add([match.span("a"), match.span("b"), match.span("c")], "nickname")
         add(caps_full_names(text), "caps-name")
         add(footer_names(text), "footer-name")
+        add(caps_given_names(text), "caps-given-name")
         return sorted(found.values(), key=lambda f: (f.start, f.end))

@@ -23,9 +23,11 @@ class DatabaseStorage(Storage):
     """Files as rows: name → bytes. No URLs (originals are never served directly)."""
 
     def _model(self):
-        from transcripts.models import StoredFile
+        # By name, not by import: transcripts.models imports this module (the file
+        # field's storage), so the arrow runs one way (issue 28, finding 14).
+        from django.apps import apps
 
-        return StoredFile
+        return apps.get_model("transcripts", "StoredFile")
 
     def _open(self, name, mode="rb"):
         if "w" in mode or "a" in mode:

@@ -45,7 +45,7 @@ def test_bench_learning_runs_the_loop_on_a_tiny_set_and_leaves_the_database_as_i
     assert [r["hearing"] for r in rows] == [1, 2] and result["retrain_every"] == 2
     for r in rows:
         assert r["gold"] > 0 and r["suggestions"] >= r["false_suggestions"] >= 0
-        assert r["reviewer_inputs"] == r["rejected"] + r["added"]
+        assert r["reviewer_inputs"] >= r["rejected"] + r["added"]
         assert r["leaks_after_review"] == 0  # the oracle added every missed mention
     assert rows[0]["training_s"] is None and rows[1]["training_s"] > 0
     assert rows[1]["decision"]

@@ -94,3 +94,32 @@ def test_load_demo_reviewed_beyond_three_imports_and_approves_each(light):
     out = StringIO()
     call_command("load_demo", "--count", "0", "--no-annotate", "--reviewed", "4", stdout=out)
     assert Transcript.objects.filter(state=Transcript.State.APPROVED).count() == 4
+
+
+def test_the_scripted_reviewer_answers_a_submit_leak_outside_the_gold_as_not_a_leak(annotator):
+    # A participant's surname used as an ordinary word: Submit listed it and the scripted
+    # review failed (bench_learning and load_demo --reviewed stopped there).
+    from annotations.services import workflow
+    from annotations.services.scripted_review import _submit_answering_leaks
+    from tests.factories import make_transcript
+
+    t = make_transcript(
+        "ALDEN: He took the small engine class at Small Engine Repair.\n",
+        assignees=[annotator],
+        metadata={"incarcerated_person": "Tom Small"},
+    )
+    workflow.transcript_start_review(transcript=t, actor=annotator)
+    with pytest.raises(workflow.SubmitLeaksFound):
+        workflow.transcript_submit(transcript=t, actor=annotator)
+    assert _submit_answering_leaks(t, set(), annotator) >= 1
+    t.refresh_from_db()
+    assert t.state == Transcript.State.SUBMITTED
+    # inside a gold mention it is the oracle's own mistake: raised, not answered
+    t2 = make_transcript(
+        "ALDEN: Small Engine Repair.\n",
+        assignees=[annotator],
+        metadata={"incarcerated_person": "Tom Small"},
+    )
+    workflow.transcript_start_review(transcript=t2, actor=annotator)
+    with pytest.raises(workflow.SubmitLeaksFound):
+        _submit_answering_leaks(t2, {(7, 12, "PERSON")}, annotator)

@@ -10,8 +10,8 @@ worse on held-out gold). Per hearing it reports what the reviewer met:
 - ``false_suggestions``: suggestions that overlap no gold mention (the reviewer rejects them);
 - ``missed_gold``: gold mentions (name parts, as stored) that no suggestion of their label
   overlaps (the reviewer adds them);
-- ``reviewer_inputs``: rejections + additions (+ relabels): the decisions a reviewer
-  makes one by one; ``carried_rejections``: of the rejected forms, those a carried
+- ``reviewer_inputs``: rejections + additions + places marked "not a leak here" at
+  Submit: the decisions a reviewer makes one by one; ``carried_rejections``: of the rejected forms, those a carried
   decision already offered ("rejected in N approved hearings", one input each);
 - ``leaks_after_review``: gold mentions not covered by a kept span after the review;
 - ``training_s``: the retraining after this hearing (if one ran), and whether it became
@@ -233,7 +233,9 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
             )
         )
         carried = carried_decisions()
-        counts = transcript_review_from_gold(transcript=t, gold=gold, annotator=annotator)
+        counts = transcript_review_from_gold(
+            transcript=t, gold=gold, annotator=annotator, answer_leaks=True
+        )
         rejected_forms = {
             (label, normalize_form(text[s:e]))
             for s, e, label in suggested
@@ -259,7 +261,7 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
             suggestions=len(suggested),
             false_suggestions=figures["false_suggestions"],
             missed_gold=figures["missed_gold"],
-            reviewer_inputs=counts["rejected"] + counts["added"],
+            reviewer_inputs=counts["rejected"] + counts["added"] + counts["not_a_leak"],
             rejected=counts["rejected"],
             added=counts["added"],
             carried_rejections=carried_rejections,

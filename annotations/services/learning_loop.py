@@ -165,7 +165,12 @@ def active_model() -> TrainedModel | None:
 def active_domain_dir() -> str | None:
     """The directory of the domain model the ensemble reads: the active model's, else
     ``None`` (the detector's own default, the shipped model). A database that cannot be
-    read (a headless run before ``migrate``) means the shipped model."""
+    read (a headless run before ``migrate``) means the shipped model, and so does a
+    call while the apps load (a worker's preload reads no database)."""
+    from django.apps import apps
+
+    if not apps.ready:
+        return None
     try:
         path = (
             TrainedModel.objects.filter(active=True, kind=DOMAIN)

@@ -53,14 +53,15 @@ def _page_lines(page) -> list[RawLine]:
         text = line["text"]
         if not glyphs:
             continue
-        # Skip a leading margin number: digits followed by a wide gap.
-        i = 0
-        while i < len(glyphs) and glyphs[i]["text"].isdigit():
-            i += 1
-        if 0 < i < len(glyphs) and i <= 2 and glyphs[i]["x0"] - glyphs[i - 1]["x1"] > 10:
-            body = glyphs[i:]
-        else:
-            body = glyphs
+        # Skip a leading margin number: one or two digits followed by a wide gap (the
+        # text may start with digits too: "14" + "8:20 AM").
+        body = glyphs
+        for i in (1, 2):
+            if i >= len(glyphs) or not glyphs[i - 1]["text"].isdigit():
+                break
+            if glyphs[i]["x0"] - glyphs[i - 1]["x1"] > 10:
+                body = glyphs[i:]
+                break
         x0, x1 = float(body[0]["x0"]), float(body[-1]["x1"])
         letters = [c for c in body if c["text"].isalpha()]
         bold = bool(letters) and all("bold" in (c.get("fontname") or "").lower() for c in letters)

@@ -116,13 +116,15 @@ def _lines(chars: list[Char], page_width: float, fonts: _Fonts) -> list[RawLine]
             continue
         text = " ".join("".join(c[0] for c in w) for w in words)
         glyphs = [c for w in words for c in w]
-        i = 0
-        while i < len(glyphs) and glyphs[i][0].isdigit():
-            i += 1
-        if 0 < i < len(glyphs) and i <= 2 and glyphs[i][1] - glyphs[i - 1][2] > 10:
-            body = glyphs[i:]
-        else:
-            body = glyphs
+        # A leading margin number: one or two digits, then a wide gap (the text may
+        # start with digits too: "14" + "8:20 AM").
+        body = glyphs
+        for i in (1, 2):
+            if i >= len(glyphs) or not glyphs[i - 1][0].isdigit():
+                break
+            if glyphs[i][1] - glyphs[i - 1][2] > 10:
+                body = glyphs[i:]
+                break
         x0, x1 = float(body[0][1]), float(body[-1][2])
         # Bold when every letter is: checked from the end, stopping at the first
         # regular letter (most lines stop at their last letter).

@@ -127,3 +127,11 @@ def test_from_names_a_place_only_after_a_verb_of_origin():
     assert places("my family is from Oyeniyi") == {"Oyeniyi": "place-after-verb"}
     assert places("The letters came from Michael today.") == {}
     assert places("a letter came from Oyeniyi") == {}
+
+
+def test_a_county_whose_name_starts_with_st_is_one_span():
+    from engine.detectors.recognizers.locations import CountyRecognizer
+
+    text = "A: Yes. St. Clair County. We moved to Fort Bend County, then Tulare County."
+    found = [text[f.start : f.end] for f in CountyRecognizer().find_all(text)]
+    assert found == ["St. Clair County", "Fort Bend County", "Tulare County"]

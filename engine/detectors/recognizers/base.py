@@ -56,7 +56,8 @@ SPOKEN_YEAR = (
 
 # OCR look-alikes of digits in a number-shaped token: "l998", "2Oth", "September lOth"
 _OCR_TOKEN = re.compile(
-    r"(?<![A-Za-z0-9'’])(?:(?=[0-9lIO]*\d)[0-9lIO]{2,4}(?:st|nd|rd|th|s)?|[lI][0-9lIO](?:st|nd|rd|th))"
+    r"(?<![A-Za-z0-9'’])(?:(?=[0-9lIO]*\d)[0-9lIO]{2,4}(?:st|nd|rd|th|s)?|[lI][0-9lIO](?:st|nd|rd|th)"
+    r"|(?<=the )l(?:st|th))"
     r"(?![A-Za-z0-9])"
 )
 _OCR_DIGIT = str.maketrans({"l": "1", "I": "1", "O": "0"})

@@ -471,7 +471,8 @@ _FUNCTION_WORD = (
     r"This|That|These|Those|I|We|He|She|They|It|Yes|No|Okay|Well)"
 )
 _COUNTY = _c(
-    rf"(?<![\w'’-])(?P<span>(?:(?!{_FUNCTION_WORD} )[A-Z][a-z]+ ){{1,3}}County)(?![\w-])"
+    rf"(?<![\w'’.-])(?P<span>(?:(?:St|Ste|Mt|Ft)\. |(?:Saint|Sainte|Mount|Fort) )?"
+    rf"(?:(?!{_FUNCTION_WORD} )[A-Z][a-z]+ ){{1,3}}County)(?![\w-])"
     rf"|(?<![\w'’-])(?P<span2>County of (?:[A-Z][a-z]+ ){{0,2}}[A-Z][a-z]+)(?![\w-])"
 )
 
@@ -485,7 +486,8 @@ _COUNTY_NAMES = _c(
 
 
 class CountyRecognizer(RegexRecognizer):
-    """``Tulare County``, ``Contra Costa County``, ``County of Los Angeles`` — one span;
+    """``Tulare County``, ``Contra Costa County``, ``St. Clair County``, ``County of Los
+    Angeles`` — one span;
     and the names after ``County is`` / ``the counties of`` (``Ardenne and Velmont``), one span
     each."""
 

@@ -30,9 +30,11 @@ _ORG = _c(rf"(?<![\w'’-])(?:{_CAPWORD}[ ]){{1,4}}(?:{ORG_HEADS})(?![\w-])")
 # "with" only a firm's shape ("a job offer from Ross, Quinn and Hicks"), since "a job
 # offer from Alicia Rich" names a person.
 _CAPWORDS = _CAPWORD + r"(?:(?: (?:of|and|&|de|la|del|the))? " + _CAPWORD + r"){0,4}"
+# a firm's legal form after its name is part of it: "Powell Logistics, Inc."
+_LEGAL_FORM = r"(?:,? (?:Inc\.|Inc|LLC|L\.L\.C\.|Ltd\.|Ltd|LLP|Corp\.|Co\.|P\.C\.|N\.A\.))?"
 _EMPLOYED_AT = _c(
     r"\b(?:(?:job|jobs|work|works|worked|working|employment|position|internship)(?: offer)? at"
-    r"|employed (?:at|by)) (?P<span>" + _CAPWORDS + r")"
+    r"|employed (?:at|by)) (?P<span>" + _CAPWORDS + _LEGAL_FORM + r")"
 )
 _FIRM = (
     r"[A-Z][a-z]+(?:, [A-Z][a-z]+)*,? (?:and|&) [A-Z][a-z]+(?! [A-Z])"

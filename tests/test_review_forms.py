@@ -246,3 +246,97 @@ def test_a_form_relabel_counts_every_mention_it_moved_in_the_habits(annotator):
         transcript=other, actor=annotator, label="LOCATION", form="quill", to="PERSON"
     )
     assert relabel_habits() == {"LOCATION": ("PERSON", 3)}
+
+
+# --- issue 29, 3.1: one occurrence decided alone, from the form's list ---------------
+
+
+def _occurrence_url(ft, action):
+    return reverse("annotations:review-forms-action", args=[ft.pk, action]) + "?label=PERSON"
+
+
+def test_the_occurrence_list_offers_a_decision_per_occurrence_with_its_version(
+    client, annotator, ft
+):
+    client.force_login(annotator)
+    body = client.get(
+        reverse("annotations:review-forms-occurrences", args=[ft.pk]),
+        {"label": "PERSON", "form": "um"},
+    ).content.decode()
+    spans = Span.objects.filter(transcript=ft, label="PERSON", start__in=[
+        m.start() for m in re.finditer(r"\b(?i:um)\b", TEXT)
+    ])  # fmt: skip
+    assert body.count('class="fm-o ') == 4
+    for span in spans:
+        assert f'data-span="{span.pk}" data-version="{span.version}"' in body
+    assert body.count('data-form-action="accept"') == 4
+    assert body.count('data-form-action="reject"') == 4
+    assert body.count('class="tiny fm-pick"') == 4
+
+
+def test_rejecting_one_occurrence_keeps_the_others_open_and_the_list_open_in_the_answer(
+    client, annotator, ft
+):
+    client.force_login(annotator)
+    first, *rest = Span.objects.filter(transcript=ft, start__in=[
+        m.start() for m in re.finditer(r"\b(?i:um)\b", TEXT)
+    ]).order_by("start")  # fmt: skip
+    response = client.post(
+        _occurrence_url(ft, "reject"),
+        {"span": first.pk, "version": first.version, "open": "um"},
+        **HX,
+    )
+    assert response.status_code == 200
+    first.refresh_from_db()
+    assert first.status == "rejected"
+    assert {s.status for s in Span.objects.filter(pk__in=[s.pk for s in rest])} == {"suggested"}
+    body = response.content.decode()
+    assert body.count('class="fm-row') == 1  # only the form's row is redrawn
+    assert 'class="fm-occ" aria-label' in body and 'class="fm-occ" hidden' not in body
+    assert f'data-span="{first.pk}" data-version="{first.version}"' in body
+    assert "3 open · 0 kept · 1 rejected" in body
+    assert "data-toast-undo" in body
+    client.post(_occurrence_url(ft, "undo"), {}, **HX)
+    first.refresh_from_db()
+    assert first.status == "suggested"
+
+
+def test_relabelling_one_occurrence_moves_it_alone_to_the_other_labels_table(client, annotator, ft):
+    client.force_login(annotator)
+    span = Span.objects.filter(transcript=ft, start=TEXT.index("Quill")).get()
+    response = client.post(
+        _occurrence_url(ft, "relabel"),
+        {"span": span.pk, "version": span.version, "label": "NRP"},
+        **HX,
+    )
+    assert response.status_code == 200
+    table = review_form_table(transcript=ft)
+    assert [f.count for f in table["PERSON"] if f.key == "quill"] == [2]
+    assert [f.form for f in table["NRP"]] == ["Quill"]
+
+
+def test_a_stale_occurrence_version_answers_409_and_redraws_the_row(client, annotator, ft):
+    from annotations.services.review import span_accept
+
+    client.force_login(annotator)
+    span = Span.objects.filter(transcript=ft, start=TEXT.index("Fresno")).get()
+    stale = span.version
+    span_accept(span=span.pk, actor=annotator, version=stale)  # someone else, meanwhile
+    response = client.post(
+        reverse("annotations:review-forms-action", args=[ft.pk, "reject"]) + "?label=LOCATION",
+        {"span": span.pk, "version": stale},
+        **HX,
+    )
+    assert response.status_code == 409
+    span.refresh_from_db()
+    assert span.status == "accepted"
+    assert 'data-form="fresno"' in response.content.decode()
+
+
+def test_the_table_offers_a_label_menu_on_every_row(client, annotator, ft):
+    client.force_login(annotator)
+    body = client.get(
+        reverse("annotations:review-forms", args=[ft.pk]), {"label": "PERSON"}
+    ).content.decode()
+    assert body.count('class="tiny fm-pick"') == 4
+    assert 'id="fm-picker"' in body and 'data-to="NRP"' in body

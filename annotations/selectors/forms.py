@@ -27,6 +27,7 @@ class Occurrence:
     before: str
     text: str
     after: str
+    version: int = 0  # the span's version: a decision on this occurrence alone posts it
 
 
 @dataclass
@@ -122,6 +123,7 @@ def review_form_table(*, transcript: Transcript, rows: list[SpanRow] | None = No
                 before=before,
                 text=row.text,
                 after=after,
+                version=row.version,
             )  # fmt: skip
         )
         counts = spellings.setdefault(key, {})

@@ -31,6 +31,9 @@ from annotations.views.review import BULK, _do, _needs_confirmation, _transcript
 from annotations.views.review_context import LABEL_KEYS, int_or
 
 FORM_ACTIONS = frozenset({"accept_form", "reject_form", "relabel_form", "accept_all", "undo"})
+# Decisions on one occurrence of a form (its list, ``o``): the review's span services,
+# with the span's version (a stale one answers 409 and redraws the row).
+OCCURRENCE_ACTIONS = frozenset({"accept", "reject", "relabel"})
 
 
 def form_id(label: str, key: str) -> str:
@@ -97,7 +100,9 @@ def review_forms(request: HttpRequest, transcript_id: int) -> HttpResponse:
         label = next((lb for lb, forms in table.items() if any(f.open for f in forms)), "")
         label = label or next(iter(table), "")
     context = _context(request, transcript, table, label)
-    context["open_form"] = request.GET.get("open", "")  # without JavaScript: ▸ is a link
+    open_form = request.GET.get("open", "")  # without JavaScript: ▸ is a link
+    context["open_form"] = open_form
+    context["open_forms"] = {normalize_form(open_form)} if open_form else set()
     return render(request, "annotations/review_forms.html", context)
 
 
@@ -112,10 +117,11 @@ def review_forms_occurrences(request: HttpRequest, transcript_id: int) -> HttpRe
     form = next((f for f in table.get(label, []) if f.key == key), None)
     if form is None:
         return HttpResponse("No such form.", status=404)
+    refusal = services.review_edit_refusal(transcript=transcript, user=request.user)
     return render(
         request,
         "annotations/review_forms.html#fm-occurrences",
-        {"transcript": transcript, "f": form},
+        {"transcript": transcript, "f": form, "label": label, "can_edit": refusal is None},
     )
 
 
@@ -126,7 +132,7 @@ def review_forms_action(request: HttpRequest, transcript_id: int, action: str) -
     transcript = _transcript(request, transcript_id)
     label = request.GET.get("label", "") or request.POST.get("label", "")
     page_url = reverse("annotations:review-forms", args=[transcript.pk]) + f"?label={label}"
-    if action not in FORM_ACTIONS:
+    if action not in FORM_ACTIONS | OCCURRENCE_ACTIONS:
         return HttpResponse("Unknown action.", status=404)
     if _needs_confirmation(request, transcript, action):
         return render(
@@ -141,6 +147,12 @@ def review_forms_action(request: HttpRequest, transcript_id: int, action: str) -
     except (services.ReviewError, locking.VersionError) as exc:
         message, level, touched = str(exc), "error", services.Touched()
         status = 403 if isinstance(exc, services.ReviewPermissionError) else 400
+        if isinstance(exc, services.SpanConflict):  # a race: redraw what the other did
+            status = 409
+            for span in exc.spans:
+                touched.states.setdefault(span.pk, set()).add(
+                    (span.start, span.end, span.label, span.status)
+                )
     if not request.htmx:
         (messages.success if level == "ok" else messages.error)(request, message)
         return redirect(page_url)
@@ -151,13 +163,21 @@ def review_forms_action(request: HttpRequest, transcript_id: int, action: str) -
     for states in touched.states.values():
         for start, end, span_label, _status in states:
             keys.setdefault((span_label, normalize_form(text[start:end])), text[start:end])
+    # the rows whose occurrence list is open stay open in the answer (a decision on one
+    # occurrence redraws its row with the list and the next occurrence to decide)
+    open_forms = {
+        normalize_form(k) for v in request.POST.getlist("open") for k in v.split("\n") if k
+    }
     changed = [f for forms in table.values() for f in forms if (f.label, f.key) in keys]
     present = {(f.label, f.key) for f in changed}
     # A form whose every mention moved to another label stays in the table as "moved"
     # (same row id): an undo redraws it in place, and keys typed meanwhile still reach it.
     for lb, key in sorted(keys.keys() - present):
         if lb == label:
-            to = request.POST.get("to", "") if action == "relabel_form" else ""
+            to = {
+                "relabel_form": request.POST.get("to", ""),
+                "relabel": request.POST.get("label", ""),
+            }.get(action, "")
             # (the proposal stays on the row: an ``r`` typed before an undo's answer uses it)
             moved = FormRow(label=lb, key=key, form=keys[lb, key], alternative=to, moved_to=to)
             moved.element_id = form_id(lb, key)
@@ -168,8 +188,9 @@ def review_forms_action(request: HttpRequest, transcript_id: int, action: str) -
             "changed": changed,
             "message": message,
             "level": level,
-            "toast_undo": level == "ok" and action in BULK,
+            "toast_undo": level == "ok" and (action in BULK or action in OCCURRENCE_ACTIONS),
             "touched_count": len(touched.spans),
+            "open_forms": open_forms,
         }
     )
     return render(request, "annotations/review_forms.html#forms-answer", context, status=status)

@@ -4,7 +4,10 @@
  * Esc goes back to the review. A label whose mentions are all decided moves on to the
  * next label with open ones (then back to the review). Actions go one at a time (fast
  * typing never drops one); a row shows its decision at once and the server's answer
- * redraws it. Without JavaScript the forms still post. */
+ * redraws it. Without JavaScript the forms still post.
+ * With a row's occurrences open (o), ↓/↑ move between its occurrences and a/x/r/1–9
+ * decide the marked occurrence alone (each its own undo step); o or Esc closes the list.
+ * "Label ▾" on a row or an occurrence opens a menu of every label (mouse relabel). */
 (function () {
   "use strict";
   const root = document.getElementById("forms-page");
@@ -15,16 +18,27 @@
   const rows = () => Array.from(list.querySelectorAll("li.fm-row"));
   const rowById = (id) => (id ? document.getElementById(id) : null);
   let current = null; // focused row id
+  let occ = null; // the marked occurrence's span id (in the focused row's open list)
 
   // --- one request at a time, in order ---------------------------------------------------
   let chain = Promise.resolve();
   let busy = 0;
   window.__formsBusy = () => busy > 0;
+  // the forms whose occurrence list is open: the answer redraws them open
+  const openForms = () =>
+    rows().filter((r) => { const o = r.querySelector(".fm-occ"); return o && !o.hidden; }).map((r) => r.dataset.form);
+  // ``values`` may be a function: read when the request leaves (after the answers before
+  // it), so that a decision typed right after another posts the span's new version
   function post(action, values) {
     busy += 1;
     const url = root.dataset.actionUrl.replace("ACTION", action);
     chain = chain
-      .then(() => htmx.ajax("POST", url, { values: values, swap: "none", source: root }))
+      .then(() => {
+        const v = typeof values === "function" ? values() : values;
+        if (v === null) return undefined; // its occurrence is gone meanwhile
+        v.open = openForms().join("\n");
+        return htmx.ajax("POST", url, { values: v, swap: "none", source: root });
+      })
       .catch(() => undefined)
       .finally(() => {
         busy -= 1;
@@ -85,6 +99,7 @@
       toastTimer = setTimeout(() => el.classList.remove("show"), 6000);
     }
     if (current) paint(current);
+    paintOcc();
   }
 
   // --- focus -----------------------------------------------------------------------------
@@ -95,6 +110,7 @@
   }
   function focusRow(r) {
     if (!r) return;
+    if (r.id !== current) occ = null;
     current = r.id;
     paint(current);
     r.focus({ preventScroll: true });
@@ -162,16 +178,120 @@
     const b = r.querySelector(".fm-more");
     occ.hidden = !occ.hidden;
     if (b) b.setAttribute("aria-expanded", occ.hidden ? "false" : "true");
+    if (occ.hidden && r.id === current) occMark(null);
+    const markFirst = () => {
+      if (occ.hidden || r.id !== current) return;
+      const items = Array.from(occ.querySelectorAll("li.fm-o"));
+      occMark(items.find((li) => li.classList.contains("st-suggested")) || items[0] || null);
+    };
+    if (occ.children.length) markFirst();
     // every occurrence is loaded when the row is first opened (the table carries one
     // context line per form)
     if (!occ.hidden && !occ.children.length && occ.dataset.url && !occ.dataset.loading) {
       occ.dataset.loading = "1";
       fetch(occ.dataset.url, { credentials: "same-origin" })
         .then((res) => (res.ok ? res.text() : Promise.reject(res.status)))
-        .then((html) => { occ.innerHTML = html; })
+        .then((html) => { occ.innerHTML = html; markFirst(); })
         .catch(() => toast("Could not load the occurrences; try again.", "error"))
         .finally(() => { delete occ.dataset.loading; });
     }
+  }
+  // --- one occurrence (the open list of the focused row) ----------------------------------
+  const occList = () => {
+    const r = rowById(current);
+    const o = r && r.querySelector(".fm-occ");
+    return o && !o.hidden ? o : null;
+  };
+  const occItems = () => { const o = occList(); return o ? Array.from(o.querySelectorAll("li.fm-o")) : []; };
+  const occById = (id) => occItems().find((li) => li.dataset.span === id) || null;
+  function paintOcc() {
+    list.querySelectorAll("li.fm-o.current").forEach((li) => li.dataset.span !== occ && li.classList.remove("current"));
+    const li = occ && occById(occ);
+    if (li) li.classList.add("current");
+    root.dataset.occ = li ? occ : "";
+  }
+  function markOcc(li) {
+    if (!li) return;
+    occ = li.dataset.span;
+    paintOcc();
+    const box = li.getBoundingClientRect();
+    if (box.top < 80 || box.bottom > window.innerHeight - 60) li.scrollIntoView({ block: "center" });
+  }
+  function stepOcc(dir) {
+    const items = occItems();
+    if (!items.length) return;
+    const i = items.findIndex((li) => li.dataset.span === occ);
+    if (i < 0) return markOcc(items[dir > 0 ? 0 : items.length - 1]);
+    const next = items[i + dir];
+    if (next) markOcc(next);
+    else toast("No occurrence " + (dir > 0 ? "below" : "above") + " in this list (o closes it).", "info");
+  }
+  const inOccMode = () => occ !== null && !!occById(occ);
+  // Decide one occurrence: accept, reject, or relabel (``to``). The item shows it at once;
+  // the answer redraws the row with its list open; the mark moves to the next open one.
+  function decideOcc(action, li, to) {
+    if (!canEdit) return toast("This transcript is read-only for you.", "error");
+    li = li || (occ && occById(occ));
+    if (!li) return;
+    const r = li.closest("li.fm-row");
+    if (action === "relabel") {
+      to = to || r.dataset.alternative;
+      if (!to) return toast("No other label proposed for this form: press a label's key (1–9).", "info");
+      if (to === r.dataset.label) return;
+    }
+    const id = li.dataset.span;
+    li.classList.remove("st-suggested", "st-accepted", "st-rejected", "st-added");
+    li.classList.add(action === "reject" ? "st-rejected" : "st-accepted", "pending");
+    post(action, () => {
+      const now = document.querySelector('#forms li.fm-o[data-span="' + id + '"]');
+      if (!now) return null;
+      const v = { span: id, version: now.dataset.version };
+      if (action === "relabel") v.label = to;
+      return v;
+    });
+    if (r.id === current && occ === id) {
+      const items = occItems();
+      const i = items.indexOf(li);
+      const next = items.slice(i + 1).find((x) => x.classList.contains("st-suggested")) ||
+        items.slice(0, i).find((x) => x.classList.contains("st-suggested")) || items[i + 1];
+      if (next) markOcc(next);
+    }
+  }
+
+  // --- the label menu ("Label ▾"): a row's form or one occurrence -----------------------------
+  const picker = document.getElementById("fm-picker");
+  let pickFor = null; // the row or occurrence the menu relabels
+  function openPicker(button) {
+    if (!picker) return;
+    pickFor = button.closest("li.fm-o") || button.closest("li.fm-row");
+    const r = button.closest("li.fm-row");
+    focusRow(r);
+    if (pickFor.classList.contains("fm-o")) markOcc(pickFor);
+    picker.querySelectorAll("button[data-to]").forEach((b) => { b.disabled = b.dataset.to === r.dataset.label; });
+    picker.hidden = false;
+    const box = button.getBoundingClientRect();
+    const width = picker.offsetWidth;
+    picker.style.top = window.scrollY + box.bottom + 2 + "px";
+    picker.style.left = Math.max(8, Math.min(window.scrollX + box.right - width, window.innerWidth - width - 8)) + "px";
+    const first = picker.querySelector("button:not([disabled])");
+    if (first) first.focus({ preventScroll: true });
+  }
+  function closePicker() {
+    if (!picker || picker.hidden) return;
+    picker.hidden = true;
+    pickFor = null;
+  }
+  function pick(to) {
+    const target = pickFor;
+    closePicker();
+    if (!target || !target.isConnected) return;
+    if (target.classList.contains("fm-o")) decideOcc("relabel", target, to);
+    else relabel(to, target);
+  }
+
+  function occMark(li) {
+    if (li) markOcc(li);
+    else { occ = null; paintOcc(); }
   }
   function tab(dir) {
     const tabs = Array.from(document.querySelectorAll(".fm-tab"));
@@ -189,18 +309,29 @@
     if (action === "relabel_form") return relabel(form.querySelector("input[name=to]").value, form.closest("li.fm-row"));
     if (action === "accept_all") return acceptRest();
     if (action === "undo") return post("undo", {});
+    if (action === "accept" || action === "reject") return decideOcc(action, form.closest("li.fm-o"));
   });
   document.addEventListener("click", (e) => {
     stayHere();
     const t = e.target;
     if (t.closest("[data-toast-undo]")) return post("undo", {});
+    const item = t.closest("#fm-picker button[data-to]");
+    if (item) return pick(item.dataset.to);
+    if (!t.closest("#fm-picker")) closePicker();
+    const pickButton = t.closest(".fm-pick");
+    if (pickButton) return openPicker(pickButton);
     const more = t.closest(".fm-more");
     if (more) {
       e.preventDefault();
+      focusRow(more.closest("li.fm-row"));
       return toggle(more.closest("li.fm-row"));
     }
     const r = t.closest("li.fm-row");
-    if (r && !t.closest("a, button, form")) focusRow(r);
+    if (r && !t.closest("a, button, form")) {
+      focusRow(r);
+      const li = t.closest("li.fm-o");
+      if (li) markOcc(li);
+    }
   });
 
   document.addEventListener("keydown", (e) => {
@@ -209,6 +340,37 @@
     const t = e.target;
     if (t && t.closest && t.closest("input, textarea, select")) return;
     let handled = true;
+    if (picker && !picker.hidden) {
+      // the menu is open: a label's key or a click chooses, Esc closes
+      const item = Array.from(picker.querySelectorAll("button[data-to]")).find((b) => b.querySelector("kbd").textContent === e.key);
+      if (e.key === "Escape") closePicker();
+      else if (item && !item.disabled) pick(item.dataset.to);
+      else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        const items = Array.from(picker.querySelectorAll("button[data-to]:not([disabled])"));
+        const i = items.indexOf(document.activeElement);
+        const next = items[(i + (e.key === "ArrowDown" ? 1 : -1) + items.length) % items.length];
+        if (next) next.focus();
+      } else if (e.key !== "Enter" && e.key !== " " && e.key !== "Tab") closePicker();
+      else handled = false;
+      if (handled) e.preventDefault();
+      return;
+    }
+    if (inOccMode()) {
+      // the focused row's occurrences are open and one is marked: keys act on it
+      switch (e.key) {
+        case "ArrowDown": stepOcc(1); break;
+        case "ArrowUp": stepOcc(-1); break;
+        case "a": decideOcc("accept"); break;
+        case "x": decideOcc("reject"); break;
+        case "r": decideOcc("relabel"); break;
+        case "Escape": toggle(); break;
+        default:
+          if (/^[1-9]$/.test(e.key) && labelKeys[e.key]) decideOcc("relabel", null, labelKeys[e.key]);
+          else handled = false;
+      }
+      if (handled) return e.preventDefault();
+      handled = true;
+    }
     switch (e.key) {
       case "j": case "ArrowDown": step(1, false); break;
       case "k": case "ArrowUp": step(-1, false); break;
@@ -221,7 +383,7 @@
       case "u": post("undo", {}); break;
       case "h": case "ArrowLeft": tab(-1); break;
       case "l": case "ArrowRight": tab(1); break;
-      case "Escape": location.href = root.dataset.reviewUrl; break;
+      case "Escape": if (occList()) toggle(); else location.href = root.dataset.reviewUrl; break;
       default:
         if (/^[1-9]$/.test(e.key) && labelKeys[e.key]) relabel(labelKeys[e.key]);
         else handled = false;

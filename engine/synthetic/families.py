@@ -29,6 +29,7 @@ from engine.gold import GoldDoc
 
 from .family_body import FamilyBody
 from .marks import P, T
+from .testimony import _Exam
 
 FAMILIES = ("bph", "bph2009", "federal", "appellate", "grand_jury", "deposition")
 
@@ -214,11 +215,16 @@ def _federal(seed: int, words: int) -> FamilyDoc:
     b.line(f"{witness}, PLAINTIFF'S WITNESS, SWORN")
     b.line("DIRECT EXAMINATION")
     b.line(f"BY MR. {P(pl.upper())}:")
+    # Half of the examination asks about names, dates, places, times and ages (gold for
+    # a model that learns every layout, issue 30); the rest is filler.
+    exam = _Exam(b, rng, fake, {"city": "Akron", "county": "Summit County"}, marks=("Q.", "A."))
+    exam.asker, exam.answerer = f"MR. {P(pl.upper())}", witness
     while b.words < words:
         q = _sentences(rng, fake, rng.randint(1, 2)).rstrip(".") + "?"
         a = _sentences(rng, fake, rng.randint(1, 3))
         b.say(f"MR. {P(pl.upper())}", q, printed_as="Q.")
         b.say(witness, a, printed_as="A.")
+        exam.filler(b.words + 1)
     b.say(f"MS. {P(dl.upper())}", "Objection, Your Honor. " + _sentences(rng, fake, 1))
     b.say("THE COURT", "Overruled. " + _sentences(rng, fake, 1))
     b.line("(Recess.)")

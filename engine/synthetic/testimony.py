@@ -65,16 +65,25 @@ def _ocr_day(rng: random.Random) -> str:
 class _Exam:
     """Writes one examination into a ``FamilyBody``."""
 
-    def __init__(self, b: FamilyBody, rng: random.Random, fake: Faker, place: dict) -> None:
+    def __init__(
+        self,
+        b: FamilyBody,
+        rng: random.Random,
+        fake: Faker,
+        place: dict,
+        *,
+        marks: tuple[str, str] = ("Q", "A"),
+    ) -> None:
         self.b, self.rng, self.fake, self.place = b, rng, fake, place
         self.asker = "Q"
         self.answerer = "THE WITNESS"
+        self.marks = marks  # how questions and answers are printed: "Q"/"A" or "Q."/"A."
 
     def q(self, text: str) -> None:
-        self.b.say(self.asker, text, printed_as="Q")
+        self.b.say(self.asker, text, printed_as=self.marks[0])
 
     def a(self, text: str) -> None:
-        self.b.say(self.answerer, text, printed_as="A")
+        self.b.say(self.answerer, text, printed_as=self.marks[1])
 
     def by(self, title: str, last: str, tag: str | None = None) -> None:
         name = P(last.upper(), tag)

@@ -3,6 +3,14 @@
 Work reports ``Progress(done, total, message, detail)`` to a ``ProgressFn``; a job turns
 it into its progress bar (``transcripts.services.jobs.job_reporter``), a command into a
 line. ``part`` maps a sub-task's progress into its share of the whole.
+
+A progress callback is also where work is **cancelled** (docs/workers.md): a job's
+callback raises ``Cancelled`` once its job was cancelled. Every long loop therefore calls
+its callback at least every second or so: ``report(Progress(...))`` where it knows how far
+it is, ``checkpoint(report)`` where it does not (a callback may have a ``check()``
+method, which a job's has: it reads the job's state at most once a second, so both are
+cheap enough for any loop). Code that catches exceptions broadly lets ``Cancelled``
+through.
 """
 
 from __future__ import annotations
@@ -41,9 +49,24 @@ class Cancelled(Exception):  # noqa: N818 (a stop, not an error)
     this one through, so that a cancellation is never mistaken for a damaged input."""
 
 
+# Where a detector finds the run's progress callback: ``document.artifacts[PROGRESS]``
+# (the ensemble's caller puts it there), so that its loops can call ``checkpoint``.
+PROGRESS = "progress"
+
+
+def checkpoint(report: ProgressFn | None) -> None:
+    """A cancellation point for a loop with nothing new to report: calls the callback's
+    ``check()`` when it has one (a job's raises ``Cancelled`` once the job was
+    cancelled), and does nothing otherwise. Safe from any thread."""
+    check = getattr(report, "check", None)
+    if check is not None:
+        check()
+
+
 def part(report: ProgressFn | None, start: float, end: float) -> ProgressFn | None:
     """Report a sub-task's progress as the share ``start``..``end`` (fractions of 1)
-    of the whole: ``part(report, 0.4, 0.95)`` for the ablation of the dashboard."""
+    of the whole: ``part(report, 0.4, 0.95)`` for the ablation of the dashboard. The
+    share keeps the callback's ``check`` (``checkpoint``)."""
     if report is None:
         return None
 
@@ -51,4 +74,5 @@ def part(report: ProgressFn | None, start: float, end: float) -> ProgressFn | No
         done = start + (end - start) * progress.fraction
         report(Progress(done, 1.0, progress.message, progress.detail))
 
+    inner.check = lambda: checkpoint(report)
     return inner

@@ -175,7 +175,7 @@ def test_a_lead_cancels_a_running_import_from_the_page_and_its_worker_stops(clie
     )
     assert response.status_code == 200 and b"Cancelled" in response.content
     job.refresh_from_db()
-    assert job.status == Job.Status.FAILED and job.message == "Cancelled"
+    assert job.status == Job.Status.CANCELLED and job.message == "Cancelled"
     assert AuditEvent.objects.filter(event_type="job.cancel", after__job=job.pk).exists()
     with pytest.raises(jobs.JobStopped):  # the worker's next progress report
         jobs.job_progress(job_id=job.pk, progress=40)
@@ -193,7 +193,7 @@ def test_cancelling_an_upload_cancels_its_files_and_ends_the_batch(client, lead)
     assert batch.status == Job.Status.DONE
     assert [f["path"] for f in batch.result["files"]] == ["a.txt", "b.txt"]
     assert all("Cancelled" in f["error"] for f in batch.result["files"])
-    assert all(Job.objects.get(pk=f.pk).status == Job.Status.FAILED for f in files)
+    assert all(Job.objects.get(pk=f.pk).status == Job.Status.CANCELLED for f in files)
 
 
 def test_only_leads_cancel_jobs(client, annotator):

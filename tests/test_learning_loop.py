@@ -185,7 +185,7 @@ def test_cancel_stops_the_training_and_keeps_nothing(
     job = Job.objects.get(pk=model.job_id)
     assert engine.trained == 0  # the trainer never returned
     assert model.status == TrainedModel.Status.FAILED and "cancelled" in model.error.lower()
-    assert job.status == Job.Status.FAILED and job.message == "Cancelled"
+    assert job.status == Job.Status.CANCELLED and job.message == "Cancelled"
     assert not Path(model.path).exists() and not Path(model.path + ".partial").exists()
     assert learning_loop.active_domain_dir() is None
 

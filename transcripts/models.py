@@ -137,6 +137,9 @@ class Job(models.Model):
         RUNNING = "running", "Running"
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
+        # Cancelled by a lead (the Cancel button): its work stops at its next check
+        # (transcripts.services.jobs.JobReporter, docs/workers.md).
+        CANCELLED = "cancelled", "Cancelled"
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)

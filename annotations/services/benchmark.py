@@ -21,7 +21,7 @@ from transcripts.models import Job, Transcript
 
 logger = logging.getLogger(__name__)
 
-FINISHED = (Job.Status.DONE, Job.Status.FAILED)
+FINISHED = (Job.Status.DONE, Job.Status.FAILED, Job.Status.CANCELLED)
 
 
 @dataclass

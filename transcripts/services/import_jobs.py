@@ -5,6 +5,7 @@ delete the staged bytes. The request's side (staging, queueing) is
 
 from django.db import transaction
 
+from engine.progress import Progress
 from transcripts.services.importing import (
     ImportOutcome,
     sources_from_bytes,
@@ -69,6 +70,7 @@ def transcripts_import_job(
     user = User.objects.filter(pk=user_id).first() if user_id else None
     assignees = list(User.objects.filter(pk__in=assignee_ids))
     jobs.job_start(job_id=job_id, message=f"Importing {len(files)} file(s)")
+    reporter = jobs.job_reporter(job_id=job_id)
     results: list[dict] = []
     total = max(1, len(files))
     for n, f in enumerate(files):
@@ -109,12 +111,15 @@ def transcripts_import_job(
         del staged
 
         def on_page(_i, done, pages, n=n):
-            if done % 5 == 0 or done == pages:
-                jobs.job_progress(
-                    job_id=job_id,
-                    progress=int(100 * (n + done / max(1, pages)) / total),
-                    message=f"File {n + 1} of {len(files)}: page {done} of {pages}",
+            # every page (OCR: every page rendered, too) is a cancellation point; the
+            # reporter writes the bar at most once a second (docs/workers.md)
+            reporter(
+                Progress(
+                    n + done / max(1, pages),
+                    total,
+                    f"File {n + 1} of {len(files)}: page {done} of {pages}",
                 )
+            )
 
         outcomes = transcripts_import_batch(
             sources=sources_from_bytes(name, data),

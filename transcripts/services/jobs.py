@@ -13,13 +13,15 @@ Inside the task: ``job_start``, ``job_progress`` (cheap, throttled), then
 """
 
 import logging
+import threading
+import time
 from collections.abc import Callable
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from engine.progress import Cancelled, Progress, ProgressFn
+from engine.progress import Cancelled, Progress
 from transcripts.models import Job
 
 logger = logging.getLogger(__name__)
@@ -132,13 +134,86 @@ def job_check(*, job_id: int, lock: bool = False) -> None:
         raise JobStopped(f"job {job_id} was stopped")
 
 
-def job_reporter(*, job_id: int) -> ProgressFn:
-    """A ``ProgressFn`` (``engine.progress``) that moves the job's progress bar."""
+def job_stopped(*, job_id: int) -> bool:
+    """Whether the job has ended (done, failed, cancelled) while its work may still run;
+    a job this connection cannot see (not committed yet) has not."""
+    status = Job.objects.filter(pk=job_id).values_list("status", flat=True).first()
+    return status is not None and status not in ACTIVE
 
-    def report(progress: Progress) -> None:
-        job_progress(job_id=job_id, progress=progress.percent, message=progress.message)
 
-    return report
+class JobReporter:
+    """A job's ``ProgressFn`` (``engine.progress``): it moves the job's progress bar and
+    is the job's **cancellation point** (docs/workers.md).
+
+    ``report(Progress(...))`` and ``report.check()`` (``engine.progress.checkpoint``) are
+    cheap enough for any loop: the job's row is read (or its bar written) at most once
+    every ``every`` seconds; in between a call costs a clock read. Once the job was
+    cancelled or failed meanwhile, every call, from any thread, raises ``JobStopped``
+    (an ``engine.progress.Cancelled``). The thread that made the reporter (the task's)
+    writes the bar; other threads (a detector running beside the others) only read the
+    job's state, each on its own connection, closed again at once."""
+
+    every = 1.0
+
+    def __init__(self, job_id: int, *, every: float | None = None):
+        self.job_id = job_id
+        if every is not None:
+            self.every = every
+        self.owner = threading.get_ident()
+        self._stopped = threading.Event()
+        self._lock = threading.Lock()
+        self._last = float("-inf")
+        self._pending: Progress | None = None
+
+    def __call__(self, progress: Progress) -> None:
+        self._pending = progress
+        self._tick()
+
+    def check(self) -> None:
+        self._tick()
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped.is_set()
+
+    def _tick(self) -> None:
+        if self._stopped.is_set():
+            raise JobStopped(f"job {self.job_id} was stopped")
+        now = time.monotonic()
+        with self._lock:
+            if now - self._last < self.every:
+                return
+            self._last = now
+            pending, self._pending = self._pending, None
+        if threading.get_ident() == self.owner:
+            try:
+                if pending is not None:
+                    job_progress(
+                        job_id=self.job_id, progress=pending.percent, message=pending.message
+                    )
+                elif job_stopped(job_id=self.job_id):
+                    raise JobStopped(f"job {self.job_id} was stopped")
+            except JobStopped:
+                self._stopped.set()
+                raise
+            return
+        from anonreview.core.workers import db_connections_reset
+
+        try:
+            stopped = job_stopped(job_id=self.job_id)
+        except DatabaseError:  # this thread's read failed; the next check reads again
+            stopped = False
+        finally:
+            db_connections_reset()  # this thread's connection, not the task's
+        if stopped:
+            self._stopped.set()
+            raise JobStopped(f"job {self.job_id} was stopped")
+
+
+def job_reporter(*, job_id: int) -> JobReporter:
+    """The ``ProgressFn`` of a job: its progress bar and its cancellation point
+    (``JobReporter``)."""
+    return JobReporter(job_id)
 
 
 def job_finish(*, job_id: int, message: str = "Done", result: dict | None = None) -> bool:
@@ -176,15 +251,18 @@ def job_fail(*, job_id: int, error: str, message: str = "Failed") -> bool:
     )
 
 
-def _job_end_orphaned(job: Job, *, message: str, error: str) -> None:
-    """Fail ``job`` (locked, running) and repair what its task would have cleaned up:
+def _job_end_orphaned(
+    job: Job, *, message: str, error: str, status: str = Job.Status.FAILED
+) -> None:
+    """End ``job`` (locked, running) as ``status`` (failed or cancelled) and repair what
+    its task would have cleaned up:
     an upload's staged bytes are deleted (files imported before stay imported, each
     import being one transaction); an annotating transcript becomes ``failed`` (a lead
     re-runs it from its page; its reviewed spans were never touched, since spans are
     replaced in one transaction at the end)."""
     from transcripts.models import StagedUpload, Transcript
 
-    job.status = Job.Status.FAILED
+    job.status = status
     job.message = message[:255]
     job.error = error
     job.updated_at = timezone.now()
@@ -216,10 +294,13 @@ def _after_orphaned(jobs_ended: list[Job]) -> None:
             hooks.job_failed(job=job)
 
 
-def job_fail_orphaned(*, job_id: int, message: str, error: str) -> bool:
-    """Fail one job whose task cannot end it itself (its database connection died
-    under it), repairing its transcript and staged files as the sweep does; no-op
-    unless the job is still queued or running. Returns whether it failed it."""
+def job_fail_orphaned(
+    *, job_id: int, message: str, error: str, status: str = Job.Status.FAILED
+) -> bool:
+    """Fail (or cancel: ``status``) one job whose task cannot end it itself (its
+    database connection died under it, a lead cancelled it), repairing its transcript
+    and staged files as the sweep does; no-op unless the job is still queued or running.
+    Returns whether it ended it."""
     with transaction.atomic():
         job = (
             Job.objects.select_for_update(of=("self",))
@@ -230,7 +311,7 @@ def job_fail_orphaned(*, job_id: int, message: str, error: str) -> bool:
         )
         if job is None:
             return False
-        _job_end_orphaned(job, message=message, error=error)
+        _job_end_orphaned(job, message=message, error=error, status=status)
     _after_orphaned([job])
     return True
 
@@ -240,10 +321,12 @@ CANCELLED = "Cancelled from the page; start it again when wanted."
 
 def job_cancel(*, job_id: int, user) -> int:
     """Cancel a queued or running job (an upload's batch: every file still waiting or
-    importing). The worker stops at its next progress report or, for an import, just
-    before its transaction commits (nothing of a cancelled file is kept); an annotating
-    transcript becomes ``failed`` (re-run it from its page). Returns how many jobs were
-    cancelled (0: it had already ended). Audited (``job.cancel``, ids only)."""
+    importing): it ends ``cancelled`` at once. Its work stops at its next check (its
+    ``JobReporter``: within about a second in every long loop, docs/workers.md) or, for
+    an import, at the latest just before its transaction commits (nothing of a cancelled
+    file is kept); an annotating transcript becomes ``failed`` (re-run it from its page).
+    Returns how many jobs were cancelled (0: it had already ended). Audited
+    (``job.cancel``, ids only)."""
     from anonreview.core.audit import audit_record
 
     job = Job.objects.filter(pk=job_id).only("id", "kind", "transcript_id").first()
@@ -254,7 +337,11 @@ def job_cancel(*, job_id: int, user) -> int:
         Job.objects.filter(batch_id=job.pk, status__in=ACTIVE).values_list("pk", flat=True)
     ) + [job.pk]
     cancelled = [
-        pk for pk in targets if job_fail_orphaned(job_id=pk, message="Cancelled", error=CANCELLED)
+        pk
+        for pk in targets
+        if job_fail_orphaned(
+            job_id=pk, message="Cancelled", error=CANCELLED, status=Job.Status.CANCELLED
+        )
     ]
     if cancelled:
         with transaction.atomic():
@@ -276,8 +363,10 @@ def jobs_fail_stale(*, older_than: timedelta | None = None) -> int:
     so a long stage without progress is never mistaken for a dead worker), stopped, or
     was replaced by a restarted process. A job run in the process that queued it
     (``annotate --sync``) has only its progress: it is failed after ``older_than``
-    (default ``STALE_AFTER``, 10 minutes) without one. Called by the job pages on every
-    poll and by ``manage.py fail_stale_jobs``.
+    (default ``STALE_AFTER``, 10 minutes) without one. django-tasks' own row of each job
+    it fails is closed too (``task_results_fail``; ``task_rows_close`` finds those that
+    earlier sweeps left). Called by the job pages on every poll and by
+    ``manage.py fail_stale_jobs``.
     """
     from anonreview.core.workers import worker_keys_alive
 
@@ -324,7 +413,38 @@ def jobs_fail_stale(*, older_than: timedelta | None = None) -> int:
         if ended:
             logger.warning("failed %d stale job(s)", len(ended))
     _after_orphaned(ended)
+    from anonreview.core.workers import task_results_fail
+
+    task_results_fail([job.task_result_id for job in ended])
     return len(ended)
+
+
+def task_rows_close(*, older_than: timedelta | None = None) -> int:
+    """Close django-tasks' own rows left ``RUNNING`` by a worker that died under them
+    (issue 28, finding 8): the row of a task whose Job has ended (the sweep failed it, or
+    a lead cancelled it) and whose worker process is gone is marked ``FAILED``
+    (``anonreview.core.workers.task_results_fail``). A live worker records its task's end
+    itself. Reads every running task row: run by ``manage.py fail_stale_jobs``, not on
+    every page poll (``jobs_fail_stale`` closes the rows of the jobs it fails by id).
+    Returns how many rows it closed."""
+    from anonreview.core.workers import task_results_fail, task_results_running, worker_keys_alive
+
+    running = task_results_running()
+    if not running:
+        return 0
+    ended = list(
+        Job.objects.filter(task_result_id__in=running)
+        .exclude(status__in=ACTIVE)
+        .exclude(worker="")
+        .values_list("task_result_id", "worker")
+    )
+    if not ended:
+        return 0
+    alive = worker_keys_alive({w for _, w in ended}, older_than=older_than)
+    closed = task_results_fail([tid for tid, worker in ended if worker not in alive])
+    if closed:
+        logger.warning("closed %d task row(s) of dead workers", closed)
+    return closed
 
 
 CONNECTION_LOST = (
@@ -336,8 +456,11 @@ CONNECTION_LOST = (
 def job_run(*, job_id: int, work: Callable[[], None], error: Callable[[Exception], str]) -> None:
     """Run a task's ``work`` for ``job_id`` and end the job truthfully however it ends.
 
-    - ``JobStopped`` (the job was failed or cancelled meanwhile): the work stopped at
-      its next progress report; nothing more to record.
+    - ``Cancelled`` (``JobStopped``: the job was cancelled or failed meanwhile): the
+      work stopped at its next check (``JobReporter``); whoever stopped it ended the
+      job and repaired its transcript and staged files. A ``Cancelled`` raised by the
+      work itself with its job still running ends the job ``cancelled`` the same way.
+      Nothing is raised: the worker records the task as done and takes the next job.
     - A lost database connection: every later query on it would fail too (the failure
       handlers included, which is how a worker used to die with its job left
       "running"); the connection is reset and the job failed in words, its transcript
@@ -350,8 +473,11 @@ def job_run(*, job_id: int, work: Callable[[], None], error: Callable[[Exception
 
     try:
         work()
-    except JobStopped:
-        logger.info("job %s stopped before its end (failed or cancelled meanwhile)", job_id)
+    except Cancelled:
+        logger.info("job %s stopped before its end (cancelled or failed meanwhile)", job_id)
+        job_fail_orphaned(
+            job_id=job_id, message="Cancelled", error=CANCELLED, status=Job.Status.CANCELLED
+        )
     except Exception as exc:
         if is_connection_error(exc):
             logger.warning("job %s lost its database connection", job_id)

@@ -5,14 +5,15 @@ workers) where nobody watches the pages. A job run by a ``db_worker`` is failed 
 its worker process has not been seen for ``--minutes`` (default: one minute; live workers
 beat every 10 s from a thread of their own, whatever the job is doing), stopped, or was
 replaced by a restarted process; a job run in its own process (``annotate --sync``) when
-it reported no progress for ``--minutes`` (default 10).
+it reported no progress for ``--minutes`` (default 10). django-tasks' own rows that dead
+workers left ``RUNNING`` are marked ``FAILED`` too (``jobs.task_rows_close``).
 """
 
 from datetime import timedelta
 
 from django.core.management.base import BaseCommand
 
-from transcripts.services.jobs import jobs_fail_stale
+from transcripts.services.jobs import jobs_fail_stale, task_rows_close
 
 
 class Command(BaseCommand):
@@ -30,4 +31,7 @@ class Command(BaseCommand):
     def handle(self, *args, minutes: float | None, **options):
         older_than = timedelta(minutes=minutes) if minutes is not None else None
         failed = jobs_fail_stale(older_than=older_than)
-        self.stdout.write(f"{failed} stale job(s) marked failed.")
+        closed = task_rows_close(older_than=older_than)
+        self.stdout.write(
+            f"{failed} stale job(s) marked failed; {closed} task row(s) of dead workers closed."
+        )

@@ -12,6 +12,7 @@ from annotations.benchmarks.review_transcript import build_review_transcript
 from annotations.models import Span
 from annotations.services.review import review_assign_entities
 from anonreview.core.models import AuditEvent
+from tests.conftest import BROWSER_TIMEOUT_MS
 from tests.factories import make_transcript
 from tests.test_browser_review_keys import current, idle, open_review
 from tests.test_review_bulk import make_bulk_transcript
@@ -50,6 +51,17 @@ def forms_idle(page):
     page.wait_for_function(
         "() => !document.querySelector('.htmx-request') && !window.__formsBusy()"
     )
+
+
+def until(condition) -> None:
+    """Wait until ``condition()`` holds (the server's own database, polled), at most the
+    browser tests' limit (tests/conftest.py)."""
+    import time
+
+    deadline = time.monotonic() + BROWSER_TIMEOUT_MS / 1000
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never held"
+        time.sleep(0.2)
 
 
 def statuses(transcript, word):
@@ -427,14 +439,7 @@ def test_leaving_the_page_with_actions_queued_warns_and_loses_none(
         page.keyboard.press("a")
     page.goto(live_server.url + reverse("annotations:review-reading", args=[hearing.pk]))
     assert dialogs == ["beforeunload"]
-    page.wait_for_timeout(100)
-    import time
-
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if Span.objects.filter(transcript=hearing, status="accepted").count() == 15:
-            break
-        time.sleep(0.2)
+    until(lambda: Span.objects.filter(transcript=hearing, status="accepted").count() == 15)
     accepted = set(
         Span.objects.filter(transcript=hearing, status="accepted").values_list("pk", flat=True)
     )
@@ -482,3 +487,61 @@ def test_a_group_rejection_the_server_refuses_is_taken_back_from_the_page(
     assert statuses and set(statuses) == {"accepted"}
     decided = Span.objects.filter(transcript=hearing).exclude(status="suggested").count()
     assert page.get_attribute("#progress", "data-decided") == str(decided)
+
+
+def form_transcript(annotator, *, mentions: int):
+    """``mentions`` suggestions of one surface form, "Um" taken for a PERSON (five a line,
+    25 lines a page), beside one real name."""
+    import hashlib
+
+    from transcripts.models import Transcript, Utterance
+
+    lines = ["WITNESS: Um, I met Darrow Kell there."]
+    lines += ["WITNESS: Um, well, um, I think, Um, that UM was, um, so."] * (mentions // 5)
+    text = "\n".join(lines) + "\n"
+    transcript = Transcript.objects.create(
+        title="Synthetic hearing of many ums", text=text,
+        sha256=hashlib.sha256(text.encode()).hexdigest(), state=Transcript.State.READY,
+        page_count=len(lines) // 25 + 1,
+    )  # fmt: skip
+    offset, utterances, spans = 0, [], []
+    for index, line in enumerate(lines):
+        utterances.append(
+            Utterance(transcript=transcript, index=index, speaker="WITNESS", page=index // 25 + 1,
+                      start=offset, end=offset + len(line))
+        )  # fmt: skip
+        for m in re.finditer(r"\b(?:um|Darrow Kell)\b", line, re.IGNORECASE):
+            spans.append(Span(transcript=transcript, start=offset + m.start(),
+                              end=offset + m.end(), label="PERSON", score=0.9,
+                              provenance=[{"detector": "cover", "score": 0.9}]))  # fmt: skip
+        offset += len(line) + 1
+    Utterance.objects.bulk_create(utterances)
+    Span.objects.bulk_create(spans)
+    transcript.assignees.set([annotator])
+    review_assign_entities(transcript=transcript)
+    return transcript
+
+
+def test_rejecting_a_form_of_five_thousand_mentions_then_undo_answers_and_restores_all(
+    login_page, live_server, annotator
+):
+    # The undo of a whole-form reject of 6,000 mentions answered 500 after 30 s (its
+    # per-row CASE update): it costs what the rejection cost now (issue 28, finding 3).
+    transcript = form_transcript(annotator, mentions=5000)
+    page = login_page(annotator)
+    dialogs, failures = [], []
+    page.on("dialog", lambda d: dialogs.append(d.message) or d.accept())
+    page.on("response", lambda r: r.status >= 500 and failures.append((r.url, r.status)))
+    page.goto(live_server.url + reverse("annotations:review-forms", args=[transcript.pk]))
+    page.wait_for_selector("#forms-page[data-ready='1']")
+    assert page.get_attribute("li.fm-row.current", "data-form") == "um"
+    page.keyboard.press("x")  # above 200 mentions: asks first
+    forms_idle(page)
+    assert dialogs and "5001" in dialogs[0].replace(",", "")
+    assert statuses(transcript, "um").count("rejected") == 5001
+    page.keyboard.press("u")
+    forms_idle(page)
+    until(lambda: set(statuses(transcript, "um")) == {"suggested"})
+    assert "st-rejected" not in page.get_attribute("li.fm-row[data-form=um]", "class")
+    assert not failures
+    assert AuditEvent.objects.filter(event_type="review.undo").count() == 1

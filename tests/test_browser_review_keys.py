@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from annotations.benchmarks.review_transcript import build_review_transcript
 from annotations.models import Entity, Span
+from tests.conftest import BROWSER_TIMEOUT_MS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,7 +34,7 @@ def open_review(page, live_server, transcript, query="", auto_advance=True):
     return page
 
 
-def idle(page, timeout=60_000):
+def idle(page, timeout=BROWSER_TIMEOUT_MS):
     """Every queued action answered and swapped in, no window loading."""
     page.wait_for_function(
         "() => !document.querySelector('.htmx-request') && !window.__reviewBusy()",

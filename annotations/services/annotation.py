@@ -30,7 +30,7 @@ from anonreview.logs import failure_words
 from engine.detectors.base import Detector, Document
 from engine.detectors.ensemble import Ensemble, EnsembleError, EnsembleResult
 from engine.detectors.names import stored_pieces
-from engine.progress import ProgressFn, part
+from engine.progress import PROGRESS, Cancelled, ProgressFn, part
 from transcripts.models import Job, Transcript
 from transcripts.services import jobs
 from transcripts.services.workflow import transcript_transition
@@ -172,7 +172,10 @@ def annotation_detect(
 ) -> EnsembleResult:
     """Run the ensemble on ``text`` (nothing is stored). ``only``: detector names."""
     ensemble = ensemble or ensemble_build()
-    return ensemble.run(Document(text, dict(metadata or {})), progress=progress, only=only)
+    # the detectors' long loops find the progress callback here: a job's cancellation
+    # point (engine.progress.checkpoint, docs/workers.md)
+    document = Document(text, dict(metadata or {}), artifacts={PROGRESS: progress})
+    return ensemble.run(document, progress=progress, only=only)
 
 
 def suggestions_create(
@@ -302,6 +305,10 @@ def transcript_annotate(
             text=transcript.text, metadata=transcript.metadata, ensemble=ensemble, progress=progress
         )
         with transaction.atomic():
+            if job_id is not None:
+                # a job cancelled meanwhile writes nothing; locked first (the order the
+                # cancel takes: job, then transcript), a cancel now waits for the commit
+                jobs.job_check(job_id=job_id, lock=True)
             transcript_spans_replace(transcript=transcript, result=result)
             from annotations.services.entities import entities_assign
 
@@ -311,6 +318,8 @@ def transcript_annotate(
                 target=S.READY,
                 reason=_failure_words(result.errors) if result.errors else "",
             )
+    except Cancelled:
+        raise  # the job's runner ends it cancelled and frees the transcript (jobs.job_run)
     except Exception as exc:
         reason = f"Automatic annotation failed: {failure_words(exc, worded=(EnsembleError,))}"
         transcript.refresh_from_db(fields=["state"])
@@ -329,6 +338,8 @@ def transcript_annotate_job(*, job_id: int, transcript_id: int) -> None:
         jobs.job_progress(job_id=job_id, progress=3, message="Loading the detectors")
         ensemble.load_safely()
         result = transcript_annotate(transcript=transcript, job_id=job_id, ensemble=ensemble)
+    except Cancelled:
+        raise  # jobs.job_run: cancelled, not failed
     except Exception as exc:
         logger.warning("annotation job %s failed: %s", job_id, exc.__class__.__name__)
         jobs.job_fail(

@@ -1,6 +1,6 @@
 """One explicit decision per candidate (issue 30): span, possible miss or a named rule."""
 
-from engine.detectors.base import Detection, Document
+from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.clean import AllowList, clean
 from engine.detectors.decisions import DROPPED, SPAN, Decision, trace
 from engine.detectors.ensemble import Ensemble
@@ -78,3 +78,53 @@ def test_ensemble_result_holds_the_decisions_of_every_member():
     assert {(text[d.start : d.end], d.outcome) for d in result.decisions} >= {
         ("May 13, 2012", SPAN)
     }
+
+
+class WordsAsBodies(Detector):
+    """Stands in for a statistical model that calls capitalised ordinary words bodies."""
+
+    name = "spacy"
+    labels = frozenset({"ORGANIZATION"})
+
+    def detect(self, document):
+        import re
+
+        return [
+            Detection(m.start(), m.end(), "ORGANIZATION", 0.85, self.name)
+            for m in re.finditer(r"\b(?:Domino|Commerce|Chess)\b", document.text)
+        ]
+
+
+def test_a_dropped_find_its_context_makes_a_place_reaches_the_reviewer_as_a_possible_miss():
+    from engine.detectors.safety_net import SafetyNetDetector
+
+    text = (
+        "A. She moved to Domino last year. Chess is thinking ahead. We lived on Commerce, "
+        "near the school, for a long time before we left the state for good. "
+        + "The weather was fine that day. "
+        * 40
+    )
+    result = Ensemble([PatternDetector(), WordsAsBodies(), SafetyNetDetector()]).run(Document(text))
+    net = {
+        (text[s.start : s.end], s.label) for s in result.spans if set(s.sources) == {"safety_net"}
+    }
+    assert net == {("Domino", "LOCATION"), ("Commerce", "LOCATION")}
+    assert trace(result.decisions, text.index("Chess"), text.index("Chess") + 5)[0]["outcome"] == (
+        DROPPED
+    )
+
+
+def test_dropped_finds_stay_within_the_safety_nets_budget():
+    from engine.detectors.decisions import POSSIBLE_MISS, dropped_finds
+
+    text = " ".join(["word"] * 400)
+    decisions = [
+        Decision("spacy", i * 5, i * 5 + 4, "LOCATION", POSSIBLE_MISS, "ordinary-word-body")
+        for i in range(10)
+    ]
+    assert len(dropped_finds(text, decisions, [])) == 2  # 5 per 1,000 words
+    assert len(dropped_finds(text, decisions, [], already=1)) == 1
+    assert dropped_finds(text, decisions, [(0, 12)]) == [
+        (15, 19, "LOCATION"),
+        (20, 24, "LOCATION"),
+    ]

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.detectors.base import Detection, Detector, Document
+from engine.detectors.decisions import dropped_finds
 from engine.detectors.names import TITLES
 from engine.detectors.ordinary import is_name_word, is_ordinary
 from engine.detectors.public import ROLE_WORDS, public_terms
@@ -163,7 +164,7 @@ class SafetyNetDetector(Detector):
     """Options: ``score`` (default 0.3)."""
 
     name: ClassVar[str] = "safety_net"
-    labels: ClassVar[frozenset[str]] = frozenset({"PERSON"})
+    labels: ClassVar[frozenset[str]] = frozenset({"PERSON", "LOCATION"})
     needs_detections: ClassVar[bool] = True
     stage: ClassVar[int] = 2  # after propagation
 
@@ -178,7 +179,19 @@ class SafetyNetDetector(Detector):
             if m.label == "PERSON"
             and ("cover" in m.votes.get("PERSON", {}) or "pattern" in m.votes.get("PERSON", {}))
         }
+        candidates = possible_misses(text, found, allow, named)
+        # a member's find that a cleaning rule dropped for its shape where its context
+        # makes it a name or a place (decisions.possible_miss_label), within the budget
+        candidates += [
+            Candidate(s, e, "dropped-find", label)
+            for s, e, label in dropped_finds(
+                text,
+                document.artifacts.get("decisions") or (),
+                [(d.start, d.end) for d in found] + [(c.start, c.end) for c in candidates],
+                already=len(candidates),
+            )
+        ]
         return [
             Detection(c.start, c.end, c.label, score, self.name, explanation=c.reason)
-            for c in possible_misses(text, found, allow, named)
+            for c in candidates
         ]

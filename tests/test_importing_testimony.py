@@ -194,3 +194,39 @@ def test_import_transcripts_dry_run_json_on_a_generated_grand_jury_volume(tmp_pa
     for printed, line in qa:
         speaker, _, said = line.partition(": ")
         assert said == printed[2:] and speaker
+
+
+def test_a_witness_name_alone_before_the_swearing_in_line_names_the_witness():
+    text = (
+        "RICHARD ROE, JR.,\nhaving been first duly sworn, was examined and\ntestified as follows:\n"
+        "EXAMINATION\nBY MS. DOE:\nQ Your name?\nA Richard Roe.\nQ Where?\nA Home.\n"
+    )
+    lines = _lines(text)
+    assert lines[0] == (
+        "RICHARD ROE, JR., having been first duly sworn, was examined and testified as follows:"
+    )
+    assert ("RICHARD ROE", "Richard Roe.") in _turns(text)
+
+
+def test_a_suffix_after_the_witness_name_is_read_in_the_swearing_in_line():
+    text = (
+        "JANE ROE, M.D., called as a witness, having been duly sworn, testified:\n"
+        "BY MS. DOE:\nQ Your work?\nA Surgeon.\nQ Where?\nA Here.\n"
+    )
+    assert ("JANE ROE", "Surgeon.") in _turns(text)
+
+
+def test_an_excused_witness_takes_no_later_answers():
+    # Never a wrong name: a witness called later without a swearing-in line is THE WITNESS.
+    text = GRAND_JURY + "(Witness excused.)\nEXAMINATION\nBY MS. DOE:\nQ Your name?\nA Al.\n"
+    assert _turns(text)[-2:] == [("MS. DOE", "Your name?"), ("THE WITNESS", "Al.")]
+
+
+def test_examination_by_heading_with_a_colon_and_a_question_naming_its_asker():
+    text = (
+        "CROSS-EXAMINATION BY MR. POE:\nQ One?\nA Yes.\nQ (By Ms. Doe) Two?\nA No.\n"
+        "Q Three?\nA Maybe.\n"
+    )
+    turns = _turns(text)
+    assert turns[1] == ("MR. POE", "One?")
+    assert turns[3] == ("MS. DOE", "(By Ms. Doe) Two?") and turns[5][0] == "MS. DOE"

@@ -8,8 +8,9 @@ and each answer becomes one utterance:
   ``EXAMINATION BY MS. NAME`` heading, or ``Q. (BY MS. NAME)``), else ``Q`` — a new
   examination heading or a new witness forgets the examiner, so a name is never guessed;
 - the answer's speaker is the witness named by the swearing-in line (``JANE ROE, having
-  been first duly sworn, testified as follows:``, ``NAME, PLAINTIFF'S WITNESS, SWORN``),
-  else ``THE WITNESS``; ``(Witness sworn.)`` starts an unnamed witness;
+  been first duly sworn, testified as follows:``, ``NAME, PLAINTIFF'S WITNESS, SWORN``,
+  ``JANE ROE,`` alone with the swearing-in on the next line), else ``THE WITNESS``;
+  ``(Witness sworn.)`` starts an unnamed witness and ``(Witness excused.)`` ends one;
 - a juror's question keeps its own tag (``A JUROR:``, ``JUROR:``, ``GRAND JUROR:``): it is a
   speaker turn, not an answer.
 
@@ -44,18 +45,32 @@ _EXAM_HEADING = re.compile(
 _QA_MARKED = re.compile(r"^([QA])[.:]\s+(.*)$")
 _QA_BARE = re.compile(r"^([QA])\s+(\S.*)$")
 _BY_IN_QUESTION = re.compile(rf"^\(\s*BY\s+({_EXAMINER})\s*:?\s*\)", re.I)
+_SUFFIX = r"(?:,\s+(?:JR|SR|II|III|IV|M\.D|PH\.D|Jr|Sr|Ph\.D)\.?)?"
 _SWORN = re.compile(
     r"^(?:WHEREUPON,?\s+|Whereupon,?\s+)?"
-    r"(?P<name>[A-Z][A-Z.'’\-]*(?:\s+[A-Z][A-Z.'’\-]*){1,4}),\s+"
+    rf"(?P<name>[A-Z][A-Z.'’\-]*(?:\s+[A-Z][A-Z.'’\-]*){{1,4}}){_SUFFIX},\s+"
     r"(?:(?:[A-Z'’]+\s+)*WITNESS\b|SWORN\b|(?:a|the)\s+witness\b|called\b|having\b|being\b|"
     r"after\s+being\b|previously\b|who\b|was\s+(?:first\s+)?(?:duly\s+)?sworn\b)"
 )
 _SWORN_MIXED = re.compile(
-    r"^(?:Whereupon,?\s+)?(?P<name>[A-Z][a-z'’\-]+(?:\s+[A-Z]\.)?(?:\s+[A-Z][a-z'’\-]+){1,3}),\s+"
+    r"^(?:Whereupon,?\s+)?(?P<name>[A-Z][a-z'’\-]+(?:\s+[A-Z]\.)?(?:\s+[A-Z][a-z'’\-]+){1,3})"
+    rf"{_SUFFIX},\s+"
     r"(?:having been|being|after being|was|called)\b.*\b(?:sworn|affirmed)\b"
 )
 _UNNAMED_SWORN = re.compile(
     r"^\(?\s*(?:The\s+)?witness(?:\s+was)?\s+(?:duly\s+|first\s+)*(?:sworn|affirmed)\b[^a-z]*?\.?\)?$",
+    re.I,
+)
+# The witness's name alone on a line ("JANE ROE,"), the swearing-in on the next one.
+_NAME_ALONE = re.compile(rf"^(?P<name>[A-Z][A-Z.'’\-]*(?:\s+[A-Z][A-Z.'’\-]*){{1,4}}){_SUFFIX},$")
+_SWORN_REST = re.compile(
+    r"^(?:called\b|having\s+been\b|being\b|after\s+being\b|previously\b|was\s+)"
+    r".*\b(?:sworn|affirmed)\b",
+    re.I,
+)
+# The witness leaves: the next answers are not theirs.
+_WITNESS_GONE = re.compile(
+    r"^\(.*\bwitness\b.*\b(?:excused|withdr[ae]wn?|stepped down|steps down|left)\b.*\)\.?$",
     re.I,
 )
 _ENDS_SENTENCE = re.compile(r"[.?!:;\"'’”)\]-]$")
@@ -103,12 +118,15 @@ class Testimony:
 
     lines: list[str]
     mode: bool = False
+    testimony: bool = False  # any question and answer lines, bare or marked
     examiner: str = ""
     witness: str = ""
     roles: dict[str, str] = field(default_factory=dict)
+    _pending: str = ""  # a name alone on the line before ("JANE ROE,")
 
     def __post_init__(self) -> None:
         self.mode = qa_mode(self.lines)
+        self.testimony = self.mode or any(_QA_MARKED.match(line) for line in self.lines)
 
     def read(self, line: str, open_qa: str | None, tail: str = "") -> Step | None:
         """The step for ``line``, or None when it is no testimony line. ``open_qa``: the
@@ -119,14 +137,18 @@ class Testimony:
         if m := _EXAM_HEADING.match(line):
             self.examiner = _examiner(m.group(1)) if m.group(1) else ""
             return Step("closed", "", line)
+        pending, self._pending = self._pending, ""
         sworn = _SWORN.match(line) or _SWORN_MIXED.match(line)
-        if sworn:
-            self.witness = " ".join(sworn.group("name").upper().split())
+        if sworn or (pending and _SWORN_REST.match(line)):
+            self.witness = " ".join((sworn.group("name") if sworn else pending).upper().split())
             self.roles[self.witness] = "Witness"
             self.examiner = ""
             # Open: a swearing-in sentence printed over two lines stays one line.
+            return Step("continue" if pending else "open", "", line)
+        if self.testimony and (m := _NAME_ALONE.match(line)):
+            self._pending = m.group("name")
             return Step("open", "", line)
-        if _UNNAMED_SWORN.match(line):
+        if _UNNAMED_SWORN.match(line) or _WITNESS_GONE.match(line):
             self.witness = self.examiner = ""
             return Step("closed", "", line)
         marked = _QA_MARKED.match(line)

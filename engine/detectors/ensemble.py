@@ -14,17 +14,18 @@ spans of the earlier ones in ``document.artifacts["detections"]`` (and ``"merged
 
 from __future__ import annotations
 
+import bisect
 import logging
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.clean import AllowList, clean
-from engine.detectors.decisions import Decision
+from engine.detectors.decisions import POSSIBLE_MISS, SPAN, Decision
 from engine.detectors.given import given_names
-from engine.detectors.merge import MergedSpan, merge
+from engine.detectors.merge import STRUCTURED, MergedSpan, merge
 from engine.progress import Progress, ProgressFn
 
 logger = logging.getLogger(__name__)
@@ -38,6 +39,8 @@ class EnsembleResult:
     seconds: dict[str, float] = field(default_factory=dict)
     # one per candidate of each member: span, possible miss or dropped by a named rule
     decisions: list[Decision] = field(default_factory=list)
+    # member name → whether it needs a second opinion (``Detector.second_opinion``)
+    members: dict[str, bool] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -46,6 +49,54 @@ class EnsembleResult:
 
 class EnsembleError(RuntimeError):
     """Every detector failed: nothing to propose."""
+
+
+# Structured labels (a pattern's business): a second-opinion member agrees on them only
+# when the other member gave the same label.
+_STRUCTURED = frozenset(STRUCTURED)
+
+
+def second_opinions(result: EnsembleResult, document: Document) -> dict[str, list[Detection]]:
+    """The first stage's cleaned detections that vote (``{member: detections}``).
+
+    A member that declares ``second_opinion`` (the learned domain model) votes only where
+    another member proposed an overlapping span (of the same label, for a structured
+    label); its other finds are left to the safety net as possible misses, in
+    ``document.artifacts["second_opinion_alone"]``, and their decisions say so."""
+    seconds = {name for name, needs in result.members.items() if needs}
+    voting = {k: v for k, v in result.by_detector.items() if k not in seconds}
+    others = sorted((d.start, d.end, d.label) for ds in voting.values() for d in ds)
+    alone: list[Detection] = []
+    for name in sorted(seconds & set(result.by_detector)):
+        joined = []
+        for d in result.by_detector[name]:
+            if _agrees(others, d):
+                joined.append(d)
+            else:
+                alone.append(d)
+        voting[name] = joined
+    document.artifacts["second_opinion_alone"] = alone
+    if alone:
+        moved = {(d.detector, d.start, d.end, d.label) for d in alone}
+        result.decisions[:] = [
+            replace(x, outcome=POSSIBLE_MISS, rule="no-second-opinion")
+            if x.outcome == SPAN and (x.detector, x.start, x.end, x.label) in moved
+            else x
+            for x in result.decisions
+        ]
+    return voting
+
+
+def _agrees(others: list[tuple[int, int, str]], d: Detection) -> bool:
+    i = bisect.bisect_left(others, (d.start, -1, ""))
+    # spans starting before d may still overlap it: look back over a few
+    for k in range(max(0, i - 8), len(others)):
+        s, e, label = others[k]
+        if s >= d.end:
+            break
+        if e > d.start and (label == d.label or d.label not in _STRUCTURED):
+            return True
+    return False
 
 
 def stage_of(detector: Detector) -> int:
@@ -94,7 +145,9 @@ class Ensemble:
         detectors = [d for d in self.detectors if wanted is None or d.name in wanted]
         first = [d for d in detectors if stage_of(d) == 0]
         later = [d for d in detectors if stage_of(d) > 0]
-        result = EnsembleResult(spans=[])
+        result = EnsembleResult(
+            spans=[], members={d.name: bool(getattr(d, "second_opinion", False)) for d in detectors}
+        )
         total = len(detectors) + 1
         # The allow-list never hides a name this transcript gives (issue 20): its cover
         # page, speaker tags, spellings and honorifics protect their words here.
@@ -120,7 +173,8 @@ class Ensemble:
             n += 1
             if progress:
                 progress(Progress(n, total, f"{detector.name} done"))
-        pooled = [d for name in sorted(result.by_detector) for d in result.by_detector[name]]
+        voting = second_opinions(result, document)
+        pooled = [d for name in sorted(voting) for d in voting[name]]
         spans = merge(pooled, document.text)
         # later stages (propagation, then the safety net) read what the earlier ones
         # found, merged: each stage is merged before the next
@@ -132,7 +186,8 @@ class Ensemble:
                 n += 1
                 if progress:
                     progress(Progress(n, total, f"{detector.name} done"))
-            pooled = [d for name in sorted(result.by_detector) for d in result.by_detector[name]]
+            voting |= {k: v for k, v in result.by_detector.items() if k not in voting}
+            pooled = [d for name in sorted(voting) for d in voting[name]]
             spans = merge(pooled, document.text)
         if detectors and len(result.errors) == len(detectors):
             raise EnsembleError(

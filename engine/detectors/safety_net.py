@@ -25,6 +25,7 @@ a title or role, a month or weekday. The ensemble runs this detector last (``sta
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from engine.detectors.names import TITLES
 from engine.detectors.ordinary import is_name_word, is_ordinary
 from engine.detectors.public import ROLE_WORDS, public_terms
 from engine.detectors.recognizers.persons import _NOT_AFTER_HONORIFIC, speaker_tag_names
+from engine.labels import DIRECT_IDENTIFIERS, LABELS
 
 SCORE = 0.3
 _TOKEN = re.compile(r"(?<![\w'’-])[A-Za-z][A-Za-z'’]*(?:-[A-Za-z][A-Za-z'’]*)*")
@@ -50,7 +52,9 @@ _CALENDAR = frozenset(
 class Candidate:
     start: int
     end: int
-    reason: str  # speaker-tag | honorific | name-variant | name-word | misspelling | name-shaped
+    # speaker-tag | honorific | name-variant | name-word | misspelling | name-shaped |
+    # domain-only (a second-opinion member's lone find: safety_net.alone_finds)
+    reason: str
     label: str = "PERSON"
 
     @property
@@ -164,7 +168,7 @@ class SafetyNetDetector(Detector):
     """Options: ``score`` (default 0.3)."""
 
     name: ClassVar[str] = "safety_net"
-    labels: ClassVar[frozenset[str]] = frozenset({"PERSON", "LOCATION"})
+    labels: ClassVar[frozenset[str]] = frozenset(LABELS)  # PERSON; a lone find keeps its label
     needs_detections: ClassVar[bool] = True
     stage: ClassVar[int] = 2  # after propagation
 
@@ -180,6 +184,9 @@ class SafetyNetDetector(Detector):
             and ("cover" in m.votes.get("PERSON", {}) or "pattern" in m.votes.get("PERSON", {}))
         }
         candidates = possible_misses(text, found, allow, named)
+        candidates = alone_finds(
+            text, found, candidates, document.artifacts.get("second_opinion_alone") or ()
+        )
         # a member's find that a cleaning rule dropped for its shape where its context
         # makes it a name or a place (decisions.possible_miss_label), within the budget
         candidates += [
@@ -195,3 +202,46 @@ class SafetyNetDetector(Detector):
             Detection(c.start, c.end, c.label, score, self.name, explanation=c.reason)
             for c in candidates
         ]
+
+
+# Possible misses shown per 1,000 words at most, all reasons together (issue 30): a
+# second-opinion member's lone finds fill only what the other reasons left of it.
+BUDGET_PER_1000 = 5.0
+
+
+def alone_finds(
+    text: str,
+    found: Iterable[Detection],
+    candidates: list[Candidate],
+    alone: Iterable[Detection],
+    per_1000: float = BUDGET_PER_1000,
+) -> list[Candidate]:
+    """``candidates`` with the finds of a member that needs a second opinion (the learned
+    domain model) that no other member made (``ensemble.second_opinions``), as possible
+    misses (reason ``<member>-only``, the member's label): those no span covers by now
+    (propagation may have), direct identifiers first, then in the text's order, within what
+    the budget leaves (``per_1000`` possible misses per 1,000 words, the other reasons
+    counted). A lone find on the words of a bare ``name-shaped`` candidate takes its place
+    (the model read the context; the shape did not)."""
+    out = list(candidates)
+    room = int(per_1000 * len(text.split()) / 1000) - len(out)
+    spans = sorted((d.start, d.end) for d in found)
+    shaped = {(c.start, c.end): i for i, c in enumerate(out) if c.reason == "name-shaped"}
+    taken = sorted((c.start, c.end) for c in out if c.reason != "name-shaped")
+    ranked = sorted(alone, key=lambda d: (d.label not in DIRECT_IDENTIFIERS, d.start, d.end))
+    for d in ranked:
+        if _covered(spans, d.start, d.end) or _covered(taken, d.start, d.end):
+            continue
+        replaced = [i for (s, e), i in shaped.items() if s < d.end and d.start < e]
+        if not replaced and room <= 0:
+            continue
+        candidate = Candidate(d.start, d.end, f"{d.detector}-only", d.label)
+        if replaced:
+            for i in replaced:
+                out[i] = None
+            room += len(replaced) - 1
+        else:
+            room -= 1
+        out.append(candidate)
+        bisect.insort(taken, (d.start, d.end))
+    return sorted((c for c in out if c is not None), key=lambda c: (c.start, c.end))

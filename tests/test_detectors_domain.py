@@ -1,0 +1,107 @@
+"""The domain member's place in the vote: agreed finds vote, lone finds are possible misses."""
+
+import pytest
+
+from engine.detectors.base import Detection, Detector, Document
+from engine.detectors.decisions import POSSIBLE_MISS
+from engine.detectors.domain import SHIPPED_MODEL, DomainDetector
+from engine.detectors.ensemble import Ensemble
+from engine.detectors.safety_net import Candidate, SafetyNetDetector, alone_finds
+
+TEXT = "On May 3, 2019 Lena Hollis said that we drove up to Riverton in the van.\n"
+LENA = (TEXT.index("Lena Hollis"), TEXT.index("Lena Hollis") + len("Lena Hollis"))
+TOWN = (TEXT.index("Riverton"), TEXT.index("Riverton") + len("Riverton"))
+DAY = (3, 3 + len("May 3, 2019"))
+
+
+class Other(Detector):
+    name = "other"
+    labels = frozenset({"PERSON", "DATE"})
+
+    def detect(self, document):
+        return [Detection(*LENA, "PERSON", 0.85, self.name), Detection(*DAY, "DATE", 0.85, "other")]
+
+
+class Learned(Detector):
+    """Stands in for the domain model's output (its real model is tested elsewhere)."""
+
+    name = "domain"
+    labels = frozenset({"PERSON", "LOCATION", "AGE"})
+    second_opinion = True
+
+    def detect(self, document):
+        return [
+            Detection(*LENA, "PERSON", 0.8, self.name),
+            Detection(*TOWN, "LOCATION", 0.8, self.name),
+            Detection(*DAY, "AGE", 0.8, self.name),  # a structured label another member denies
+        ]
+
+
+def run(*detectors):
+    return Ensemble(detectors).run(Document(TEXT * 60))  # 60 lines: room in the budget
+
+
+def test_a_domain_find_that_another_member_agrees_with_joins_the_vote():
+    result = run(Other(), Learned(), SafetyNetDetector())
+    lena = [s for s in result.spans if LENA[0] <= s.start < s.end <= LENA[1]]  # name parts
+    assert len(lena) == 2
+    assert all(s.label == "PERSON" and set(s.sources) >= {"other", "domain"} for s in lena)
+
+
+def test_a_domain_only_find_becomes_a_possible_miss_with_its_label():
+    result = run(Other(), Learned(), SafetyNetDetector())
+    town = [s for s in result.spans if (s.start, s.end) == TOWN]
+    assert town and town[0].detectors == ["safety_net"]
+    assert town[0].label == "LOCATION" and town[0].reasons["safety_net"] == "domain-only"
+    decided = [d for d in result.decisions if d.detector == "domain" and d.start == TOWN[0]]
+    assert decided and decided[0].outcome == POSSIBLE_MISS
+    assert decided[0].rule == "no-second-opinion"
+
+
+def test_a_domain_structured_label_does_not_join_another_members_other_label():
+    result = run(Other(), Learned(), SafetyNetDetector())
+    day = [s for s in result.spans if (s.start, s.end) == DAY]
+    assert day and day[0].label == "DATE" and "domain" not in day[0].sources
+
+
+def test_without_the_safety_net_a_domain_only_find_is_no_span():
+    result = run(Other(), Learned())
+    assert not [s for s in result.spans if (s.start, s.end) == TOWN]
+
+
+def test_lone_finds_fill_only_what_the_possible_miss_budget_leaves():
+    text = "word " * 1000  # 1,000 words: 5 possible misses at most
+    found = [Detection(0, 4, "PERSON", 0.9, "other")]
+    alone = [Detection(10 * i, 10 * i + 4, "LOCATION", 0.8, "domain") for i in range(1, 9)]
+    alone.append(Detection(1, 3, "PERSON", 0.8, "domain"))  # covered by a span
+    taken = [Candidate(500, 504, "honorific"), Candidate(600, 604, "speaker-tag")]
+    out = [c for c in alone_finds(text, found, taken, alone) if c.reason == "domain-only"]
+    assert [c.start for c in out] == [10, 20, 30]
+
+
+def test_direct_identifiers_come_first_in_the_budget():
+    text = "word " * 1000
+    alone = [Detection(10, 14, "NRP", 0.8, "domain")] + [
+        Detection(100 + 10 * i, 104 + 10 * i, "PERSON", 0.8, "domain") for i in range(5)
+    ]
+    out = alone_finds(text, [], [], alone)
+    assert len(out) == 5 and all(c.label == "PERSON" for c in out)
+
+
+def test_a_lone_find_takes_the_place_of_a_name_shaped_guess_on_its_words():
+    text = "word " * 1000
+    shaped = [Candidate(10, 14, "name-shaped"), Candidate(20, 24, "honorific")]
+    alone = [Detection(10, 14, "LOCATION", 0.8, "domain"), Detection(20, 24, "NRP", 0.8, "domain")]
+    out = alone_finds(text, [], shaped, alone, per_1000=2)
+    assert [(c.start, c.reason, c.label) for c in out] == [
+        (10, "domain-only", "LOCATION"),
+        (20, "honorific", "PERSON"),
+    ]
+
+
+@pytest.mark.slow
+def test_the_shipped_domain_model_finds_names_and_places():
+    detector = DomainDetector()
+    assert detector.model_dir == str(SHIPPED_MODEL)
+    found = detector.detect(Document(TEXT))
+    assert ("PERSON", "Lena Hollis") in {(d.label, TEXT[d.start : d.end]) for d in found}

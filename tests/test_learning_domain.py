@@ -1,0 +1,129 @@
+"""engine.learning.domain: the spaCy domain model trained on the CPU, written atomically."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.detectors.base import Document
+from engine.detectors.domain import SHIPPED_MODEL, DomainDetector
+from engine.gold import GoldDoc, GoldSpan
+from engine.learning import domain, domain_recipe
+from engine.learning.domain import DomainConfig, chunks, train_domain, weights_checksum
+from engine.progress import Cancelled
+from tests.learning_support import hearings
+
+# A tiny run: two short hearings, a few epochs on one thread.
+TINY = {"max_epochs": 6, "max_seconds": 120, "batch_size": 2, "chunk_chars": 800}
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    train, dev = list(hearings((51, 52))), list(hearings((61,)))
+    reports = []
+    out = tmp_path_factory.mktemp("domain") / "model"
+    result = train_domain(
+        train,
+        dev,
+        config=DomainConfig(out_dir=str(out), seed=3, **TINY),
+        progress=reports.append,
+        meta={"seeds": [51, 52]},
+    )
+    return result, reports, train
+
+
+@pytest.mark.slow
+def test_training_on_a_tiny_generated_set_gives_a_loadable_model_whose_detector_finds_spans(
+    tiny_model,
+):
+    result, reports, train = tiny_model
+    model_dir = Path(result.model_dir)
+    info = json.loads((model_dir / "training.json").read_text())
+    assert info["checksum_sha256"] == weights_checksum(model_dir)
+    assert info["seed"] == 3 and info["data"]["seeds"] == [51, 52]
+    assert info["data"]["train_documents"] == 2 and info["data"]["spans"] > 50
+    assert "PERSON" in info["labels"] and info["pretrained_tok2vec"] == domain.DEFAULT_BASE
+    assert result.history and result.training_s > 0 and result.best_epoch >= 1
+    assert set(result.figures["overall"]) == {"exact", "token"}
+    # progress: a line with the elapsed time and an estimate, then each epoch's figure
+    lines = [r.message for r in reports]
+    assert any("elapsed" in m and "ETA" in m for m in lines)
+    assert any(m.startswith("epoch 1 done: held-out exact F1") for m in lines)
+    # a new process-wide load of that directory finds spans on a document it learnt from
+    found = DomainDetector(model_dir).detect(Document(train[0].text))
+    assert found and all(d.detector == "domain" for d in found)
+    gold = {(s.start, s.end, s.label) for s in train[0].spans}
+    assert {(d.start, d.end, d.label) for d in found} & gold
+
+
+@pytest.mark.slow
+def test_the_same_seed_trains_the_same_weights(tmp_path):
+    docs = list(hearings((51,)))
+    config = {"seed": 5, "max_epochs": 1, "max_seconds": 60, "chunk_chars": 800}
+    a = train_domain(docs, [], config=DomainConfig(out_dir=str(tmp_path / "a"), **config))
+    b = train_domain(docs, [], config=DomainConfig(out_dir=str(tmp_path / "b"), **config))
+    assert weights_checksum(a.model_dir) == weights_checksum(b.model_dir)
+
+
+def test_an_exception_from_the_progress_callback_leaves_no_model_directory(tmp_path):
+    out = tmp_path / "models" / "domain"
+    calls = []
+
+    def cancel(report):
+        calls.append(report)
+        if report.detail.get("phase") == "train":
+            raise Cancelled("cancelled by the lead")
+
+    with pytest.raises(Cancelled):
+        train_domain(
+            list(hearings((51,))),
+            [],
+            config=DomainConfig(out_dir=str(out), max_epochs=1, report_every=1),
+            progress=cancel,
+        )
+    assert calls and not out.exists()
+    assert not out.parent.exists() or list(out.parent.iterdir()) == []  # no temporary one
+
+
+def test_an_exception_while_writing_keeps_the_previous_model_whole(tmp_path, monkeypatch):
+    out = tmp_path / "domain"
+    out.mkdir()
+    (out / "config.cfg").write_text("the previous model")
+
+    def broken(nlp, record, out_dir):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(domain, "weights_checksum", lambda path: broken(None, None, None))
+    with pytest.raises(OSError):
+        train_domain(
+            list(hearings((51,))),
+            [],
+            config=DomainConfig(out_dir=str(out), max_epochs=1, max_seconds=30),
+        )
+    assert (out / "config.cfg").read_text() == "the previous model"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["domain"]
+
+
+def test_chunks_end_at_line_breaks_and_never_cut_a_span():
+    text = "Ann Lee\nspoke to\nBob\nRay today.\n" * 3
+    doc = GoldDoc("d", text, [GoldSpan(17, 28, "PERSON")])  # "Bob\nRay" across a break
+    pieces = chunks(doc, 10)
+    assert "".join(text[s:e] for s, e in pieces) == text
+    assert all(text[e - 1] == "\n" for s, e in pieces)
+    assert not any(s < 17 < e < 28 or 17 < s < 28 for s, e in pieces)
+
+
+def test_the_recipe_seeds_are_disjoint_from_the_evaluation_seeds():
+    plan = domain_recipe.recipe_plan()
+    seeds = [seed for seed, _ in plan["train"] + plan["dev"]]
+    assert len(set(seeds)) == len(seeds) and min(seeds) >= 70000
+    assert plan["words"] == 15000 and len(plan["train"]) == 10
+
+
+def test_the_shipped_model_matches_its_recorded_checksum_and_recipe():
+    info = domain.read_training(SHIPPED_MODEL)
+    assert info["checksum_sha256"] == weights_checksum(SHIPPED_MODEL)
+    assert info["data"]["seeds"] and min(info["data"]["seeds"]) >= 70000
+    assert info["pretrained_tok2vec"] == domain.DEFAULT_BASE
+    size = sum(p.stat().st_size for p in SHIPPED_MODEL.rglob("*") if p.is_file())
+    assert size <= 50 * 1024 * 1024

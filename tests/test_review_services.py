@@ -339,3 +339,53 @@ def test_anonymous_user_is_refused(rt):
 def test_admin_may_review(rt):
     admin = make_user("root", role="admin", is_superuser=True)
     assert rs.span_accept(span=span_at(rt, "Calvin"), actor=admin).status == "accepted"
+
+
+SPELLING = (
+    "THE WITNESS: Trinn. T as in Tom, R as in Robert, I as in Ida, N as in Nancy.\nQ: Thank you."
+)
+
+
+def test_a_drag_over_the_pieces_of_a_spelling_swallows_them_in_one_undo_step(annotator):
+    transcript = make_transcript(SPELLING, assignees=[annotator])
+    pieces = []
+    for needle, label in (
+        ("T as in Tom", "SPELLED_OUT_ITEM"),
+        ("Robert", "PERSON"),
+        ("I as in Ida", "SPELLED_OUT_ITEM"),
+    ):
+        start, end = at(SPELLING, needle)
+        pieces.append(Span.objects.create(transcript=transcript, start=start, end=end, label=label))
+    first = pieces[0]
+    start, _ = at(SPELLING, "T as in Tom")
+    _, end = at(SPELLING, "N as in Nancy")
+    whole = rs.span_resize(
+        span=first.pk, actor=annotator, version=first.version, start=start, end=end
+    )
+    assert (
+        SPELLING[whole.start : whole.end]
+        == "T as in Tom, R as in Robert, I as in Ida, N as in Nancy"
+    )
+    assert list(Span.objects.filter(transcript=transcript).values_list("pk", flat=True)) == [
+        first.pk
+    ]
+    assert AuditEvent.objects.filter(event_type="review.resize").count() == 1
+    rs.review_undo(transcript=transcript, actor=annotator)
+    restored = Span.objects.filter(transcript=transcript).order_by("start")
+    assert [(SPELLING[s.start : s.end], s.label) for s in restored] == [
+        ("T as in Tom", "SPELLED_OUT_ITEM"),
+        ("Robert", "PERSON"),
+        ("I as in Ida", "SPELLED_OUT_ITEM"),
+    ]
+
+
+def test_a_resize_that_cuts_into_a_span_is_still_refused(annotator):
+    transcript = make_transcript(SPELLING, assignees=[annotator])
+    start, end = at(SPELLING, "T as in Tom")
+    first = Span.objects.create(
+        transcript=transcript, start=start, end=end, label="SPELLED_OUT_ITEM"
+    )
+    s2, e2 = at(SPELLING, "Robert, I")
+    Span.objects.create(transcript=transcript, start=s2, end=e2, label="PERSON")
+    with pytest.raises(rs.ReviewError, match="overlaps"):
+        rs.span_resize(span=first.pk, actor=annotator, start=start, end=at(SPELLING, "Robert")[1])

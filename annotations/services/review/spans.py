@@ -223,12 +223,22 @@ def span_resize(
     if new_end <= new_start:
         raise ReviewError("A span must keep at least one word; delete or reject it instead.")
     _check_extent(text, new_start, new_end)
-    clash = _overlapping(transcript=transcript, start=new_start, end=new_end, exclude=[locked.pk])
-    if clash.exists():
+    # Spans wholly inside the new extent are swallowed (the pieces of one spelling, issue
+    # 29, 3.2): deleted in the same step, so one undo brings them back. A drag over them
+    # swallows any label; a one-word edge step only pieces of the span's own label. A span
+    # that only overlaps an edge still refuses the resize.
+    clash = list(
+        _overlapping(transcript=transcript, start=new_start, end=new_end, exclude=[locked.pk])
+    )
+    if any(
+        c.start < new_start or c.end > new_end or (edge is not None and c.label != locked.label)
+        for c in clash
+    ):
         raise ReviewError("The new extent overlaps another span; reject or shrink that one first.")
     if (new_start, new_end) == (locked.start, locked.end):
         raise ReviewError("The span already has this extent.")
-    before = span_snapshot(locked)
+    before = [span_snapshot(locked), *(span_snapshot(c) for c in clash)]
+    Span.objects.filter(pk__in=[c.pk for c in clash]).delete()
     locked.start, locked.end = new_start, new_end
     if locked.status == Span.Status.SUGGESTED:
         locked.status = Span.Status.ACCEPTED
@@ -238,8 +248,9 @@ def span_resize(
         action="resize",
         transcript=transcript,
         span=locked,
-        before=[before],
+        before=before,
         after=[span_snapshot(locked)],
+        extra={"swallowed": [c.pk for c in clash]} if clash else None,
     )
     return locked
 

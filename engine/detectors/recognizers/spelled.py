@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from engine.detectors.recognizers.base import RegexRecognizer, _c
+from engine.detectors.recognizers.base import Found, RegexRecognizer, _c
 
 # --- SPELLED_NAME -------------------------------------------------------------------
 
@@ -34,6 +34,11 @@ class SpelledNameRecognizer(RegexRecognizer):
         ("letters-with-spaces", _SPELLED_SPACED, 0.9),
     )
 
+    def find_all(self, text: str) -> list[Found]:
+        """Dashed spellings one after the other across commas (``T-R-I, N-A``: one
+        spelling said in two breaths) are one span (issue 29, 3.2)."""
+        return _joined(super().find_all(text), text, _DASHED_JOIN, "letters-with-dashes")
+
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
         if name == "letters-with-spaces":
             return _spaced_spelling(text, match)
@@ -62,17 +67,57 @@ def _spaced_spelling(text: str, match: re.Match) -> bool:
 
 # --- SPELLED_OUT_ITEM ---------------------------------------------------------------
 
-_AS_IN = r"[A-Za-z],? as in [A-Z](?:[a-z]+|-[a-z]+)(?:-[a-z]+)?"
+_AS_IN = r"[A-Za-z],? as in [A-Za-z](?:[a-z]+|-[a-z]+)(?:-[a-z]+)?"
 # items may run over line breaks, and digits read between them ("V as in Victor, 4, K as
 # in King") belong to the same item
 _SPELLED_OUT = _c(
     rf"(?<!\w){_AS_IN}(?:(?:,| and|, and)?[ \t]*\n?[ \t]*(?:{_AS_IN}|\d(?![\w.,:]\d|\w)))*"
     rf"(?<![ ,])"
 )
+_ITEM = re.compile(r"([A-Za-z]),? as in ([A-Za-z])")
+# What may stand between two items of one spelling: punctuation, "and", a dash, a filler
+# ("T as in Tom; R as in Robert -- uh, I as in Ida"), never a word of its own.
+_OUT_JOIN = re.compile(
+    r"(?:[ \t]*\n?[ \t]*(?:[,;.]|--?|\band\b|\bthen\b|\buh\b|\bum\b|\ber\b))*[ \t]*\n?[ \t]*",
+    re.IGNORECASE,
+)
+# Between two dashed spellings: a comma (and "and"), nothing else.
+_DASHED_JOIN = re.compile(r",[ \t]*(?:and[ \t]+)?\n?[ \t]*")
+
+
+def _joined(found: list[Found], text: str, join: re.Pattern, pattern: str) -> list[Found]:
+    """``found`` with neighbours of ``pattern`` whose gap ``join`` matches whole made one."""
+    out: list[Found] = []
+    for f in found:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and f.pattern == pattern
+            and last.pattern == pattern
+            and 0 <= f.start - last.end <= 12
+            and join.fullmatch(text, last.end, f.start)
+        ):
+            out[-1] = Found(last.start, f.end, last.label, max(last.score, f.score), pattern)
+        else:
+            out.append(f)
+    return out
 
 
 class SpelledOutItemRecognizer(RegexRecognizer):
-    """``V as in Victor, E as in Edward``."""
+    """``V as in Victor, E as in Edward``; one span for the whole spelling, its items
+    separated by commas, semicolons, full stops, dashes or a filler (issue 29, 3.2)."""
 
     ENTITY = "SPELLED_OUT_ITEM"
     PATTERNS = (("letter-as-in-word", _SPELLED_OUT, 0.9),)
+
+    def accept(self, text: str, match: re.Match, name: str = "") -> bool:
+        # "as in" before a word in lower case spells only with that word's letter
+        # ("T as in tom"), not "I, as in me"
+        for item in _ITEM.finditer(match.group(0)):
+            letter, initial = item.groups()
+            if initial.islower() and initial != letter.lower():
+                return False
+        return True
+
+    def find_all(self, text: str) -> list[Found]:
+        return _joined(super().find_all(text), text, _OUT_JOIN, "letter-as-in-word")

@@ -166,7 +166,8 @@ class JobReporter:
         self._pending: Progress | None = None
 
     def __call__(self, progress: Progress) -> None:
-        self._pending = progress
+        if threading.get_ident() == self.owner:
+            self._pending = progress
         self._tick()
 
     def check(self) -> None:
@@ -180,12 +181,15 @@ class JobReporter:
         if self._stopped.is_set():
             raise JobStopped(f"job {self.job_id} was stopped")
         now = time.monotonic()
+        owner = threading.get_ident() == self.owner
         with self._lock:
             if now - self._last < self.every:
                 return
             self._last = now
-            pending, self._pending = self._pending, None
-        if threading.get_ident() == self.owner:
+            pending = None
+            if owner:  # the latest report not written yet (only the task's thread writes)
+                pending, self._pending = self._pending, None
+        if owner:
             try:
                 if pending is not None:
                     job_progress(

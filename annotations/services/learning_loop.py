@@ -77,32 +77,28 @@ def _domain():
     )
 
 
-RECIPE_SEEDS = tuple(range(7001, 7009))  # disjoint from the evaluation seeds (docs/learning.md)
-RECIPE_WORDS = 3000
-
-
 def _generated_recipe_docs() -> tuple[list[GoldDoc], list[GoldDoc]]:
-    """The recipe's generated hearings: ``settings.LEARNING_RECIPE`` (``seeds``,
-    ``words``), else the seeds the shipped model's ``training.json`` names, else
-    ``RECIPE_SEEDS``; one in five of them is the held-out (dev) set."""
+    """The recipe's generated hearings: the shipped model's recipe
+    (``engine.learning.domain_recipe``: its seeds, families and words), sized by
+    ``settings.LEARNING_RECIPE`` (``hearings``, ``dev``, ``words``); or, where that names
+    ``seeds``, those bph hearings (one in five held out)."""
     from django.conf import settings
 
-    from engine.synthetic import generate_hearing
+    from engine.learning import domain_recipe
 
     recipe = dict(getattr(settings, "LEARNING_RECIPE", {}) or {})
-    if not recipe.get("seeds"):
-        try:
-            from engine.learning.domain import read_training
+    if recipe.get("seeds"):
+        from engine.synthetic import generate_hearing
 
-            data = read_training(_domain().shipped).get("data", {})
-            recipe = {"seeds": data.get("seeds"), "words": data.get("words")}
-        except (OSError, ValueError, ImportError):
-            recipe = {}
-    seeds = list(recipe.get("seeds") or RECIPE_SEEDS)
-    words = int(recipe.get("words") or RECIPE_WORDS)
-    docs = [generate_hearing(int(seed), words=words).gold for seed in seeds]
-    n_dev = max(1, len(docs) // 5) if len(docs) > 1 else 0
-    return docs[: len(docs) - n_dev], docs[len(docs) - n_dev :]
+        words = int(recipe.get("words") or 3000)
+        docs = [generate_hearing(int(seed), words=words).gold for seed in recipe["seeds"]]
+        n_dev = max(1, len(docs) // 5) if len(docs) > 1 else 0
+        return docs[: len(docs) - n_dev], docs[len(docs) - n_dev :]
+    return domain_recipe.recipe_docs(
+        hearings=int(recipe.get("hearings") or domain_recipe.HEARINGS),
+        dev=int(recipe.get("dev") or domain_recipe.DEV_HEARINGS),
+        words=int(recipe.get("words") or domain_recipe.WORDS),
+    )
 
 
 def recipe_docs() -> tuple[list[GoldDoc], list[GoldDoc]]:

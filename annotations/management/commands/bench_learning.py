@@ -1,7 +1,8 @@
 """Measure the learning loop: annotate, review with the gold as oracle, approve, retrain.
 
     python manage.py bench_learning [--n 10] [--retrain-every 5] [--words 3000]
-        [--seed 9100] [--families bph,federal,...] [--train-seconds 120] [--json] [--save]
+        [--seed 9100] [--families bph,federal,...] [--train-seconds 120]
+        [--recipe-hearings 10 --recipe-words 15000] [--json] [--save]
 
 Over N generated hearings of mixed layouts (seeds from ``--seed``, disjoint from the
 recipe's and the tests'), in order: annotate with the ensemble as it stands, review as
@@ -45,9 +46,17 @@ class Command(BaseCommand):
             "--train-seconds", type=float, default=120.0, help="time limit of each retraining"
         )
         parser.add_argument(
-            "--recipe-seeds", default="", help="recipe hearings' seeds (comma-separated)"
+            "--recipe-hearings",
+            type=int,
+            default=0,
+            help="the shipped recipe's generated hearings to retrain with (default: all, 10)",
         )
-        parser.add_argument("--recipe-words", type=int, default=0)
+        parser.add_argument(
+            "--recipe-words", type=int, default=0, help="their words (default: 15,000)"
+        )
+        parser.add_argument(
+            "--recipe-seeds", default="", help="bph seeds instead of the recipe (tests)"
+        )
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
         parser.add_argument(
             "--save", action="store_true", help="store it for the Measurements page"
@@ -63,12 +72,12 @@ class Command(BaseCommand):
             )
         if options["n"] < 1:
             raise CommandError("--n must be at least 1.")
-        recipe = None
-        if options["recipe_seeds"]:
-            recipe = {
-                "seeds": [int(s) for s in options["recipe_seeds"].split(",") if s.strip()],
-                "words": options["recipe_words"] or None,
-            }
+        recipe = {
+            "seeds": [int(s) for s in options["recipe_seeds"].split(",") if s.strip()],
+            "hearings": options["recipe_hearings"] or None,
+            "words": options["recipe_words"] or None,
+        }
+        recipe = {k: v for k, v in recipe.items() if v} or None
         say = None if options["json"] else (lambda line: self.stderr.write(line))
         curve = learning.run(
             n=options["n"],

@@ -389,3 +389,47 @@ def test_a_resize_that_cuts_into_a_span_is_still_refused(annotator):
     Span.objects.create(transcript=transcript, start=s2, end=e2, label="PERSON")
     with pytest.raises(rs.ReviewError, match="overlaps"):
         rs.span_resize(span=first.pk, actor=annotator, start=start, end=at(SPELLING, "Robert")[1])
+
+
+def _spelling_pieces(transcript):
+    for needle in ("T as in Tom", "R as in Robert", "N as in Nancy"):
+        start, end = at(SPELLING, needle)
+        Span.objects.create(transcript=transcript, start=start, end=end, label="SPELLED_OUT_ITEM")
+    return Span.objects.filter(transcript=transcript).order_by("start")
+
+
+def test_right_edge_steps_take_the_next_piece_of_a_spelling_whole(annotator):
+    transcript = make_transcript(SPELLING, assignees=[annotator])
+    first = _spelling_pieces(transcript)[0]
+    span = rs.span_resize(span=first.pk, actor=annotator, edge="right", grow=True)
+    assert SPELLING[span.start : span.end] == "T as in Tom, R as in Robert"
+    span = rs.span_resize(span=span.pk, actor=annotator, edge="right", grow=True)  # "I"
+    span = rs.span_resize(span=span.pk, actor=annotator, edge="right", grow=True)  # "as"
+    span = rs.span_resize(span=span.pk, actor=annotator, edge="right", grow=True)  # "in"
+    span = rs.span_resize(span=span.pk, actor=annotator, edge="right", grow=True)  # "Ida"
+    span = rs.span_resize(span=span.pk, actor=annotator, edge="right", grow=True)  # N…
+    assert SPELLING[span.start : span.end] == (
+        "T as in Tom, R as in Robert, I as in Ida, N as in Nancy"
+    )
+    assert Span.objects.filter(transcript=transcript).count() == 1
+
+
+def test_a_selection_over_a_spellings_pieces_adds_one_span_and_one_undo_restores_them(
+    annotator,
+):
+    transcript = make_transcript(SPELLING, assignees=[annotator])
+    _spelling_pieces(transcript)
+    start, _ = at(SPELLING, "T as in Tom")
+    _, end = at(SPELLING, "N as in Nancy")
+    (whole,) = rs.span_add(
+        transcript=transcript, actor=annotator, start=start, end=end, label="SPELLED_OUT_ITEM"
+    )
+    assert SPELLING[whole.start : whole.end].endswith("N as in Nancy")
+    assert Span.objects.filter(transcript=transcript).count() == 1
+    rs.review_undo(transcript=transcript, actor=annotator)
+    restored = Span.objects.filter(transcript=transcript).order_by("start")
+    assert [SPELLING[s.start : s.end] for s in restored] == [
+        "T as in Tom",
+        "R as in Robert",
+        "N as in Nancy",
+    ]

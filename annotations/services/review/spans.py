@@ -220,6 +220,11 @@ def span_resize(
     else:
         raise ReviewError("Resize the left or the right edge.")
     new_start, new_end = snap_to_words(text, new_start, new_end)
+    if edge is not None and grow:  # a step into a piece of the same label takes it whole
+        for c in _overlapping(
+            transcript=transcript, start=new_start, end=new_end, exclude=[locked.pk]
+        ).filter(label=locked.label):
+            new_start, new_end = min(new_start, c.start), max(new_end, c.end)
     if new_end <= new_start:
         raise ReviewError("A span must keep at least one word; delete or reject it instead.")
     _check_extent(text, new_start, new_end)
@@ -272,6 +277,16 @@ def span_add(*, transcript: Transcript, actor, start: int, end: int, label: str)
     if not parts:
         raise ReviewError("The selection holds no name (titles such as Mr. are not names).")
     entities_before = _entity_ids(transcript)
+    # One selection over the pieces of one item (a spelling cut in three, issue 29, 3.2):
+    # the spans wholly inside it are swallowed by the new span, in the same undo step.
+    swallowed = []
+    if len(parts) == 1:
+        inside = list(_overlapping(transcript=transcript, start=start, end=end))
+        if inside and all(
+            start <= c.start and c.end <= end and (c.start, c.end) != (start, end) for c in inside
+        ):
+            swallowed = [span_snapshot(c) for c in inside]
+            Span.objects.filter(pk__in=[c.pk for c in inside]).delete()
     created = []
     for part_start, part_end in parts:
         if _overlapping(transcript=transcript, start=part_start, end=part_end).exists():
@@ -294,7 +309,7 @@ def span_add(*, transcript: Transcript, actor, start: int, end: int, label: str)
         action="add",
         transcript=transcript,
         span=created[0],
-        before=[],
+        before=swallowed,
         after=[span_snapshot(s) for s in created],
         created_entities=_entity_ids(transcript) - entities_before,
     )

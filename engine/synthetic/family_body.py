@@ -44,7 +44,8 @@ class FamilyBody:
 
     @property
     def words(self) -> int:
-        return sum(len(text.split()) for _, text in self.turns)
+        """Words of the canonical text so far, speaker tags included (as ``bph`` counts)."""
+        return self.builder.words
 
     def gold(self, doc_id: str, meta: dict) -> GoldDoc:
         b = self.builder

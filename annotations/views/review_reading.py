@@ -59,7 +59,11 @@ def reading_html(text: str, replacements, places, spans: dict[int, tuple]) -> st
 def _context(text: str, start: int, end: int, width: int = 40) -> tuple[str, str, str]:
     """The words before, the leak, the words after (one line of the release text)."""
     before = text[max(0, start - width) : start].rsplit("\n", 1)[-1]
+    if start - width > 0 and " " in before and not before.startswith(" "):
+        before = "…" + before.split(" ", 1)[1]  # no word cut in half
     after = text[end : end + width].split("\n", 1)[0]
+    if len(after) == width and " " in after:
+        after = after.rsplit(" ", 1)[0] + "…"
     return before.lstrip(), text[start:end], after.rstrip()
 
 

@@ -22,7 +22,10 @@
     count.addEventListener("click", (e) => {
       e.preventDefault();
       places.open = true;
-      places.scrollIntoView({ block: "start" });
+      // below the sticky header, whose height depends on the title's length
+      const head = root.querySelector(".reading-head");
+      const top = places.getBoundingClientRect().top + window.scrollY;
+      window.scrollTo({ top: Math.max(0, top - (head ? head.offsetHeight : 0) - 8) });
       places.querySelector("a")?.focus({ preventScroll: true });
     });
   }

@@ -135,25 +135,38 @@
     const m = /^(.*)_(\d+)$/.exec(ref || "");
     return m ? [m[1], Number(m[2])] : [ref, 0];
   };
-  document.body.addEventListener("htmx:oobErrorNoTarget", (e) => {
-    e.preventDefault();
-    const el = e.detail.content;
-    if (!el || !el.id) return;
-    const fresh = el.cloneNode(true);
-    fresh.removeAttribute("hx-swap-oob");
-    if (el.matches("li.ent")) {
-      const list = ensureGroup(el.dataset.label).querySelector("ul");
-      const k = refKey(el.dataset.ref);
-      const next = Array.from(list.children).find((li) => {
-        const o = refKey(li.dataset.ref);
-        return o[0] > k[0] || (o[0] === k[0] && o[1] > k[1]);
-      });
-      list.insertBefore(fresh, next || null);
-    } else if (el.matches("header.egroup-head")) {
-      const label = el.id.replace(/^eh-/, "");
-      const head = ensureGroup(label).querySelector("header");
-      head.replaceWith(fresh);
-    }
+  // An answer's out-of-band fragments get their targets before the swap: a new group's
+  // row its place in its label's list, a new label its section; a fragment whose target
+  // this page never had (the inspector's status of a span it does not show, the removal
+  // of a row it never drew) is left out. htmx then swaps without an error (issue 29, 3.5:
+  // 16 console errors ``htmx:oobErrorNoTarget`` on the answers to add and apply-to-all).
+  function placeRow(el) {
+    const list = ensureGroup(el.dataset.label).querySelector("ul");
+    const k = refKey(el.dataset.ref);
+    const next = Array.from(list.children).find((li) => {
+      const o = refKey(li.dataset.ref);
+      return o[0] > k[0] || (o[0] === k[0] && o[1] > k[1]);
+    });
+    const slot = document.createElement("li");
+    slot.id = el.id;
+    slot.dataset.ref = el.dataset.ref || "";
+    list.insertBefore(slot, next || null);
+  }
+  document.body.addEventListener("htmx:beforeSwap", (e) => {
+    const text = e.detail.serverResponse;
+    if (typeof text !== "string" || text.indexOf("hx-swap-oob") < 0) return;
+    const tpl = document.createElement("template");
+    tpl.innerHTML = text;
+    let dropped = false;
+    tpl.content.querySelectorAll("[hx-swap-oob]").forEach((el) => {
+      const how = el.getAttribute("hx-swap-oob");
+      if (!el.id || how.indexOf(":") >= 0 || document.getElementById(el.id)) return;
+      if (how !== "delete" && el.matches("li.ent") && el.dataset.label) return placeRow(el);
+      if (how !== "delete" && el.matches("header.egroup-head")) return ensureGroup(el.id.replace(/^eh-/, ""));
+      el.remove();
+      dropped = true;
+    });
+    if (dropped) e.detail.serverResponse = tpl.innerHTML;
   });
 
   // Filters apply as soon as they change (the Filter button is for pages without JS).

@@ -230,3 +230,33 @@ def test_examination_by_heading_with_a_colon_and_a_question_naming_its_asker():
     turns = _turns(text)
     assert turns[1] == ("MR. POE", "One?")
     assert turns[3] == ("MS. DOE", "(By Ms. Doe) Two?") and turns[5][0] == "MS. DOE"
+
+
+def test_a_swearing_in_line_in_capitals_names_the_witness():
+    text = (
+        "JANE ROE, HAVING BEEN FIRST DULY SWORN, TESTIFIED AS FOLLOWS:\nBY MS. DOE:\n"
+        "Q Your name?\nA Jane Roe.\nQ Where?\nA Here.\n"
+    )
+    assert ("JANE ROE", "Jane Roe.") in _turns(text)
+
+
+def test_a_name_in_capitals_with_a_clause_in_speech_is_no_swearing_in():
+    text = (
+        "PRESIDING COMMISSIONER ALDEN: The letter came from\n"
+        "JOHN SMITH, who was your employer, and from\n"
+        "MARY SMITH, being his wife.\n"
+        "INMATE ROOK: Yes.\n"
+    )
+    assert _lines(text)[0] == (
+        "PRESIDING COMMISSIONER ALDEN: The letter came from JOHN SMITH, who was your employer, "
+        "and from MARY SMITH, being his wife."
+    )
+
+
+def test_a_long_answer_line_skips_the_heading_and_swearing_in_patterns():
+    # A 45,000-character answer starting with "(" is read as Q/A text only (the heading and
+    # swearing-in patterns backtrack on such lines).
+    line = "(" + "word " * 9000
+    text = f"BY MS. DOE:\nQ One?\nA {line}\nQ Two?\nA No.\n"
+    turns = _turns(text)
+    assert turns[2][0] == "THE WITNESS" and len(turns) == 5

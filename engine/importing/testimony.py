@@ -49,8 +49,11 @@ _SUFFIX = r"(?:,\s+(?:JR|SR|II|III|IV|M\.D|PH\.D|Jr|Sr|Ph\.D)\.?)?"
 _SWORN = re.compile(
     r"^(?:WHEREUPON,?\s+|Whereupon,?\s+)?"
     rf"(?P<name>[A-Z][A-Z.'’\-]*(?:\s+[A-Z][A-Z.'’\-]*){{1,4}}){_SUFFIX},\s+"
-    r"(?:(?:[A-Z'’]+\s+)*WITNESS\b|SWORN\b|(?:a|the)\s+witness\b|called\b|having\b|being\b|"
-    r"after\s+being\b|previously\b|who\b|was\s+(?:first\s+)?(?:duly\s+)?sworn\b)"
+    r"(?:(?:[A-Z'’]+\s+)*WITNESS\b|SWORN\b|AFFIRMED\b|(?:a|the)\s+witness\b|"
+    r"called\s+as\s+a\s+witness\b|having\s+been\b|(?:who,?\s+)?(?:having\s+been|being|"
+    r"after\s+being|previously|was)\s+(?:first\s+)?(?:duly\s+)?(?:sworn|affirmed)\b|"
+    r"(?:CALLED\s+AS\s+A\s+WITNESS|HAVING\s+BEEN|(?:WHO,?\s+)?(?:BEING|PREVIOUSLY|WAS)\s+"
+    r"(?:FIRST\s+)?(?:DULY\s+)?(?:SWORN|AFFIRMED))\b)"
 )
 _SWORN_MIXED = re.compile(
     r"^(?:Whereupon,?\s+)?(?P<name>[A-Z][a-z'’\-]+(?:\s+[A-Z]\.)?(?:\s+[A-Z][a-z'’\-]+){1,3})"
@@ -73,6 +76,7 @@ _WITNESS_GONE = re.compile(
     r"^\(.*\bwitness\b.*\b(?:excused|withdr[ae]wn?|stepped down|steps down|left)\b.*\)\.?$",
     re.I,
 )
+_LONGEST = 300  # longer lines are read for Q/A only (the patterns above backtrack)
 _ENDS_SENTENCE = re.compile(r"[.?!:;\"'’”)\]-]$")
 
 
@@ -82,7 +86,7 @@ def _examiner(text: str) -> str:
 
 def is_exam_mark(line: str) -> bool:
     """A ``BY`` line, an examination heading or a swearing-in line."""
-    return bool(
+    return len(line) <= _LONGEST and bool(
         _BY.match(line)
         or _EXAM_HEADING.match(line)
         or _SWORN.match(line)
@@ -134,9 +138,12 @@ class Testimony:
         if m := _BY.match(line):
             self.examiner = _examiner(m.group(1))
             return Step("closed", "", line)
-        if m := _EXAM_HEADING.match(line):
+        if len(line) <= _LONGEST and (m := _EXAM_HEADING.match(line)):
             self.examiner = _examiner(m.group(1)) if m.group(1) else ""
             return Step("closed", "", line)
+        if len(line) > _LONGEST:  # headings and swearing-in lines are short
+            self._pending = ""
+            return self._qa(line, open_qa, tail)
         pending, self._pending = self._pending, ""
         sworn = _SWORN.match(line) or _SWORN_MIXED.match(line)
         if sworn or (pending and _SWORN_REST.match(line)):
@@ -151,6 +158,9 @@ class Testimony:
         if _UNNAMED_SWORN.match(line) or _WITNESS_GONE.match(line):
             self.witness = self.examiner = ""
             return Step("closed", "", line)
+        return self._qa(line, open_qa, tail)
+
+    def _qa(self, line: str, open_qa: str | None, tail: str) -> Step | None:
         marked = _QA_MARKED.match(line)
         bare = None if marked or not self.mode else _QA_BARE.match(line)
         if bare and is_speaker_line(line):  # "A JUROR: ...": a turn of its own

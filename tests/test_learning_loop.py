@@ -358,3 +358,22 @@ def test_retraining_with_the_real_trainer_on_a_tiny_set(
     assert os.path.isdir(model.path) and model.f1 is not None
     assert model.decision and model.baseline["model"] is None  # against the shipped model
     assert not list(learning.models_dir().glob("*.partial*"))
+
+
+def test_retraining_follows_the_shipped_recipe_from_the_active_models_tok2vec(settings, tmp_path):
+    domain = pytest.importorskip("engine.learning.domain")
+    from engine.detectors.domain import SHIPPED_MODEL
+
+    if not (SHIPPED_MODEL / "training.json").is_file():
+        pytest.skip("no shipped domain model in this checkout")
+    recipe = domain.read_training(SHIPPED_MODEL)["recipe"]
+    settings.LEARNING_DOMAIN_OPTIONS = {"max_seconds": 30}
+    config = learning_loop.domain_config(out_dir=str(tmp_path / "m"), seed=5)
+    assert config.batch_size == recipe["batch_size"] and config.max_epochs == recipe["max_epochs"]
+    assert config.max_seconds == 30 and config.seed == 5 and config.out_dir == str(tmp_path / "m")
+    assert config.base == str(SHIPPED_MODEL)  # the domain-trained tok2vec to start from
+    active = tmp_path / "active"
+    (active / "tok2vec").mkdir(parents=True)
+    assert learning_loop.domain_config(out_dir="x", seed=1, start_from=str(active)).base == str(
+        active
+    )

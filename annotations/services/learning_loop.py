@@ -107,13 +107,33 @@ def recipe_docs() -> tuple[list[GoldDoc], list[GoldDoc]]:
     return list(train), list(dev)
 
 
-def domain_config(*, out_dir: str, seed: int):
-    """The trainer's recipe with ``settings.LEARNING_DOMAIN_OPTIONS`` (any
-    ``DomainConfig`` field, e.g. ``{"max_seconds": 300}``) over its defaults."""
+def domain_config(*, out_dir: str, seed: int, start_from: str | None = None):
+    """The shipped model's recipe (its ``training.json``: batch size, epochs, time limit,
+    ...), its ``tok2vec`` started from ``start_from`` (the active model's, else the
+    shipped model's: trained on our domain already), then
+    ``settings.LEARNING_DOMAIN_OPTIONS`` (any ``DomainConfig`` field, e.g.
+    ``{"max_seconds": 300}``) over both."""
+    import dataclasses
+
     from django.conf import settings
 
+    domain = _domain()
+    fields = {f.name for f in dataclasses.fields(domain.DomainConfig)}
+    recipe: dict = {}
+    try:
+        from engine.learning.domain import read_training
+
+        shipped = read_training(domain.shipped)
+        recipe = {k: v for k, v in (shipped.get("recipe") or {}).items() if k in fields}
+        recipe.pop("labels", None)  # every label the gold holds
+        base = start_from or domain.shipped
+        if Path(base, "tok2vec").is_dir():
+            recipe["base"] = base
+    except (OSError, ValueError, ImportError, AttributeError):
+        pass
     options = dict(getattr(settings, "LEARNING_DOMAIN_OPTIONS", {}) or {})
-    return _domain().DomainConfig(**{**options, "out_dir": out_dir, "seed": seed})
+    merged = {**recipe, **options, "out_dir": out_dir, "seed": seed}
+    return domain.DomainConfig(**{k: v for k, v in merged.items() if k in fields})
 
 
 def domain_train(train: list[GoldDoc], dev: list[GoldDoc], *, config, progress):
@@ -380,7 +400,12 @@ def domain_retrain(
             (approved_held, "approved") if approved_held else (recipe_dev, "generated")
         )
         train = recipe_train + approved_train
-        config = domain_config(out_dir=str(partial), seed=model.seed)
+        active_now = active_model()
+        config = domain_config(
+            out_dir=str(partial),
+            seed=model.seed,
+            start_from=active_now.path if active_now else None,
+        )
         result = _niced(
             lambda relay: domain_train(train, recipe_dev, config=config, progress=relay),
             progress,

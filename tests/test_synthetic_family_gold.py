@@ -150,3 +150,16 @@ def test_testimony_family_holds_its_hard_cases_as_gold_of_the_right_label(family
         assert "\nQ: " in text and "\nTHE WITNESS: " in text
     else:
         assert doc.hard_cases["answer_after_objection"]
+
+
+@pytest.mark.parametrize("family", OTHER)
+def test_family_gold_spans_are_trimmed_known_labels_that_never_overlap(family):
+    from engine.labels import LABELS
+
+    for seed in (0, 13):
+        doc = family_document(seed, family, words=1500)
+        spans = sorted(_spans(doc.gold))
+        for (_, e1, *_), (s2, *_) in zip(spans, spans[1:], strict=False):
+            assert e1 <= s2
+        for _, _, label, surface in spans:
+            assert label in LABELS and surface == surface.strip() and surface

@@ -34,6 +34,22 @@ def mb(n: float) -> str:
     return f"{n / (1024 * 1024):.1f} MB"
 
 
+def directory_refusal(data: bytes, *, what: str, max_entries: int) -> UnsafeArchive | None:
+    """Refuse ``what`` before its directory is read when it could list more than
+    ``max_entries`` entries: ``zipfile`` builds an object per entry of the central
+    directory (500,000 empty entries, a 41 MB file, took 286 MB and 30 s before the
+    member count refused them). Every entry ``zipfile`` accepts starts with the central
+    directory's signature, so counting the signature bounds them whatever the archive's
+    end record claims (stored archives inside it count too: ``max_entries`` leaves room)."""
+    entries = data.count(b"PK\x01\x02")
+    if entries <= max_entries:
+        return None
+    return UnsafeArchive(
+        f"{what} was refused: its directory lists more than {max_entries:,} entries, "
+        "far more than a document or a batch of transcripts holds."
+    )
+
+
 def methods_refusal(infos: list[zipfile.ZipInfo], *, what: str) -> UnsafeArchive | None:
     """Refuse ``what`` (``"The zip archive"``) when a member is compressed otherwise than
     stored or deflate."""

@@ -28,6 +28,7 @@ import zipfile
 
 from engine.importing.archives import (
     BoundedReader,
+    directory_refusal,
     mb,
     methods_refusal,
     read_member,
@@ -63,6 +64,9 @@ def docx_text(data: bytes) -> str:
     and declared sizes, stored or deflate only), then only its main part is read, counted
     while it inflates and parsed as a stream (``_body_text``): memory holds the text, not
     the XML or its tree, however many elements the part has."""
+    # embedded packages (a spreadsheet, stored) list their own entries: room for them
+    if refusal := directory_refusal(data, what=_WORD, max_entries=20 * DOCX_MAX_PARTS):
+        raise refusal
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from engine.importing.archives import methods_refusal, read_member
+from engine.importing.archives import directory_refusal, methods_refusal, read_member
 from engine.importing.errors import (
     EmptyFile,
     ImportRejected,
@@ -63,6 +63,10 @@ def iter_zip(
     """The importable members of a zip archive (in memory)."""
     import io
 
+    # stored archives inside it list their own entries: room for 100 per member
+    if refusal := directory_refusal(data, what="The zip archive", max_entries=100 * max_members):
+        yield SourceFile(path, error=refusal)
+        return
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()

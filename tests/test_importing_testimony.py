@@ -260,3 +260,16 @@ def test_a_long_answer_line_skips_the_heading_and_swearing_in_patterns():
     text = f"BY MS. DOE:\nQ One?\nA {line}\nQ Two?\nA No.\n"
     turns = _turns(text)
     assert turns[2][0] == "THE WITNESS" and len(turns) == 5
+
+
+@pytest.mark.parametrize("mark", ["A", "A."])
+def test_exhibit_a_at_a_line_start_continues_the_sentence_it_ends(mark):
+    text = (
+        "BY MS. DOE:\nQ. Did you go?\nA. Yes.\nMR. POE: I'd like this marked as Exhibit\n"
+        f"{mark} for identification.\nQ. Let me show you Exhibit\n{mark} and ask you about it.\n"
+        "A. I see it.\n"
+    )
+    turns = _turns(text)
+    assert ("MR. POE", f"I'd like this marked as Exhibit {mark} for identification.") in turns
+    assert ("MS. DOE", f"Let me show you Exhibit {mark} and ask you about it.") in turns
+    assert turns[-1] == ("THE WITNESS", "I see it.")

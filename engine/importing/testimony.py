@@ -19,8 +19,10 @@ Bare ``Q``/``A`` lines are read only in a document in question-and-answer form
 (``BY`` lines, ``EXAMINATION`` headings, a swearing-in line) and at least one question
 followed by an answer. Elsewhere a line starting with the word "A" ("A man came in") is
 prose. Inside testimony, a bare ``A`` line right after an answer continues it (two answers
-never follow each other), and a bare ``Q`` line after a question that does not end a
-sentence continues it. Django-free.
+never follow each other), a bare ``Q`` line after a question that does not end a sentence
+continues it, and an ``A`` line (bare or ``A.``) after a question or a remark that stops
+mid-sentence (a letter, digit or comma: "... marked as Exhibit" / "A for identification")
+continues it. Django-free.
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ _WITNESS_GONE = re.compile(
     re.I,
 )
 _LONGEST = 300  # longer lines are read for Q/A only (the patterns above backtrack)
+_MID_SENTENCE = re.compile(r"[A-Za-z0-9,]$")
 _ENDS_SENTENCE = re.compile(r"[.?!:;\"'’”)\]-]$")
 
 
@@ -172,6 +175,9 @@ class Testimony:
         if bare and open_qa == letter:
             if letter == "A" or not _ENDS_SENTENCE.search(tail):
                 return Step("continue", "", line)
+        if letter == "A" and open_qa in ("Q", "") and _MID_SENTENCE.search(tail):
+            # "... marked as Exhibit" + "A for identification.": the sentence goes on.
+            return Step("continue", "", line)
         if letter == "Q":
             if by := _BY_IN_QUESTION.match(text):
                 self.examiner = _examiner(by.group(1)).upper()

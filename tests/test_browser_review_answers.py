@@ -59,3 +59,34 @@ def test_add_and_suggest_at_all_occurrences_answer_without_console_errors(
     assert Span.objects.filter(transcript=transcript, label="LOCATION").count() == 4
     assert page.locator("#eg-LOCATION li.ent").count() >= 1
     assert [e for e in errors if "oobErrorNoTarget" in e or "htmx" in e] == []
+
+
+def test_the_search_box_stays_visible_at_1280_px_once_submit_for_approval_appears(
+    login_page, live_server, annotator
+):
+    from transcripts.models import Transcript
+
+    text = "WITNESS: I met Darrow Kell at the Fresno fair in the summer of the year."
+    transcript = make_transcript(text, assignees=[annotator], state=Transcript.State.IN_REVIEW)
+    for word, label in (("Darrow", "PERSON"), ("Kell", "PERSON"), ("Fresno", "LOCATION")):
+        start = text.index(word)
+        Span.objects.create(
+            transcript=transcript, start=start, end=start + len(word), label=label,
+            status=Span.Status.ACCEPTED,
+        )  # fmt: skip
+    review_assign_entities(transcript=transcript)
+    page = login_page(annotator)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_review(page, live_server, transcript)
+    page.wait_for_selector("#submit-button")
+    page.screenshot(path="/tmp/shots/review-head-submit-1280x720.png")
+    for selector in ("#search", "#submit-button", "#undo-button", "#goto-input", "#auto-advance"):
+        seen = page.evaluate(
+            """(sel) => { const el = document.querySelector(sel); const r = el.getBoundingClientRect();
+            if (r.width < 10 || r.left < 0 || r.right > window.innerWidth) return false;
+            return [r.left + 3, r.left + r.width / 2, r.right - 3].every((x) => {
+              const hit = document.elementFromPoint(x, r.top + r.height / 2);
+              return !!hit && (hit === el || el.contains(hit)); }); }""",
+            selector,
+        )
+        assert seen, f"{selector} is hidden or cut off at 1280 px"

@@ -202,3 +202,14 @@ def test_a_states_public_body_or_one_after_a_line_number_is_public_a_local_one_i
     }
     regions = public_terms(text).regions
     assert [text[s:e] for s, e, _ in regions] == ["Police Department"]
+
+
+def test_a_given_name_that_is_a_word_before_a_surname_stays_a_person_at_a_sentence_start():
+    text = "RITA TEMBLEY:   Amber Lee and a friend of hers, I think."
+    assert rules(text, [at(text, "Amber", detector="transformer")]) == {("Amber", "span", "")}
+
+
+def test_an_ordinary_word_at_an_answers_start_is_cut_from_a_models_longer_find():
+    text = "HAROLD OKAFOR:   Case type was the point, he said."
+    found = rules(text, [at(text, "OKAFOR:   Case")])
+    assert found == {("OKAFOR", "span", ""), ("Case", "dropped", "sentence-start-word")}

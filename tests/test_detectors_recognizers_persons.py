@@ -182,3 +182,12 @@ def test_a_role_word_that_is_a_common_surname_is_the_name_after_an_honorific():
     assert kept("MS. CROSS: Yes.") == ["CROSS"]
     assert kept("Mr. Chief Justice, may it please the Court.") == []
     assert kept("Thank you, Mr. Vice President.") == []
+
+
+def test_a_title_word_ending_a_sentence_does_not_make_the_next_sentences_word_a_name():
+    from engine.detectors.recognizers.persons import PersonContextRecognizer
+
+    text = "A: I had to tell the officer. Fine, he said. Then Sgt. Vance and Officer Tembley came."
+    found = [text[f.start : f.end] for f in PersonContextRecognizer().find_all(text)]
+    assert "Fine" not in found
+    assert {"Vance", "Tembley"} <= set(found)

@@ -65,6 +65,8 @@ _SHORT_DURATION = re.compile(
     r"(?: and a half)? (?:minutes?|mins?|hours?|hrs?|seconds?|secs?)$",
     re.IGNORECASE,
 )
+# not_names rules that also judge one part of a longer find (initials stay parts)
+_PART_SHAPE_RULES = frozenset({"sentence-start-word", "acronym-plural", "determiner-before"})
 _NAMED = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "NRP"})
 # a day's ordinal, OCR look-alikes of digits read (``ocr_digits``): "l5th", "2lst", "3Oth"
 _OCR_ORDINAL = re.compile(r"^(?:[12]?\d|3[01])(?:st|nd|rd|th)$")
@@ -462,8 +464,13 @@ def clean(
                 drop(d, rule)  # "Traffic was bad", "the Tahoe", "MRIs", "B" (not_names.py)
                 continue
         if d.label == "PERSON":
+            model = statistical_member(d.detector, d.explanation)
             for s, e in person_name_parts(text, d.start, d.end):
                 rule = _person_part_rule(text, s, e, d, allow, public)
+                if not rule and model and (s, e) != (d.start, d.end):
+                    # a part of a model's longer find ("OKAFOR: Case" across a tag)
+                    rule = person_shape_rule(text, s, e)
+                    rule = rule if rule in _PART_SHAPE_RULES else None
                 if rule:
                     drop(d, rule, s, e)
                 else:
@@ -511,7 +518,9 @@ def _person_part_rule(
 def _value_rule(text: str, d: Detection, value: str, allow: AllowList) -> str | None:
     """The rule that drops a DATE, TIME, place, body or group for its words, or None."""
     if d.label in {"DATE", "TIME"}:
-        value = ocr_digits(value)  # "l998", "September lOth": OCR look-alikes of digits
+        # "l998", "September lOth", "the lst": OCR look-alikes of digits (read with the
+        # words before, which some shapes need)
+        value = ocr_digits(text[max(0, d.start - 4) : d.end])[-len(value) :]
     if d.label == "DATE":
         if not _DATE_OK.search(value):
             return "date-no-anchor"  # "today's"

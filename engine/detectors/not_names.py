@@ -18,7 +18,8 @@ never a list of words from one transcript:
   frequency, ``when``, ``here``, ``traffic``, ``correct``) capitalised only because it
   opens a sentence, a line, a question or an answer — *unless the transcript says it is a
   name*: the same word capitalised in mid-sentence elsewhere (``told Hope``), after an
-  honorific (``Ms. Hope``), in a speaker tag or spelled out (``engine.detectors.given``).
+  honorific (``Ms. Hope``), in a speaker tag or spelled out (``engine.detectors.given``),
+  or a surname follows it (``Amber Lee and a friend``).
 
 The rules apply to a statistical model's single-word PERSON find only (spaCy, directly or
 through Presidio; the token classifier; a learned member), never to a hand-written rule's.
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from engine.detectors.ordinary import is_ordinary
+from engine.detectors.ordinary import is_name_word, is_ordinary
 
 _ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
 _DETERMINER_BEFORE = re.compile(
@@ -42,6 +43,7 @@ _ABBREVIATION_END = re.compile(
     r"No|Nos|Co|Inc|Corp|Ltd|vs|v|[A-Z])\.$",
     re.IGNORECASE,
 )
+_NEXT_WORD = re.compile(r"[ \t]+([A-Z][a-z'’]+)\b")
 _MID_SENTENCE_CAPITAL = re.compile(r"(?<=[a-z,;] )[A-Z][a-z'’]+")
 
 _EVIDENCE: list = []  # [(text, words the transcript itself makes names)]
@@ -97,4 +99,7 @@ def person_shape_rule(text: str, start: int, end: int) -> str | None:
         return None
     if word.lower() in _named_here(text):
         return None  # "Hope said" where "told Hope" or "Ms. Hope" makes it a name
+    after = _NEXT_WORD.match(text, end)
+    if after and (not is_ordinary(after.group(1)) or is_name_word(after.group(1))):
+        return None  # "Amber Lee and a friend": a given name before a surname
     return "sentence-start-word"

@@ -16,7 +16,10 @@ _TITLE_WORDS = (
     r"Detective|detective|Det|Deputy|Agent|Chaplain|Warden|Counselor|Judge|Reverend|Rev|"
     r"Pastor|Nurse|Doctor|Professor|Correctional Officer|correctional officer)"
 )
-_TITLED_NAME = _c(rf"\b{_TITLE_WORDS}\.? (?P<span>{_NAME}(?: {_NAME})?)(?![\w-])")
+# a period only after an abbreviation ("Sgt. Vance"): "tell the officer. Fine." ends a sentence
+_TITLED_NAME = _c(
+    rf"\b(?:{_TITLE_WORDS}|(?:Mr|Mrs|Ms|Dr|Sgt|Lt|Capt|Det|Rev)\.) (?P<span>{_NAME}(?: {_NAME})?)(?![\w-])"
+)
 _KIN = (
     r"(?:mother|mom|father|dad|stepfather|stepmother|stepdad|stepmom|brother|sister|son|"
     r"daughter|uncle|aunt|auntie|cousin|nephew|niece|grandmother|grandfather|grandma|"

@@ -48,7 +48,7 @@ def _race(monkeypatch, posts):
 
     def run(i, client, url, data):
         try:
-            start.wait(timeout=10)
+            start.wait(timeout=120)  # a limit for a thread that never starts
             statuses[i] = client.post(url, data, **HX).status_code
         except Exception as exc:  # a 500 raised through the test client
             statuses[i] = f"{type(exc).__name__}: {exc}"
@@ -150,7 +150,7 @@ def test_an_action_arriving_just_after_a_delete_gets_409_never_500(monkeypatch, 
             deleted.set()
 
     def wait_then_act(**kwargs):
-        deleted.wait(timeout=10)
+        deleted.wait(timeout=120)
         return original_action(**kwargs)
 
     monkeypatch.setattr(rs, "span_delete", delete_then_signal)

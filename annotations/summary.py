@@ -88,7 +88,10 @@ class ReviewSummary:
     transcript_id: int
     proposed: int = 0
     counts: dict = field(default_factory=dict)  # category -> {label: n}
+    # a form rejected at two or more mentions; a single rejected span is no form decision
+    # (issue 29, 3.5) and is listed apart
     rejected_forms: list[Form] = field(default_factory=list)
+    rejected_spans: list[Form] = field(default_factory=list)
     added_forms: list[Form] = field(default_factory=list)
     bulk: Counter = field(default_factory=Counter)  # bulk action -> spans
     bulk_events: Counter = field(default_factory=Counter)  # bulk action -> actions
@@ -147,6 +150,7 @@ class ReviewSummary:
             "proposed": self.proposed,
             "decisions": {k: dict(sorted(v.items())) for k, v in self.counts.items() if v},
             "rejected_forms": len(self.rejected_forms),
+            "rejected_spans": len(self.rejected_spans),
             "added_forms": len(self.added_forms),
             "bulk": dict(self.bulk),
             "one_by_one": self.one_by_one,
@@ -254,7 +258,9 @@ def _decisions(summary: ReviewSummary, transcript: Transcript, base: str) -> Non
         ]
         return sorted(out, key=lambda f: (-f.count, f.label, f.text.casefold()))
 
-    summary.rejected_forms = forms(rejected)
+    rejections = forms(rejected)
+    summary.rejected_forms = [f for f in rejections if f.count > 1]
+    summary.rejected_spans = [f for f in rejections if f.count == 1]
     summary.added_forms = forms(added)
 
 

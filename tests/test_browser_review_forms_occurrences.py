@@ -124,3 +124,16 @@ def test_a_rows_label_menu_relabels_that_form_without_focusing_it_first(
         for s in Span.objects.filter(transcript=transcript)
         if text[s.start : s.end] == "Darrow"
     } == {"DATE"}
+
+
+def test_the_table_returns_to_the_review_at_the_reviews_address(
+    login_page, live_server, annotator
+):
+    transcript = um_transcript(annotator)
+    Span.objects.filter(transcript=transcript, label="PERSON").update(status="accepted")
+    page = login_page(annotator)
+    _open_table(page, live_server, transcript, "LOCATION")
+    page.keyboard.press("a")  # the last open form: the table goes back to the review
+    page.wait_for_selector("#review[data-ready='1']")
+    review = reverse("annotations:review", args=[transcript.pk])
+    assert page.evaluate("() => location.pathname + location.search") == review

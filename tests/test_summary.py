@@ -92,9 +92,11 @@ def test_the_summary_counts_each_kind_of_decision_per_label(annotator, lead):
     assert summary.counts["added"] == {"PERSON": 1}
     assert summary.counts["deleted"] == {"PERSON": 1}
     assert "undecided" not in summary.counts
-    assert [(f.text, f.count) for f in summary.rejected_forms] == [("Good", 1), ("Um", 1)]
+    # two single-span rejects: no form decision (issue 29, 3.5), listed apart
+    assert summary.rejected_forms == []
+    assert [(f.text, f.count) for f in summary.rejected_spans] == [("Good", 1), ("Um", 1)]
     assert [f.text for f in summary.added_forms] == ["Dana"]
-    assert summary.rejected_forms[1].url.endswith(
+    assert summary.rejected_spans[1].url.endswith(
         f"?span={Span.objects.get(transcript_id=summary.transcript_id, status='rejected', start=TEXT.index('Um')).pk}"
     )
 
@@ -198,3 +200,20 @@ def test_the_changes_view_lists_each_difference_from_the_proposal_in_context(
     assert body.count('class="change change-') == 7 and "PERSON “Fresno”" in body
     client.force_login(annotator)
     assert client.get(reverse("annotations:changes", args=[t.pk])).status_code == 403
+
+
+def test_a_form_rejected_at_every_mention_is_a_rejected_form_and_a_single_reject_is_not(
+    annotator, lead
+):
+    t = make_transcript(
+        "WITNESS: Um, Mr. Quill. Um, yes.\nQ: Good. Um, Fresno?", assignees=[annotator]
+    )
+    for word in ("Um", "Good", "Quill"):
+        for start in [i for i in range(len(t.text)) if t.text.startswith(word, i)]:
+            Span.objects.create(transcript=t, start=start, end=start + len(word), label="PERSON")
+    rs.review_assign_entities(transcript=t)
+    rs.spans_reject_form(transcript=t, actor=annotator, label="PERSON", form="um")
+    rs.span_reject(span=Span.objects.get(transcript=t, start=t.text.index("Good")), actor=annotator)
+    summary = review_summary(transcript=t)
+    assert [(f.text, f.count) for f in summary.rejected_forms] == [("Um", 3)]
+    assert [f.text for f in summary.rejected_spans] == ["Good"]

@@ -17,11 +17,15 @@ def test_busy_workers_refuse_a_database_several_processes_cannot_share():
 
 
 def test_a_corpus_workers_are_found_by_the_id_that_names_its_pid():
+    # The child says it runs (its line comes once Python runs its code, i.e. after the
+    # exec): before that, /proc/<pid>/cmdline is still the parent's (failed once under load).
     child = subprocess.Popen(
-        [sys.executable, "-c", "import time; time.sleep(30)", "db_worker", "--worker-id",
-         f"bench-{os.getpid()}-2-0"],
+        [sys.executable, "-c", "import time; print('up', flush=True); time.sleep(30)",
+         "db_worker", "--worker-id", f"bench-{os.getpid()}-2-0"],
+        stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
+        assert child.stdout.readline().strip() == "up"
         assert bw._worker_pids(os.getpid()) == [child.pid]
         assert bw._worker_pids(os.getpid() + 1_000_000) == []
         assert bw._cpu_seconds([os.getpid()]) > 0

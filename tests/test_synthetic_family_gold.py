@@ -134,6 +134,10 @@ def test_testimony_family_holds_its_hard_cases_as_gold_of_the_right_label(family
         ),
         "swearing_in": ("PERSON", r"[A-Z]+ [A-Z]+"),
         "examiner_change": ("PERSON", r"[A-Z]+"),
+        "word_street": ("LOCATION", r"[A-Z][a-z]+ Street"),
+        "short_surname": ("PERSON", r"[A-Z][a-z]{1,2}"),
+        "town_in_speech": ("LOCATION", r"[A-Z][a-z]+"),
+        "word_given_name": ("PERSON", r"[A-Z]+"),
     }
     for case, (label, surface) in expected.items():
         found = doc.hard_cases[case]

@@ -12,7 +12,10 @@ swearing-in sentence, printed over two lines), ``examiner_change`` (a second ``B
 ``unnamed_witness`` (``(Witness sworn.)`` and no ``BY`` line: ``Q`` / ``THE WITNESS``),
 ``phonetic_spelling``, ``ocr_day`` (``the 2lst``), ``military_time`` (``0915``),
 ``two_word_street`` (``4117 Cedar Hollow Road``), ``st_county`` (``St. Clair County``),
-``answer_after_objection`` (an answer after counsel's objection, depositions).
+``answer_after_objection`` (an answer after counsel's objection, depositions), and kinds
+that leaked elsewhere: ``word_street`` (``Liberty Street``), ``short_surname`` (``Mr. Ng``),
+``town_in_speech`` (a made-up town: ``We drove up to Kowalczyk``), ``word_given_name``
+(``HOPE said it. My cousin Hope.``).
 
 Every person, number and street is made up (Faker, seeded); states and counties are real
 public places. Django-free.
@@ -46,6 +49,9 @@ _STREET_A = ("Cedar", "Spring", "Maple", "Willow", "Pine", "Deer", "Fox", "Mill"
 _STREET_B = ("Hollow", "Valley", "Grove", "Ridge", "Creek", "Hill", "Run", "Meadow", "Bend")
 _SUFFIX = ("Road", "Lane", "Drive", "Court", "Way")
 _AGES = ("nineteen", "twenty-two", "seventeen", "thirty", "forty-one")
+_WORD_STREETS = ("Liberty", "Union", "Market", "Church", "Hope", "Commerce", "Prospect", "Water")
+_SHORT_SURNAMES = ("Yu", "Ng", "Wu", "Li", "Ho", "Ma", "Le", "Lam", "Ong", "Tan")
+_WORD_NAMES = ("Hope", "Joy", "Grace", "Faith", "Summer", "April", "Rose", "Dawn")
 _JUROR_TAGS = ("A JUROR", "JUROR", "GRAND JUROR", "A GRAND JUROR")
 
 
@@ -139,6 +145,27 @@ class _Exam:
         self.q("Is that in the county?")
         self.a(f"Yes. {L(self.place['county'], 'st_county')}.")
 
+    def leaks(self) -> None:
+        """Kinds that leaked on transcripts nobody here had seen (issue 29 §2, issue 30),
+        made up: a street named by an ordinary word, two-letter surnames, a made-up town in
+        speech, a given name that is an ordinary word, alone and in capitals."""
+        from .hard_cases import _town
+
+        rng = self.rng
+        other = Faker(rng.choice(("de_DE", "it_IT", "nl_NL", "pl_PL")))
+        other.seed_instance(rng.randrange(1 << 30))
+        word = rng.choice(_WORD_STREETS)
+        short, short2 = rng.sample(_SHORT_SURNAMES, 2)
+        given = rng.choice(_WORD_NAMES)
+        self.q("Where did you meet them?")
+        self.a(f"On {L(f'{word} Street', 'word_street')}, near the church.")
+        self.q(f"Did you talk to Mr. {P(short, 'short_surname')}?")
+        self.a(f"Yes. {P(short)} and Ms. {P(short2, 'short_surname')} were both there.")
+        self.q("Where did you drive after that?")
+        self.a(f"We drove up to {L(_town(other), 'town_in_speech')} to see my aunt.")
+        self.q("Who told you about the car?")
+        self.a(f"{P(given.upper(), 'word_given_name')} said it. My cousin {P(given)}.")
+
     def the_night(self) -> None:
         rng = self.rng
         month = rng.choice(MONTHS)
@@ -211,6 +238,7 @@ def _grand_jury(seed: int, words: int):
     exam.identity(w1f, w1l, phonetically=rng.random() < 0.5)
     exam.address()
     exam.the_night()
+    exam.leaks()
     share = words // 3
     exam.filler(b.words + share)
     exam.juror(xf, xl)
@@ -304,6 +332,7 @@ def _deposition(seed: int, words: int):
     b.say(f"MS. {P(dl.upper())}", "Objection. Form.")
     exam.a(m("", "Yes, I was. I drove for them out of the yard.", "answer_after_objection"))
     exam.the_night()
+    exam.leaks()
     exam.filler(b.words + words // 2)
     b.say(f"MR. {P(xl.upper())}", "I'll pass the witness.")
     exam.by("MS.", dl, "examiner_change")

@@ -200,8 +200,10 @@ def test_a_states_public_body_or_one_after_a_line_number_is_public_a_local_one_i
     assert rules(text, [at(text, "Stockton Police Department", "ORGANIZATION")]) == {
         ("Stockton Police Department", "span", "")
     }
-    regions = public_terms(text).regions
-    assert [text[s:e] for s, e, _ in regions] == ["Police Department"]
+    # a named local body is one name: none of its words is a public term
+    assert public_terms(text).regions == []
+    text = "A. He is a firefighter at Red River Army Depot. She is in the Army."
+    assert [text[s:e] for s, e, _ in public_terms(text).regions] == ["Army"]
 
 
 def test_a_given_name_that_is_a_word_before_a_surname_stays_a_person_at_a_sentence_start():
@@ -213,3 +215,9 @@ def test_an_ordinary_word_at_an_answers_start_is_cut_from_a_models_longer_find()
     text = "HAROLD OKAFOR:   Case type was the point, he said."
     found = rules(text, [at(text, "OKAFOR:   Case")])
     assert found == {("OKAFOR", "span", ""), ("Case", "dropped", "sentence-start-word")}
+
+
+def test_a_gazetteer_name_after_a_determiner_is_a_name_used_as_a_modifier():
+    text = "Q. Is this the Allen case or the Tahoe?"
+    found = rules(text, [at(text, "Allen"), at(text, "Tahoe")])
+    assert found == {("Allen", "span", ""), ("Tahoe", "dropped", "determiner-before")}

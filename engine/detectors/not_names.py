@@ -13,7 +13,8 @@ never a list of words from one transcript:
   acronym's plural;
 * ``determiner-before`` — a person's name takes no article or possessive determiner
   (``the Tahoe``, ``a Camry``, ``my Chevy``): a role between them makes the name
-  (``the victim Tembley``) and is another rule's business;
+  (``the victim Tembley``) and is another rule's business; a word of a name gazetteer
+  stays (``the Allen case``: a name used as a modifier);
 * ``sentence-start-word`` — an ordinary English word (``ordinary.is_ordinary``: by
   frequency, ``when``, ``here``, ``traffic``, ``correct``) capitalised only because it
   opens a sentence, a line, a question or an answer — *unless the transcript says it is a
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from engine.detectors.ordinary import is_name_word, is_ordinary
+from engine.detectors.ordinary import in_name_gazetteer, is_name_word, is_ordinary
 
 _ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
 _DETERMINER_BEFORE = re.compile(
@@ -90,8 +91,8 @@ def person_shape_rule(text: str, start: int, end: int) -> str | None:
     if _ACRONYM_PLURAL.fullmatch(value):
         return "acronym-plural"
     before = text[max(0, start - 12) : start]
-    if _DETERMINER_BEFORE.search(before):
-        return "determiner-before"
+    if _DETERMINER_BEFORE.search(before) and not in_name_gazetteer(value):
+        return "determiner-before"  # "the Allen case", "the Tyler division" stay names
     word = re.sub(r"['’]s?$", "", value)
     if not word[:1].isupper() or not is_ordinary(word):
         return None

@@ -200,6 +200,8 @@ class PublicTerms:
                     continue  # a prison, a school, a police department: they locate a person
                 if kind == "body" and re.search(r"\b(?:County|City|Town)\b", value):
                     continue  # "Office of the District Attorney of Tulare County": a place
+                if kind == "office" and _inside_a_name(text, match.start(), match.end()):
+                    continue  # "Red River Army Depot", "Tulare County Sheriff's Office"
                 regions.append((match.start(), _possessive_end(text, match.end()), kind))
         self.regions = sorted(regions)
         # the union of the regions, for a bisect lookup (regions overlap: "Penal Code" and
@@ -247,6 +249,18 @@ class PublicTerms:
     def in_caps_boilerplate(self, start: int, end: int) -> bool:
         i = bisect.bisect_right(self._caps_starts, start) - 1
         return i >= 0 and end <= self.caps_lines[i][1]
+
+
+_CAPITAL_BEFORE = re.compile(r"\b(?!The\b|A\b|An\b)[A-Z][\w'’]*[ \t]+$")
+_CAPITAL_AFTER = re.compile(r"[ \t]+(?!of\b|and\b)[A-Z][a-z]")
+
+
+def _inside_a_name(text: str, start: int, end: int) -> bool:
+    """Whether a public body's words are part of a longer capitalised name: a place or
+    a name before them (``Tulare County Sheriff's Office``, ``Red River Army``) or a
+    capitalised word after them (``Army Depot``)."""
+    before = text[max(0, start - 30) : start]
+    return bool(_CAPITAL_BEFORE.search(before) or _CAPITAL_AFTER.match(text, end))
 
 
 _FUNCTION = frozenset({"the", "of", "a", "an", "and", "s", "'s", "’s"})

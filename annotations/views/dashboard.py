@@ -128,7 +128,7 @@ def _learning_curve() -> dict | None:
             ("reviewer inputs", [r["reviewer_inputs"] for r in rows]),
             ("leaks after review", [r["leaks_after_review"] for r in rows]),
         ],
-        title="Per hearing, in the order they were approved",
+        title="Per hearing (count), in the order they were approved; dashed: retrained",
         markers=[
             (i, f"retrained after hearing {r['hearing']}: {r.get('decision') or ''}")
             for i, r in enumerate(rows)

@@ -10,11 +10,11 @@ import uuid
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from annotations import locking
+from annotations.benchmarks.clients import bench_client
 from annotations.models import Entity, Span
 from annotations.selectors import review_windows
 from annotations.services.review import word_step
@@ -38,7 +38,7 @@ def measure_lead_pages(*, transcript: Transcript, user, repeat: int) -> dict:
     User = get_user_model()
     lead = User.objects.create_user(username=f"bench-lead-{uuid.uuid4().hex[:8]}")
     lead.groups.add(Group.objects.get_or_create(name=roles.LEAD)[0])
-    client = Client()
+    client = bench_client()
     client.force_login(lead)
     timings: dict[str, list[float]] = {}
     sizes: dict[str, int] = {}
@@ -89,7 +89,7 @@ def measure_lead_pages(*, transcript: Transcript, user, repeat: int) -> dict:
 
 
 def measure_review_actions(*, transcript: Transcript, user, repeat: int) -> dict:
-    client = Client(HTTP_HX_REQUEST="true")
+    client = bench_client(HTTP_HX_REQUEST="true")
     client.force_login(user)
     page_url = reverse("annotations:review", args=[transcript.pk])
     action = lambda name: reverse("annotations:review-action", args=[transcript.pk, name])  # noqa: E731

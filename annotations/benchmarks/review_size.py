@@ -18,10 +18,10 @@ import time
 import uuid
 
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from annotations.benchmarks.clients import bench_client
 from annotations.models import Span
 from transcripts.models import Transcript, Utterance
 
@@ -100,7 +100,7 @@ def measure_undo(*, sizes: list[int], user) -> list[dict]:
     return rows
 
 
-def _get(client: Client, url: str) -> tuple[float, int, int]:
+def _get(client, url: str) -> tuple[float, int, int]:
     started = time.perf_counter()
     response = client.get(url)
     seconds = time.perf_counter() - started
@@ -115,7 +115,7 @@ def measure_pages(*, sizes: list[int], long_lines: int, user, repeat: int = 2) -
     from annotations.selectors.reading import reading_parts
     from annotations.services import review as rs
 
-    client = Client()
+    client = bench_client()
     client.force_login(user)
     made: list[tuple[str, Transcript]] = []
     rows = []

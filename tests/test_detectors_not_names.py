@@ -221,3 +221,32 @@ def test_a_gazetteer_name_after_a_determiner_is_a_name_used_as_a_modifier():
     text = "Q. Is this the Allen case or the Tahoe?"
     found = rules(text, [at(text, "Allen"), at(text, "Tahoe")])
     assert found == {("Allen", "span", ""), ("Tahoe", "dropped", "determiner-before")}
+
+
+class _FirstWhen:
+    """Stands in for a statistical model that once reads a sentence's first word as a name."""
+
+    labels = frozenset({"PERSON"})
+
+    def detect(self, document):
+        start = document.text.index("When")
+        return [Detection(start, start + 4, "PERSON", 0.85, self.name)]
+
+
+def test_a_one_off_sentence_start_proposal_is_not_spread_to_every_occurrence():
+    from engine.detectors.base import Detector, Document
+    from engine.detectors.ensemble import Ensemble
+    from engine.detectors.patterns import PatternDetector
+    from engine.detectors.propagation import PropagationDetector
+    from engine.detectors.safety_net import SafetyNetDetector
+
+    spacy_like = type("SpacyLike", (_FirstWhen, Detector), {"name": "spacy"})
+    token_like = type("TokenLike", (_FirstWhen, Detector), {"name": "transformer"})
+    text = (
+        "Q. When did you arrive?\nA. When it was dark. I said, When can I go? He said "
+        "Here. When he left, Here we go.\nQ. When?\nA. When I could.\n"
+    )
+    result = Ensemble(
+        [PatternDetector(), spacy_like(), token_like(), PropagationDetector(), SafetyNetDetector()]
+    ).run(Document(text))
+    assert [text[s.start : s.end] for s in result.spans] == []

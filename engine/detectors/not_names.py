@@ -18,7 +18,8 @@ never a list of words from one transcript:
 * ``sentence-start-word`` — an ordinary English word (``ordinary.is_ordinary``: by
   frequency, ``when``, ``here``, ``traffic``, ``correct``) capitalised only because it
   opens a sentence, a line, a question or an answer — *unless the transcript says it is a
-  name*: the same word capitalised in mid-sentence elsewhere (``told Hope``), after an
+  name*: the same word capitalised in mid-sentence elsewhere (``told Hope``; not after
+  a comma, where quoted speech starts: ``I said, When``), after an
   honorific (``Ms. Hope``), in a speaker tag or spelled out (``engine.detectors.given``),
   or a surname follows it (``Amber Lee and a friend``).
 
@@ -45,7 +46,7 @@ _ABBREVIATION_END = re.compile(
     re.IGNORECASE,
 )
 _NEXT_WORD = re.compile(r"[ \t]+([A-Z][a-z'’]+)\b")
-_MID_SENTENCE_CAPITAL = re.compile(r"(?<=[a-z,;] )[A-Z][a-z'’]+")
+_MID_SENTENCE_CAPITAL = re.compile(r"(?<=[a-z] )[A-Z][a-z'’]+")
 
 _EVIDENCE: list = []  # [(text, words the transcript itself makes names)]
 

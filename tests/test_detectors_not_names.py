@@ -250,3 +250,10 @@ def test_a_one_off_sentence_start_proposal_is_not_spread_to_every_occurrence():
         [PatternDetector(), spacy_like(), token_like(), PropagationDetector(), SafetyNetDetector()]
     ).run(Document(text))
     assert [text[s.start : s.end] for s in result.spans] == []
+
+
+def test_the_safety_net_does_not_propose_an_acronyms_plural():
+    from engine.detectors.safety_net import possible_misses
+
+    text = "A. The MRIs showed nothing and the CSOs left. Zyranthe stayed."
+    assert [text[c.start : c.end] for c in possible_misses(text, [])] == ["Zyranthe"]

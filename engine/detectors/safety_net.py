@@ -142,6 +142,7 @@ def possible_misses(
 
 _NAME_PREFIX = re.compile(r"^(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|St|O['’]|D['’])[A-Z]")
 _CAMEL = re.compile(r"[a-z][A-Z]")
+_ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
 _DOUBLED = re.compile(r"(?:(\w)\1)+")  # "FFiinnaall": a PDF's bold text extracted twice
 
 
@@ -150,6 +151,8 @@ def _name_shaped(text: str, start: int, word: str) -> bool:
         return False
     if _CAMEL.search(word) and not _NAME_PREFIX.match(word):
         return False  # "PageID", "QuickLink": product and field names ("McDonald" is a name)
+    if _ACRONYM_PLURAL.fullmatch(word):
+        return False  # "MRIs", "CSOs": an acronym's plural (not_names.py)
     if word.isupper():
         # capitals: acronyms ("DECS"), headings ("ADJOURNMENT") and boilerplate are common;
         # a gazetteer name, or a longer word in a line of running text, is still proposed

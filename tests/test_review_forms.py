@@ -269,8 +269,8 @@ def test_the_occurrence_list_offers_a_decision_per_occurrence_with_its_version(
     assert body.count('class="fm-o ') == 4
     for span in spans:
         assert f'data-span="{span.pk}" data-version="{span.version}"' in body
-    assert body.count('data-form-action="accept"') == 4
-    assert body.count('data-form-action="reject"') == 4
+    assert body.count('data-occ="accept"') == 4
+    assert body.count('data-occ="reject"') == 4
     assert body.count('class="tiny fm-pick"') == 4
 
 
@@ -340,3 +340,28 @@ def test_the_table_offers_a_label_menu_on_every_row(client, annotator, ft):
     ).content.decode()
     assert body.count('class="tiny fm-pick"') == 4
     assert 'id="fm-picker"' in body and 'data-to="NRP"' in body
+
+
+@pytest.mark.parametrize("mentions", [3, 12])
+def test_relabelling_a_form_updates_its_mentions_in_as_many_statements_whatever_their_number(
+    annotator, mentions
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from annotations.services.review import review_assign_entities, spans_relabel_form
+
+    text = "\n".join(f"WITNESS: Fresno was far, line {i}." for i in range(mentions))
+    transcript = make_transcript(text, assignees=[annotator])
+    for m in re.finditer(r"Fresno", text):
+        Span.objects.create(transcript=transcript, start=m.start(), end=m.end(), label="PERSON")
+    review_assign_entities(transcript=transcript)
+    with CaptureQueriesContext(connection) as queries:
+        spans = spans_relabel_form(
+            transcript=transcript, actor=annotator, label="PERSON", form="fresno", to="LOCATION"
+        )
+    assert len(spans) == mentions and {s.label for s in spans} == {"LOCATION"}
+    updates = [
+        q for q in queries if q["sql"].startswith("UPDATE") and "annotations_span" in q["sql"]
+    ]
+    assert len(updates) <= 3, len(updates)

@@ -282,9 +282,16 @@
     pickFor = null;
   }
   function pick(to) {
-    const target = pickFor;
+    let target = pickFor;
     closePicker();
-    if (!target || !target.isConnected) return;
+    if (!target) return;
+    if (!target.isConnected) {
+      // an answer redrew its row meanwhile: the same row or occurrence, as drawn now
+      target = target.classList.contains("fm-o")
+        ? document.querySelector('#forms li.fm-o[data-span="' + target.dataset.span + '"]')
+        : rowById(target.id);
+      if (!target) return;
+    }
     if (target.classList.contains("fm-o")) decideOcc("relabel", target, to);
     else relabel(to, target);
   }
@@ -309,7 +316,6 @@
     if (action === "relabel_form") return relabel(form.querySelector("input[name=to]").value, form.closest("li.fm-row"));
     if (action === "accept_all") return acceptRest();
     if (action === "undo") return post("undo", {});
-    if (action === "accept" || action === "reject") return decideOcc(action, form.closest("li.fm-o"));
   });
   document.addEventListener("click", (e) => {
     stayHere();
@@ -318,6 +324,8 @@
     const item = t.closest("#fm-picker button[data-to]");
     if (item) return pick(item.dataset.to);
     if (!t.closest("#fm-picker")) closePicker();
+    const occButton = t.closest("button[data-occ]");
+    if (occButton) return decideOcc(occButton.dataset.occ, occButton.closest("li.fm-o"));
     const pickButton = t.closest(".fm-pick");
     if (pickButton) return openPicker(pickButton);
     const more = t.closest(".fm-more");

@@ -89,18 +89,12 @@ def reading_parts(
 def reading_part(*, transcript: Transcript, number: int = 1) -> ReadingPart:
     """Part ``number`` (clamped to the parts there are) with its release text, leaks and
     the places of its leaks."""
-    from annotations.services.leaks import leak_check
-    from annotations.services.pseudonymization import transcript_pseudonymize
+    from annotations.services.leaks import leak_check, release_leaks
 
     parts = reading_parts(transcript=transcript)
     bounds = parts[min(max(number, 1), len(parts)) - 1]
-    if len(parts) == 1:
-        result = transcript_pseudonymize(
-            transcript=transcript, strategy="tags", include_suggested=False
-        )
-        leaks = leak_check(
-            transcript=transcript, output_text=result.text, replacements=result.replacements
-        )
+    if len(parts) == 1:  # the release text and its check, once per state (release_leaks)
+        result, leaks = release_leaks(transcript=transcript)
         text, replacements, base = result.text, result.replacements, 0
     else:
         text, replacements, base, end = _pseudonymize_part(transcript=transcript, bounds=bounds)

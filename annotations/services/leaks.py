@@ -11,6 +11,7 @@ leak is on the review page.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import replace
 
 from annotations.models import AllowListTerm, LeakException, Span
@@ -105,6 +106,8 @@ def leak_check(
     mode): honorifics and the names the transcript gives are read from that part only
     (bounded work), and leaks' source offsets count from the transcript's start.
     """
+    if output_text is None and source is None:
+        return list(release_leaks(transcript=transcript)[1])
     if output_text is None:
         from annotations.services.pseudonymization import transcript_pseudonymize
 
@@ -153,6 +156,38 @@ def leak_check(
                 for leak in leaks
             ]
     return leaks
+
+
+_RELEASE_CACHE: OrderedDict[str, tuple] = OrderedDict()
+_RELEASE_CACHE_SIZE = 8  # transcripts (a lead's approvals, a reviewer's reading mode)
+
+
+def release_leaks(*, transcript: Transcript) -> tuple:
+    """``(release text, leaks)``: the release text (tags, reviewed spans only, as
+    ``transcript_pseudonymize`` writes it) and its leak check, computed once per state of
+    the transcript (``release_state.release_fingerprint``; the approval screen, reading
+    mode, Submit and Approve each ran both, 1–2 s on a 15,000-word hearing, issue 29 §4).
+    Read with the fingerprint, so a changed span, group, allow-list term or exception is
+    a new state; in this process only."""
+    from annotations.services.pseudonymization import transcript_pseudonymize
+    from annotations.services.release_state import release_fingerprint
+
+    key = release_fingerprint(transcript=transcript)
+    if key is not None and key in _RELEASE_CACHE:
+        _RELEASE_CACHE.move_to_end(key)
+        result, leaks = _RELEASE_CACHE[key]
+        return result, list(leaks)
+    result = transcript_pseudonymize(
+        transcript=transcript, strategy="tags", include_suggested=False
+    )
+    leaks = leak_check(
+        transcript=transcript, output_text=result.text, replacements=result.replacements
+    )
+    if key is not None:
+        _RELEASE_CACHE[key] = (result, tuple(leaks))
+        while len(_RELEASE_CACHE) > _RELEASE_CACHE_SIZE:
+            _RELEASE_CACHE.popitem(last=False)
+    return result, leaks
 
 
 def leak_places(*, transcript: Transcript, leaks: list[Leak]) -> list[dict]:

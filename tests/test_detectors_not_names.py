@@ -257,3 +257,15 @@ def test_the_safety_net_does_not_propose_an_acronyms_plural():
 
     text = "A. The MRIs showed nothing and the CSOs left. Zyranthe stayed."
     assert [text[c.start : c.end] for c in possible_misses(text, [])] == ["Zyranthe"]
+
+
+def test_a_surname_in_a_list_is_evidence_and_a_surname_before_family_stays_a_person():
+    text = "A. Letters from Julia Mares, Watts, Adegoke and me.\nTHE WITNESS: Watts and me talked."
+    assert ("Watts", "span", "") in rules(text, [at(text, "Watts", detector="transformer", nth=1)])
+    text = "Q. Any contact with the Wagnor family since then?"
+    assert rules(text, [at(text, "Wagnor")]) == {("Wagnor", "span", "")}
+
+
+def test_an_acronym_that_is_also_a_given_name_is_no_caps_given_name():
+    text = "A. His passport number is 257781770, the VIN is ZJDF39CYEDND0V642, the plate too."
+    assert caps_given_names(text) == []

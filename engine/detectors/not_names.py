@@ -13,13 +13,15 @@ never a list of words from one transcript:
   acronym's plural;
 * ``determiner-before`` — a person's name takes no article or possessive determiner
   (``the Tahoe``, ``a Camry``, ``my Chevy``): a role between them makes the name
-  (``the victim Tembley``) and is another rule's business; a word of a name gazetteer
-  stays (``the Allen case``: a name used as a modifier);
+  (``the victim Tembley``) and is another rule's business; only an English word by
+  frequency, in no name gazetteer: a name used as a modifier stays (``the Allen case``,
+  ``the Wagnor family``);
 * ``sentence-start-word`` — an ordinary English word (``ordinary.is_ordinary``: by
   frequency, ``when``, ``here``, ``traffic``, ``correct``) capitalised only because it
   opens a sentence, a line, a question or an answer — *unless the transcript says it is a
-  name*: the same word capitalised in mid-sentence elsewhere (``told Hope``; not after
-  a comma, where quoted speech starts: ``I said, When``), after an
+  name*: the same word capitalised in mid-sentence elsewhere (``told Hope``; after a
+  comma only inside a list, ``from Mares, Watts, Adegoke``: a comma also opens quoted
+  speech, ``I said, When``), after an
   honorific (``Ms. Hope``), in a speaker tag or spelled out (``engine.detectors.given``),
   or a surname follows it (``Amber Lee and a friend``).
 
@@ -46,7 +48,9 @@ _ABBREVIATION_END = re.compile(
     re.IGNORECASE,
 )
 _NEXT_WORD = re.compile(r"[ \t]+([A-Z][a-z'’]+)\b")
-_MID_SENTENCE_CAPITAL = re.compile(r"(?<=[a-z] )[A-Z][a-z'’]+")
+_MID_SENTENCE_CAPITAL = re.compile(
+    r"(?<=[a-z] )[A-Z][a-z'’]+|(?<=[a-z], )[A-Z][a-z'’]+(?=,|[ ](?:and|or)\b)"
+)
 
 _EVIDENCE: list = []  # [(text, words the transcript itself makes names)]
 
@@ -92,8 +96,9 @@ def person_shape_rule(text: str, start: int, end: int) -> str | None:
     if _ACRONYM_PLURAL.fullmatch(value):
         return "acronym-plural"
     before = text[max(0, start - 12) : start]
-    if _DETERMINER_BEFORE.search(before) and not in_name_gazetteer(value):
-        return "determiner-before"  # "the Allen case", "the Tyler division" stay names
+    if _DETERMINER_BEFORE.search(before) and is_ordinary(value) and not in_name_gazetteer(value):
+        # "the Tahoe": an English word; "the Allen case", "the Wagnor family" stay names
+        return "determiner-before"
     word = re.sub(r"['’]s?$", "", value)
     if not word[:1].isupper() or not is_ordinary(word):
         return None

@@ -84,7 +84,7 @@ _OFFICE = re.compile(
     r"National Guard|Homeland Security|Pentagon|Air Force|Marine Corps|Marines|Army|Navy|"
     r"(?:Congress|Senate|House of Representatives)(?: of the United States)?|"
     r"FBI|CIA|DEA|ATF|IRS|NSA|DHS|FEMA|TSA|USPS|INS|CBP|ICE|DOJ|DOD|NTSB|FDA|FTC|FCC|"
-    r"EPA|OSHA|DMV)(?![\w-])"
+    r"EPA|OSHA)(?![\w-])"
     # in lower case too ("the medical examiner's office"), for the offices only
     rf"|(?<![\w-])(?i:{_OFFICER}['’]s? office)(?![\w-])"
 )

@@ -475,10 +475,12 @@ _LOWER_WORD = re.compile(r"\b[a-z]{2,}\b")
 def caps_given_names(text: str) -> list[tuple[int, int]]:
     """A given name written alone in capitals in running text (``HOPE said she would
     call``, ``Was JOY there?``): transcribers write a party's name in capitals, and a
-    given name (gender_guesser's list, also an English word: ``HOPE``, ``JOY``, ``GRACE``)
+    given name that is also an everyday English word (``ordinary.ENGLISH_NAME_WORDS`` and
+    gender_guesser's list: ``HOPE``, ``JOY``, ``GRACE``; never ``VIN``, ``MAX``)
     alone in capitals between lower-case words is no heading, no acronym and no speaker
     tag (the line holds 3+ lower-case words; no capitals word beside it; not a month, a
     title, a role or a public term)."""
+    from engine.detectors.ordinary import ENGLISH_NAME_WORDS
     from engine.detectors.public import is_title_or_role, public_terms
 
     out: list[tuple[int, int]] = []
@@ -487,6 +489,8 @@ def caps_given_names(text: str) -> list[tuple[int, int]]:
         word = match.group(0)
         if word.lower() in _CALENDAR or is_title_or_role(word) or not is_given_name(word):
             continue
+        if word.lower() not in ENGLISH_NAME_WORDS:
+            continue  # other names in capitals are the safety net's; "VIN", "MAX" acronyms
         line_start = text.rfind("\n", 0, match.start()) + 1
         line_end = text.find("\n", match.end())
         line = text[line_start : line_end if line_end != -1 else len(text)]

@@ -9,13 +9,16 @@ callback raises ``Cancelled`` once its job was cancelled. Every long loop theref
 its callback at least every second or so: ``report(Progress(...))`` where it knows how far
 it is, ``checkpoint(report)`` where it does not (a callback may have a ``check()``
 method, which a job's has: it reads the job's state at most once a second, so both are
-cheap enough for any loop). Code that catches exceptions broadly lets ``Cancelled``
-through.
+cheap enough for any loop), ``checkpoint()`` in code that is not handed the callback
+(it uses the one its thread is ``watching``). Code that catches exceptions broadly lets
+``Cancelled`` through.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -54,10 +57,29 @@ class Cancelled(Exception):  # noqa: N818 (a stop, not an error)
 PROGRESS = "progress"
 
 
-def checkpoint(report: ProgressFn | None) -> None:
+_watched = threading.local()
+_WATCHED = object()
+
+
+@contextmanager
+def watching(report: ProgressFn | None):
+    """Make ``report`` this thread's callback for ``checkpoint()`` without an argument,
+    for code that is not handed one (a Presidio recognizer's loop, called by Presidio)."""
+    before = getattr(_watched, "report", None)
+    _watched.report = report
+    try:
+        yield report
+    finally:
+        _watched.report = before
+
+
+def checkpoint(report: ProgressFn | None | object = _WATCHED) -> None:
     """A cancellation point for a loop with nothing new to report: calls the callback's
     ``check()`` when it has one (a job's raises ``Cancelled`` once the job was
-    cancelled), and does nothing otherwise. Safe from any thread."""
+    cancelled), and does nothing otherwise. Without an argument: the callback this
+    thread is ``watching`` (none: nothing). Safe from any thread."""
+    if report is _WATCHED:
+        report = getattr(_watched, "report", None)
     check = getattr(report, "check", None)
     if check is not None:
         check()

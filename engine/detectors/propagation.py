@@ -25,7 +25,7 @@ from engine.detectors.names import TITLES, is_given_name
 from engine.detectors.ordinary import is_ordinary
 from engine.detectors.public import is_title_or_role
 from engine.detectors.recognizers.locations import is_known_place, is_state_or_country
-from engine.progress import PROGRESS, checkpoint
+from engine.progress import PROGRESS, checkpoint, watching
 from engine.spelling import is_misspelling
 
 PROPAGATED = ("PERSON", "CDCR_ID", "LOCATION")
@@ -127,7 +127,9 @@ class PropagationDetector(Detector):
         lower_names: set[str] = set()  # names found in lower case by a hand-written rule
         places: set[str] = set()
         ids: set[str] = set()
+        progress = document.artifacts.get(PROGRESS)  # a job's cancellation point
         for d in found:
+            checkpoint(progress)
             label = d.label
             value = text[d.start : d.end]
             if label == "PERSON":
@@ -179,7 +181,6 @@ class PropagationDetector(Detector):
                     Detection(d.start, d.end, "PERSON", 0.9, self.name, explanation="named-surname")
                 )
                 names.setdefault(m.group(1).lower(), m.group(1))
-        progress = document.artifacts.get(PROGRESS)  # a job's cancellation point
         plain: dict[str, str] = {}  # names that are no English word: every case variant
         for key, value in sorted(names.items()):
             checkpoint(progress)
@@ -209,6 +210,7 @@ class PropagationDetector(Detector):
                 rf"(?<![^\W\d_])(?<!-)(?:{alternatives})(?![^\W\d_]|-\w)", re.IGNORECASE
             )
             for match in pattern.finditer(text):
+                checkpoint(progress)
                 out.append(
                     Detection(
                         match.start(),
@@ -228,10 +230,12 @@ class PropagationDetector(Detector):
         if ids:
             wanted = {_norm_id(v) for v in ids}
             for v in sorted(ids):
+                checkpoint(progress)
                 for s, e in find_word(text, v):
                     out.append(Detection(s, e, "CDCR_ID", score, self.name, explanation="same ID"))
             # the same number written differently ("V 12345" / "V-12345")
             for m in re.finditer(r"(?<![\w-])[A-Z]{1,2}[ -]?\d{4,6}(?![\w-])", text):
+                checkpoint(progress)
                 if _norm_id(m.group(0)) in wanted:
                     out.append(
                         Detection(
@@ -243,7 +247,8 @@ class PropagationDetector(Detector):
             out.extend(self._misspellings(text, names, score * 0.9, allow, progress))
         checkpoint(progress)
         # the copies are anchors too ("from Harry Doran, Sarpong and ...": Doran copied)
-        out.extend(coordinated(text, [*found, *out], allow, score))
+        with watching(progress):  # coordinated's checkpoint()
+            out.extend(coordinated(text, [*found, *out], allow, score))
         return out
 
     def _misspellings(self, text, names, score, allow, progress=None) -> list[Detection]:
@@ -347,6 +352,7 @@ def coordinated(text: str, found, allow=None, score: float = 0.7) -> list[Detect
     labelled = {(d.start, d.end): d.label for d in found}
 
     for d in found:
+        checkpoint()  # a job's cancellation point (engine.progress.watching)
         if d.label not in {"PERSON", "LOCATION"} or d.detector == "safety_net":
             continue
         value = text[d.start : d.end]

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from engine import vocab
+from engine.progress import checkpoint
 from engine.spans import TextSpan
 
 # --- vocabularies -------------------------------------------------------------------
@@ -108,6 +109,7 @@ class RegexRecognizer:
         found = []
         for name, regex, score in self.PATTERNS:
             for match in regex.finditer(text):
+                checkpoint()  # a job's cancellation point (engine.progress.watching)
                 if not self.accept(text, match, name):
                     continue
                 if "span" in regex.groupindex and match.group("span") is not None:

@@ -257,3 +257,20 @@ def test_an_annotation_whose_connection_dies_fails_in_words_and_frees_its_transc
     assert job.status == Job.Status.FAILED and job.message == "Database connection lost"
     assert "database connection was lost" in job.error
     assert t.state == Transcript.State.FAILED
+
+
+def test_a_grace_of_zero_is_zero_not_the_default(db):
+    """``fail_stale_jobs --minutes 0`` meant the default minute (a zero timedelta is false)."""
+    from anonreview.core import workers
+    from anonreview.core.models import WorkerProcess
+
+    row = workers.worker_register(worker_id="w-zero")
+    try:
+        job = jobs.job_create(kind=Job.Kind.IMPORT)
+        Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, worker=row.key)
+        seen = timezone.now() - timedelta(seconds=5)
+        WorkerProcess.objects.filter(pk=row.pk).update(seen_at=seen)
+        assert jobs.jobs_fail_stale() == 0  # within the default minute
+        assert jobs.jobs_fail_stale(older_than=timedelta(0)) == 1
+    finally:
+        workers.worker_unregister()

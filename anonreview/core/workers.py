@@ -254,7 +254,7 @@ class Heartbeat(threading.Thread):
 
 def worker_keys_alive(keys, *, older_than: timedelta | None = None) -> set[str]:
     """Which of ``keys`` belong to a worker seen within ``older_than`` and not stopped."""
-    cutoff = timezone.now() - (older_than or gone_after())
+    cutoff = timezone.now() - (gone_after() if older_than is None else older_than)
     return set(
         WorkerProcess.objects.filter(
             key__in=list(keys), stopped_at=None, seen_at__gte=cutoff

@@ -381,7 +381,7 @@ def jobs_fail_stale(*, older_than: timedelta | None = None) -> int:
     if not running:
         return 0
     alive = worker_keys_alive({w for _, w, _ in running if w}, older_than=older_than)
-    local_cutoff = now - (older_than or STALE_AFTER)
+    local_cutoff = now - (STALE_AFTER if older_than is None else older_than)
     stale_ids = [
         pk
         for pk, worker, beat in running

@@ -240,6 +240,9 @@ DETECTORS = [
     {"NAME": "engine.detectors.presidio.PresidioDetector", "OPTIONS": {}},
     {"NAME": "engine.detectors.spacy_ner.SpacyDetector", "OPTIONS": {}},
     {"NAME": "engine.detectors.transformer.TransformerDetector", "OPTIONS": {}},
+    # The learned domain model (engine/models/domain, docs/learning.md): its finds vote
+    # where another member agrees, the rest are possible misses.
+    {"NAME": "engine.detectors.domain.DomainDetector", "OPTIONS": {}},
     {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
     {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
     # Possible misses (low score, runs last): docs/detection.md, "Safety net".

@@ -51,7 +51,8 @@ def load_domain_model(model_dir: str | Path) -> Any:
 class DomainDetector(Detector):
     """OPTIONS: ``model_dir`` (default: the shipped ``engine/models/domain``), ``score``
     (default 0.8), ``labels`` (only emit these), ``second_opinion`` (default true; false
-    makes it a full voter, as when it stands in for another member)."""
+    makes it a full voter, as when it stands in for another member), ``apart`` (run in a
+    thread of its own beside the others; default false)."""
 
     name: ClassVar[str] = "domain"
     labels: ClassVar[frozenset[str]] = frozenset(LABELS)
@@ -66,6 +67,9 @@ class DomainDetector(Detector):
         wanted = options.get("labels")
         self.only = frozenset(wanted) if wanted else None
         self.second_opinion = bool(options.get("second_opinion", True))
+        # spaCy's matrix products and parser loop release the GIL: in a thread of its own
+        # beside Presidio (``Ensemble(parallel=True)``) when ``apart`` (docs/speed.md)
+        self.runs_apart = bool(options.get("apart", False))
         self.nlp: Any = None
 
     def load(self) -> None:

@@ -1,13 +1,12 @@
 """The shipped domain model's data: generated hearings of seeds no evaluation uses.
 
-Training seeds are ``TRAIN_SEEDS`` (70000 ...) and held-out (dev) seeds ``DEV_SEEDS``
-(70900 ...). Every seed the tests, the benchmarks, ``evaluate``/``measure`` runs and the
+Training seeds start at ``TRAIN_SEED_START`` (70000) and held-out (dev) seeds at
+``DEV_SEED_START`` (70900). Every seed the tests, the benchmarks, ``evaluate``/``measure`` runs and the
 documentation use lies below 10,000 (0-9201 when this was written: ``grep -rnE
 "seed"``), so the 70000s are disjoint from all of them; evaluate the model on any other
-seed. Each layout family that writes gold takes its turn (``GOLD_FAMILIES``): today only
-``bph`` (``engine.synthetic.generate_hearing``); a family whose generator gains gold is
-picked up here through ``engine.synthetic.families.family_gold`` when that exists.
-Django-free.
+seed. Every layout family takes its turn (``gold_families``: ``bph`` through
+``engine.synthetic.generate_hearing``, the others through ``family_document(...).gold``),
+so the model does not learn one layout. Django-free.
 """
 
 from __future__ import annotations
@@ -17,18 +16,17 @@ from engine.gold import GoldDoc
 TRAIN_SEED_START = 70000
 DEV_SEED_START = 70900
 HEARINGS = 10
-DEV_HEARINGS = 1
+DEV_HEARINGS = 2
 WORDS = 15000
 
 
 def gold_families() -> tuple[str, ...]:
-    """The layout families whose generator writes gold (``bph`` first)."""
-    from engine.synthetic import families
+    """The layout families whose generator writes gold, ``bph`` first
+    (``engine.synthetic.families.FAMILIES``: the board layouts, the federal trial, the
+    appellate argument and the question-and-answer testimony families)."""
+    from engine.synthetic.families import FAMILIES
 
-    extra = getattr(families, "GOLD_FAMILIES", None)
-    if extra and hasattr(families, "family_gold"):
-        return ("bph", *[f for f in extra if f != "bph"])
-    return ("bph",)
+    return ("bph", *[f for f in FAMILIES if f != "bph"])
 
 
 def hearing_gold(seed: int, family: str, words: int) -> GoldDoc:
@@ -37,9 +35,12 @@ def hearing_gold(seed: int, family: str, words: int) -> GoldDoc:
         from engine.synthetic import generate_hearing
 
         return generate_hearing(seed, words=words).gold
-    from engine.synthetic import families
+    from engine.synthetic.families import family_document
 
-    return families.family_gold(seed, family, words=words)
+    gold = family_document(seed, family, words=words).gold
+    if gold is None:
+        raise ValueError(f"the {family} family writes no gold")
+    return gold
 
 
 def recipe_plan(

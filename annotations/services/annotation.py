@@ -41,6 +41,7 @@ DEFAULT_DETECTORS = [
     {"NAME": "engine.detectors.presidio.PresidioDetector", "OPTIONS": {}},
     {"NAME": "engine.detectors.spacy_ner.SpacyDetector", "OPTIONS": {}},
     {"NAME": "engine.detectors.transformer.TransformerDetector", "OPTIONS": {}},
+    {"NAME": "engine.detectors.domain.DomainDetector", "OPTIONS": {}},
     {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
     {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
 ]

@@ -357,7 +357,9 @@ def train_domain(
     record = {
         "format": FORMAT,
         "labels": labels,
-        "recipe": asdict(config) | {"labels": list(config.labels or [])},
+        # the recipe without where it was written (a temporary or a machine's path)
+        "recipe": {k: v for k, v in asdict(config).items() if k != "out_dir"}
+        | {"labels": list(config.labels or [])},
         "pretrained_tok2vec": config.base or None,
         "seed": config.seed,
         "data": dict(meta or {})

@@ -34,6 +34,14 @@ def mb(n: float) -> str:
     return f"{n / (1024 * 1024):.1f} MB"
 
 
+def _over(size: int, limit: int) -> tuple[str, str]:
+    """``size`` and ``limit`` in MB, or in bytes where they round alike ("64.0 MB" twice
+    reads as no reason at all)."""
+    if mb(size) != mb(limit):
+        return mb(size), mb(limit)
+    return f"{size:,} bytes", f"{limit:,} bytes ({mb(limit)})"
+
+
 def directory_refusal(data: bytes, *, what: str, max_entries: int) -> UnsafeArchive | None:
     """Refuse ``what`` before its directory is read when it could list more than
     ``max_entries`` entries: ``zipfile`` builds an object per entry of the central
@@ -86,15 +94,16 @@ def sizes_refusal(
         )
     largest = max((i.file_size for i in infos), default=0)
     if largest > max_member:
+        size, limit = _over(largest, max_member)
         return UnsafeArchive(
-            f"{what} was refused: one of its {kind}s would expand to {mb(largest)}; "
-            f"at most {mb(max_member)} are accepted for one {kind}."
+            f"{what} was refused: one of its {kind}s would expand to {size}; "
+            f"at most {limit} are accepted for one {kind}."
         )
     total = sum(i.file_size for i in infos)
     if total > max_total:
+        size, limit = _over(total, max_total)
         return UnsafeArchive(
-            f"{what} was refused: it would expand to {mb(total)}; "
-            f"at most {mb(max_total)} are accepted."
+            f"{what} was refused: it would expand to {size}; at most {limit} are accepted."
         )
     return None
 

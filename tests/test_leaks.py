@@ -299,6 +299,22 @@ def test_a_place_inside_a_courts_name_is_no_leak_but_elsewhere_it_is():
     assert found == [("Ontario", 15, True)]
 
 
+def test_a_courts_name_is_read_on_its_own_line_among_many():
+    """The court test reads the match's line (issue 29 §4: not the whole output): a
+    court's name on a later line still holds its Ontario, the other lines' Ontario leak."""
+    needles = span_needles("Ontario", "LOCATION")
+    lines = [f"Q: Line {i} of the hearing." for i in range(50)]
+    lines[10] = "A: He was shot in Ontario."
+    lines[40] = "THE COURT: The Court of Appeal for Ontario said so, in Ontario."
+    output = "\n".join(lines)
+    found = [(leak.text, leak.start) for leak in find_leaks(output, needles)]
+    line40 = output.index(lines[40])
+    assert found == [
+        ("Ontario", output.index("Ontario")),
+        ("Ontario", line40 + lines[40].rindex("Ontario")),
+    ]
+
+
 def test_a_spelled_and_a_multi_word_needle_are_still_found_after_the_prefilter():
     needles = span_needles("Dana Quill", "PERSON") + span_needles("D-A-N-A", "SPELLED_NAME")
     output = "Dana  Quill spelled d a n a, or D.A.N.A., not DANAX or x-D-A-N-Ax."

@@ -11,7 +11,6 @@ corpus): then nothing is cached."""
 from __future__ import annotations
 
 import hashlib
-import json
 
 from django.conf import settings
 
@@ -34,8 +33,8 @@ def release_fingerprint(*, transcript: Transcript) -> str | None:
         return None
     digest = hashlib.sha256()
 
-    def feed(value) -> None:
-        digest.update(json.dumps(value, default=str, sort_keys=True).encode())
+    def feed(value) -> None:  # rows as read (repr: a third of json.dumps's time)
+        digest.update(repr(value).encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
 
     feed([transcript.pk, _settings(), transcript.metadata or {}])

@@ -269,3 +269,10 @@ def test_a_surname_in_a_list_is_evidence_and_a_surname_before_family_stays_a_per
 def test_an_acronym_that_is_also_a_given_name_is_no_caps_given_name():
     text = "A. His passport number is 257781770, the VIN is ZJDF39CYEDND0V642, the plate too."
     assert caps_given_names(text) == []
+
+
+def test_a_given_name_before_a_surname_both_english_words_stays_a_person():
+    text = "THE WITNESS:   Angel Noble and a friend of hers, I think."
+    assert ("Angel", "span", "") in rules(text, [at(text, "Angel", detector="transformer")])
+    text = "THE WITNESS:   Traffic Control was closed."
+    assert rules(text, [at(text, "Traffic")]) == {("Traffic", "dropped", "sentence-start-word")}

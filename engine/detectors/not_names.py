@@ -107,6 +107,12 @@ def person_shape_rule(text: str, start: int, end: int) -> str | None:
     if word.lower() in _named_here(text):
         return None  # "Hope said" where "told Hope" or "Ms. Hope" makes it a name
     after = _NEXT_WORD.match(text, end)
-    if after and (not is_ordinary(after.group(1)) or is_name_word(after.group(1))):
-        return None  # "Amber Lee and a friend": a given name before a surname
+    if after:
+        following = after.group(1)
+        if (
+            not is_ordinary(following)
+            or is_name_word(following)
+            or (in_name_gazetteer(following) and in_name_gazetteer(word))
+        ):
+            return None  # "Amber Lee", "Angel Noble and a friend": a name before a surname
     return "sentence-start-word"

@@ -58,9 +58,15 @@ def transcript_needles(*, transcript: Transcript, scan: str | None = None) -> li
         .exclude(status=Span.Status.REJECTED)
         .values_list("start", "end", "label", "status", "provenance")
     )
-    for start, end, label, status, _provenance in spans:
-        if status != Span.Status.SUGGESTED:
-            needles.extend(span_needles(text[start:end], label))
+    # A form's needles once (a hearing's 1,700 spans hold a few hundred forms): the same
+    # needles, in the same order of first occurrence
+    decided = {
+        (text[start:end], label): None
+        for start, end, label, status, _provenance in spans
+        if status != Span.Status.SUGGESTED
+    }
+    for form, label in decided:
+        needles.extend(span_needles(form, label))
     needles.extend(cover_needles(transcript.metadata or {}))
     # Name-shaped text whether or not anyone annotated it: speaker tags, honorifics.
     speakers = (
@@ -77,11 +83,13 @@ def transcript_needles(*, transcript: Transcript, scan: str | None = None) -> li
     for start, end, label, status, provenance in spans:
         if status == Span.Status.SUGGESTED and is_possible_miss(provenance):
             needles.extend(possible_miss_needles(text[start:end], label))
-    for start, end, label, status, _provenance in spans:
-        if status == Span.Status.SUGGESTED:
-            needles.extend(
-                replace(n, unreviewed=True) for n in span_needles(text[start:end], label)
-            )
+    undecided = {
+        (text[start:end], label): None
+        for start, end, label, status, _provenance in spans
+        if status == Span.Status.SUGGESTED
+    }
+    for form, label in undecided:
+        needles.extend(replace(n, unreviewed=True) for n in span_needles(form, label))
     return needles
 
 

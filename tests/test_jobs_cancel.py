@@ -325,3 +325,40 @@ def test_a_cancel_during_ocr_stops_before_the_remaining_pages_are_read(monkeypat
     assert total > 4
     assert rendered == [0]  # the first page's check stopped it
     assert len(read) <= 1
+
+
+# --- The detectors' loops ---------------------------------------------------------------
+
+
+class _StopAtSecond:
+    """A job's callback cancelled after its first check."""
+
+    def __init__(self):
+        self.checks = 0
+
+    def __call__(self, progress):
+        self.check()
+
+    def check(self):
+        self.checks += 1
+        if self.checks > 1:
+            raise Cancelled("cancelled")
+
+
+def test_the_spacy_parse_and_the_domain_models_prediction_check_every_batch():
+    import spacy
+
+    from engine.detectors.nlp import parse
+    from engine.learning.domain import predict
+    from engine.progress import watching
+
+    nlp = spacy.blank("en")
+    text = "ATTORNEY VANCE: Good morning.\n" * 20_000  # 150 batches of 4,000 characters
+    stop = _StopAtSecond()
+    with pytest.raises(Cancelled):
+        parse(nlp, text, progress=stop)
+    assert stop.checks == 2
+    stop = _StopAtSecond()
+    with watching(stop), pytest.raises(Cancelled):
+        predict(nlp, text)
+    assert stop.checks == 2

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from engine.detectors.base import Detection, Detector, Document
 from engine.labels import LABELS
+from engine.progress import PROGRESS, watching
 
 SHIPPED_MODEL = Path(__file__).resolve().parent.parent / "models" / "domain"
 SCORE = 0.8  # below spaCy's 0.85: alone against one other member, the other's label wins
@@ -80,8 +81,10 @@ class DomainDetector(Detector):
         self.ensure_loaded()
         from engine.learning.domain import predict
 
+        with watching(document.artifacts.get(PROGRESS)):  # predict's cancellation points
+            found = predict(self.nlp, document.text)
         return [
             Detection(start, end, label, self.score, self.name, explanation="domain model")
-            for start, end, label in predict(self.nlp, document.text)
+            for start, end, label in found
             if label in LABELS and (self.only is None or label in self.only)
         ]

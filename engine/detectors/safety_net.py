@@ -38,6 +38,7 @@ from engine.detectors.ordinary import is_name_word, is_ordinary
 from engine.detectors.public import ROLE_WORDS, public_terms
 from engine.detectors.recognizers.persons import _NOT_AFTER_HONORIFIC, speaker_tag_names
 from engine.labels import DIRECT_IDENTIFIERS, LABELS
+from engine.progress import PROGRESS, checkpoint
 
 SCORE = 0.3
 _TOKEN = re.compile(r"(?<![\w'’-])[A-Za-z][A-Za-z'’]*(?:-[A-Za-z][A-Za-z'’]*)*")
@@ -186,10 +187,14 @@ class SafetyNetDetector(Detector):
             if m.label == "PERSON"
             and ("cover" in m.votes.get("PERSON", {}) or "pattern" in m.votes.get("PERSON", {}))
         }
+        progress = document.artifacts.get(PROGRESS)  # a job's cancellation point
+        checkpoint(progress)
         candidates = possible_misses(text, found, allow, named)
+        checkpoint(progress)
         candidates = alone_finds(
             text, found, candidates, document.artifacts.get("second_opinion_alone") or ()
         )
+        checkpoint(progress)
         # a member's find that a cleaning rule dropped for its shape where its context
         # makes it a name or a place (decisions.possible_miss_label), within the budget
         candidates += [

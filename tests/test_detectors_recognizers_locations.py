@@ -135,3 +135,13 @@ def test_a_county_whose_name_starts_with_st_is_one_span():
     text = "A: Yes. St. Clair County. We moved to Fort Bend County, then Tulare County."
     found = [text[f.start : f.end] for f in CountyRecognizer().find_all(text)]
     assert found == ["St. Clair County", "Fort Bend County", "Tulare County"]
+
+
+def test_a_road_named_after_a_county_is_a_street_not_the_county():
+    from engine.detectors.recognizers.locations import AddressRecognizer, CountyRecognizer
+
+    text = "A: We lived off Maple County Road, out in Tulare County."
+    assert [text[f.start : f.end] for f in CountyRecognizer().find_all(text)] == ["Tulare County"]
+    assert "Maple County Road" in [
+        text[f.start : f.end] for f in AddressRecognizer().find_all(text)
+    ]

@@ -473,6 +473,8 @@ _FUNCTION_WORD = (
 _COUNTY = _c(
     rf"(?<![\w'’.-])(?P<span>(?:(?:St|Ste|Mt|Ft)\. |(?:Saint|Sainte|Mount|Fort) )?"
     rf"(?:(?!{_FUNCTION_WORD} )[A-Z][a-z]+ ){{1,3}}County)(?![\w-])"
+    # "off Maple County Road": a road named after a county is a street, not the county
+    r"(?![ ](?:Road|Rd\b|Highway|Hwy\b|Route|Line|Lane|Drive|Street|Avenue|Parkway|Pike)\b)"
     rf"|(?<![\w'’-])(?P<span2>County of (?:[A-Z][a-z]+ ){{0,2}}[A-Z][a-z]+)(?![\w-])"
 )
 

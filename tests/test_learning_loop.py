@@ -377,3 +377,19 @@ def test_retraining_follows_the_shipped_recipe_from_the_active_models_tok2vec(se
     assert learning_loop.domain_config(out_dir="x", seed=1, start_from=str(active)).base == str(
         active
     )
+
+
+def test_an_approval_queues_the_retraining_once_committed(
+    db, annotator, lead, engine, settings, django_capture_on_commit_callbacks
+):
+    from annotations.services import workflow as wf
+
+    settings.LEARNING_RETRAIN_EVERY = 1
+    t = make_transcript("THE CLERK: Good morning.\n", assignees=[annotator])
+    wf.transcript_start_review(transcript=t, actor=annotator)
+    wf.transcript_submit(transcript=t, actor=annotator)
+    with django_capture_on_commit_callbacks(execute=True):
+        wf.transcript_approve(transcript=t, actor=lead)
+    model = TrainedModel.objects.get()
+    assert model.trigger == "approvals" and model.status == TrainedModel.Status.READY
+    assert model.created_by == lead

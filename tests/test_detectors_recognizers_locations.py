@@ -145,3 +145,11 @@ def test_a_road_named_after_a_county_is_a_street_not_the_county():
     assert "Maple County Road" in [
         text[f.start : f.end] for f in AddressRecognizer().find_all(text)
     ]
+
+
+def test_a_street_after_an_answer_opening_on_is_found():
+    from engine.detectors.recognizers.locations import AddressRecognizer
+
+    text = "Q Where did you meet them?\nA On Liberty Street, near the church."
+    found = [text[f.start : f.end] for f in AddressRecognizer().find_all(text)]
+    assert "Liberty Street" in found

@@ -122,7 +122,7 @@ _STREET = _c(
 )
 # "a party on Lori Course", "lived off Mission Street": a street without its number
 _ON_STREET = _c(
-    rf"\b(?:on|off|onto|along|down|up|across) (?P<span>(?:(?:Mc|Mac|O['’])?[A-Z][a-z]+ ){{1,2}}(?:{STREET_SUFFIXES}))(?![\w-])"
+    rf"\b(?i:on|off|onto|along|down|up|across) (?P<span>(?:(?:Mc|Mac|O['’])?[A-Z][a-z]+ ){{1,2}}(?:{STREET_SUFFIXES}))(?![\w-])"
 )
 _COURT_WORDS = frozenset(
     "Superior Supreme District Circuit Federal Appellate Appeals Juvenile Municipal Family "

@@ -39,8 +39,10 @@ def add_domain_arguments(parser) -> None:
     group.add_argument(
         "--dev",
         type=int,
-        default=domain_recipe.DEV_HEARINGS,
-        help="Held-out documents for choosing the epoch (generated, or the last of --from-gold).",
+        help=(
+            "Held-out documents for choosing the epoch: generated "
+            f"({domain_recipe.DEV_HEARINGS}), or the last of --from-gold (one in five)."
+        ),
     )
     group.add_argument(
         "--max-seconds",
@@ -60,11 +62,14 @@ def train_domain_command(command, options, labels, train_docs, test_docs) -> Non
     verbose = not options["json"] and options["verbosity"] > 0
     out = Path(options["out"]).expanduser().resolve()
     if train_docs:
-        n_dev = min(options["dev"], len(train_docs) - 1) if len(train_docs) > 1 else 0
+        wanted = options["dev"] if options["dev"] is not None else max(1, len(train_docs) // 5)
+        n_dev = min(wanted, len(train_docs) - 1) if len(train_docs) > 1 else 0
         dev_docs = train_docs[len(train_docs) - n_dev :] if n_dev else []
         train_docs = train_docs[: len(train_docs) - n_dev]
         meta = {"source": "gold-file", "files": [str(p) for p in options["from_gold"]]}
     else:
+        if options["dev"] is None:
+            options["dev"] = domain_recipe.DEV_HEARINGS
         if verbose:
             command.stdout.write(
                 f"Generating {options['hearings']} + {options['dev']} hearings of "

@@ -152,7 +152,7 @@ def _examples(nlp: Any, docs: Sequence[GoldDoc], labels: Sequence[str], chunk_ch
             aligned = sum(1 for s, e, _ in chosen if predicted.char_span(s, e) is not None)
             counts["spans"] += aligned
             counts["spans_not_on_tokens"] += len(chosen) - aligned
-            counts["words"] += len(piece.split())
+            counts["train_words"] += len(piece.split())
             examples.append(Example.from_dict(predicted, {"entities": tags}))
     return examples, counts
 

@@ -56,6 +56,7 @@ class StandIn:
 
     def __init__(self):
         self.quality = 1.0  # of the next model trained
+        self.blind = ""
         self.gold_by_text: dict[str, list] = {}
         self.steps = 5
         self.on_step = None  # called with the step number
@@ -72,6 +73,7 @@ class StandIn:
         out = Path(config.out_dir)
         out.mkdir(parents=True)
         (out / "quality").write_text(str(self.quality))
+        (out / "blind").write_text(self.blind)  # a text this model finds nothing in
         for step in range(1, self.steps + 1):
             if self.on_step:
                 self.on_step(step)
@@ -84,11 +86,16 @@ class StandIn:
     def DomainDetector(self, model_dir=None):  # noqa: N802 (the engine's class name)
         stand_in = self
         quality = float((Path(model_dir) / "quality").read_text()) if model_dir else 0.5
+        blind = (
+            (Path(model_dir) / "blind").read_text()
+            if model_dir and (Path(model_dir) / "blind").exists()
+            else ""
+        )
 
         class _Found:
             def detect(self, document):
                 gold = stand_in.gold_by_text.get(document.text, [])
-                keep = gold[: round(len(gold) * quality)]
+                keep = gold[: round(len(gold) * quality)] if document.text != blind else []
                 return [Detection(s.start, s.end, s.label, detector="domain") for s in keep]
 
         return _Found()
@@ -393,3 +400,30 @@ def test_an_approval_queues_the_retraining_once_committed(
     model = TrainedModel.objects.get()
     assert model.trigger == "approvals" and model.status == TrainedModel.Status.READY
     assert model.created_by == lead
+
+
+def test_a_model_better_on_approved_gold_but_worse_on_generated_hearings_stays_inactive(
+    db, lead, engine, django_capture_on_commit_callbacks
+):
+    # One held-out approved transcript is thin evidence: the model must not be worse on
+    # the recipe's held-out hearings (every layout) either.
+    text = "ALDEN: Calvin Quill met Nora Alden in Ione."
+    held = None
+    while held is None:  # one approved transcript in five is held out (by id)
+        t = make_transcript(text, state=Transcript.State.APPROVED)
+        for word in ("Calvin", "Quill", "Nora"):
+            start = text.index(word)
+            Span.objects.create(
+                transcript=t, start=start, end=start + len(word), label="PERSON", status="accepted"
+            )
+        if learning_loop.is_held_out(t.pk):
+            held = t
+    engine.quality, engine.blind = 1.0, TEXTS[2]  # perfect on the approved, blind on generated
+    model = retrain(lead, django_capture_on_commit_callbacks)
+    assert model.status == TrainedModel.Status.READY and not model.active
+    groups = model.metrics["groups"]
+    assert groups["approved"]["f1"] == 1.0 and groups["generated"]["f1"] == 0.0
+    assert model.baseline["groups"]["generated"]["f1"] > 0  # the shipped model finds some
+    assert model.decision.startswith("Not activated: F1 1.000 against")
+    assert "held-out approved transcript" in model.decision
+    assert "0.000 against" in model.decision and "held-out generated hearing" in model.decision

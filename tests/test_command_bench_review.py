@@ -12,7 +12,8 @@ def test_bench_review_times_every_action_as_a_user_with_the_annotator_role(capsy
     call_command("bench_review", "--words", "1500", "--spans", "80", "--repeat", "1", "--json")
     result = json.loads(capsys.readouterr().out)
     text = json.dumps(result)
-    for action in ("page_load", "accept", "reject", "relabel", "undo", "relabel_long_line"):
+    for action in ("page_load", "accept", "reject", "relabel", "undo", "relabel_long_line",
+                   "forms_page", "relabel_form", "occurrence_reject"):  # fmt: skip
         assert action in text
     # Every answer's size is reported; on the longest lines too.
     for name in ("accept", "relabel", "accept_long_line", "relabel_long_line"):

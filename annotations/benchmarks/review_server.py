@@ -265,6 +265,36 @@ def measure_review_actions(*, transcript: Transcript, user, repeat: int) -> dict
 
     timed("accept_all_group", "post", accept_group_args)
 
+    # The surface-form table (issue 29, 3.1/3.3): its page, a form relabelled from its row
+    # (every mention, one input), and one occurrence rejected alone with its list open.
+    from annotations.selectors.forms import review_form_table
+
+    forms_url = reverse("annotations:review-forms", args=[transcript.pk])
+    forms_action = lambda name: (  # noqa: E731
+        reverse("annotations:review-forms-action", args=[transcript.pk, name]) + "?label=PERSON"
+    )
+    timed("forms_page", "get", lambda: (forms_url + "?label=PERSON", None))
+
+    def open_form():
+        return next(f for f in review_form_table(transcript=transcript)["PERSON"] if f.open)
+
+    def relabel_form_args():
+        form = open_form()
+        return forms_action("relabel_form"), {
+            "label": "PERSON", "form": form.key, "to": "LOCATION", "confirm": "yes",
+        }  # fmt: skip
+
+    timed("relabel_form", "post", relabel_form_args)
+
+    def occurrence_args():
+        form = open_form()
+        occurrence = next(o for o in form.occurrences if o.status == "suggested")
+        return forms_action("reject"), {
+            "span": occurrence.span_id, "version": occurrence.version, "open": form.key,
+        }  # fmt: skip
+
+    timed("occurrence_reject", "post", occurrence_args)
+
     return {
         "database": connection.vendor,
         "words": len(text.split()),

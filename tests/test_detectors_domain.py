@@ -105,3 +105,13 @@ def test_the_shipped_domain_model_finds_names_and_places():
     assert detector.model_dir == str(SHIPPED_MODEL)
     found = detector.detect(Document(TEXT))
     assert ("PERSON", "Lena Hollis") in {(d.label, TEXT[d.start : d.end]) for d in found}
+
+
+def test_the_default_ensemble_includes_the_domain_member_with_no_setting_to_edit(db):
+    from annotations.services.annotation import DEFAULT_DETECTORS, detectors_from_settings
+
+    members = {d.name: d for d in detectors_from_settings()}
+    assert "domain" in members and members["domain"].second_opinion
+    assert members["domain"].model_dir == str(SHIPPED_MODEL)
+    names = [type(d).__name__ for d in detectors_from_settings(DEFAULT_DETECTORS)]
+    assert "DomainDetector" in names

@@ -126,9 +126,7 @@ def test_a_rows_label_menu_relabels_that_form_without_focusing_it_first(
     } == {"DATE"}
 
 
-def test_the_table_returns_to_the_review_at_the_reviews_address(
-    login_page, live_server, annotator
-):
+def test_the_table_returns_to_the_review_at_the_reviews_address(login_page, live_server, annotator):
     transcript = um_transcript(annotator)
     Span.objects.filter(transcript=transcript, label="PERSON").update(status="accepted")
     page = login_page(annotator)

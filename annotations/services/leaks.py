@@ -181,10 +181,13 @@ def release_leaks(*, transcript: Transcript) -> tuple:
     from annotations.services.release_state import release_fingerprint
 
     key = release_fingerprint(transcript=transcript)
-    if key is not None and key in _RELEASE_CACHE:
-        _RELEASE_CACHE.move_to_end(key)
-        result, leaks = _RELEASE_CACHE[key]
-        return result, list(leaks)
+    hit = _RELEASE_CACHE.get(key) if key is not None else None
+    if hit is not None:
+        try:
+            _RELEASE_CACHE.move_to_end(key)
+        except KeyError:  # evicted meanwhile by another thread: the hit holds
+            pass
+        return hit[0], list(hit[1])
     result = transcript_pseudonymize(
         transcript=transcript, strategy="tags", include_suggested=False
     )

@@ -22,18 +22,28 @@ class Other(Detector):
         return [Detection(*LENA, "PERSON", 0.85, self.name), Detection(*DAY, "DATE", 0.85, "other")]
 
 
+VAN = (TEXT.index("van"), TEXT.index("van") + 3)
+SAID = (LENA[0], TEXT.index(" said") + len(" said"))
+
+
 class Learned(Detector):
     """Stands in for the domain model's output (its real model is tested elsewhere)."""
 
     name = "domain"
-    labels = frozenset({"PERSON", "LOCATION", "AGE"})
+    labels = frozenset({"PERSON", "LOCATION", "AGE", "PHONE_NUMBER"})
     second_opinion = True
+
+    def __init__(self, extra=(), **options):
+        super().__init__(**options)
+        self.extra = list(extra)
 
     def detect(self, document):
         return [
             Detection(*LENA, "PERSON", 0.8, self.name),
             Detection(*TOWN, "LOCATION", 0.8, self.name),
             Detection(*DAY, "AGE", 0.8, self.name),  # a structured label another member denies
+            Detection(*VAN, "PHONE_NUMBER", 0.8, self.name),  # a lone structured guess
+            *self.extra,
         ]
 
 
@@ -62,6 +72,27 @@ def test_a_domain_structured_label_does_not_join_another_members_other_label():
     result = run(Other(), Learned(), SafetyNetDetector())
     day = [s for s in result.spans if (s.start, s.end) == DAY]
     assert day and day[0].label == "DATE" and "domain" not in day[0].sources
+
+
+def test_a_domain_find_never_moves_another_members_boundary_or_label():
+    longer = Detection(*SAID, "LOCATION", 0.8, "domain")  # "Lena Hollis said" as a place
+    result = run(Other(), Learned(extra=[longer]), SafetyNetDetector())
+    lena = [s for s in result.spans if LENA[0] <= s.start < s.end <= SAID[1]]
+    assert [(s.start, s.end, s.label) for s in lena] == [
+        (LENA[0], LENA[0] + 4, "PERSON"),
+        (LENA[0] + 5, LENA[1], "PERSON"),
+    ]
+    dropped = [d for d in result.decisions if d.detector == "domain" and d.label == "LOCATION"]
+    assert {(d.start, d.outcome, d.rule) for d in dropped if d.start == SAID[0]} == {
+        (SAID[0], "dropped", "second-opinion-disagrees")
+    }
+
+
+def test_a_lone_structured_guess_is_no_possible_miss():
+    result = run(Other(), Learned(), SafetyNetDetector())
+    assert not [s for s in result.spans if (s.start, s.end) == VAN]
+    rules = {d.rule for d in result.decisions if d.detector == "domain" and d.start == VAN[0]}
+    assert rules == {"second-opinion-alone-shape"}
 
 
 def test_without_the_safety_net_a_domain_only_find_is_no_span():

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field, replace
 
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.clean import AllowList, clean
-from engine.detectors.decisions import POSSIBLE_MISS, SPAN, Decision
+from engine.detectors.decisions import DROPPED, POSSIBLE_MISS, SPAN, Decision
 from engine.detectors.given import given_names
-from engine.detectors.merge import STRUCTURED, MergedSpan, merge
+from engine.detectors.merge import MergedSpan, merge
 from engine.progress import Progress, ProgressFn
 
 logger = logging.getLogger(__name__)
@@ -51,52 +51,74 @@ class EnsembleError(RuntimeError):
     """Every detector failed: nothing to propose."""
 
 
-# Structured labels (a pattern's business): a second-opinion member agrees on them only
-# when the other member gave the same label.
-_STRUCTURED = frozenset(STRUCTURED)
+# A second-opinion member's lone find is shown only for these labels (the structured ones
+# are the patterns' business: on a layout the model never saw, margin numbers and page
+# stamps come out as phone numbers and heights), on one line and in a few words.
+ALONE_LABELS = frozenset({"PERSON", "LOCATION", "ORGANIZATION", "NRP", "DATE", "TIME"})
+ALONE_MAX_WORDS = 5
+_JOINS, _DISAGREES, _ALONE = "joins", "disagrees", "alone"
 
 
 def second_opinions(result: EnsembleResult, document: Document) -> dict[str, list[Detection]]:
     """The first stage's cleaned detections that vote (``{member: detections}``).
 
     A member that declares ``second_opinion`` (the learned domain model) votes only where
-    another member proposed an overlapping span (of the same label, for a structured
-    label); its other finds are left to the safety net as possible misses, in
-    ``document.artifacts["second_opinion_alone"]``, and their decisions say so."""
+    another member found the same words with the same label (its span lies inside the
+    other's): it adds support, never moves a boundary or a label. A find that overlaps
+    another member's span otherwise is dropped (rule ``second-opinion-disagrees``: those
+    words are shown anyway); a find no other member touched is left to the safety net as
+    a possible miss (``document.artifacts["second_opinion_alone"]``) when its label is a
+    named one (``ALONE_LABELS``) on one line of at most ``ALONE_MAX_WORDS`` words, else
+    dropped (``second-opinion-alone-shape``). The decisions say which."""
     seconds = {name for name, needs in result.members.items() if needs}
     voting = {k: v for k, v in result.by_detector.items() if k not in seconds}
     others = sorted((d.start, d.end, d.label) for ds in voting.values() for d in ds)
+    text = document.text
     alone: list[Detection] = []
+    outcome: dict[tuple, tuple[str, str]] = {}
     for name in sorted(seconds & set(result.by_detector)):
         joined = []
         for d in result.by_detector[name]:
-            if _agrees(others, d):
+            verdict = _verdict(others, d)
+            key = (d.detector, d.start, d.end, d.label)
+            if verdict == _JOINS:
                 joined.append(d)
-            else:
+            elif verdict == _DISAGREES:
+                outcome[key] = (DROPPED, "second-opinion-disagrees")
+            elif d.label in ALONE_LABELS and _shown_alone(text[d.start : d.end]):
                 alone.append(d)
+                outcome[key] = (POSSIBLE_MISS, "no-second-opinion")
+            else:
+                outcome[key] = (DROPPED, "second-opinion-alone-shape")
         voting[name] = joined
     document.artifacts["second_opinion_alone"] = alone
-    if alone:
-        moved = {(d.detector, d.start, d.end, d.label) for d in alone}
+    if outcome:
         result.decisions[:] = [
-            replace(x, outcome=POSSIBLE_MISS, rule="no-second-opinion")
-            if x.outcome == SPAN and (x.detector, x.start, x.end, x.label) in moved
+            replace(x, outcome=outcome[k][0], rule=outcome[k][1])
+            if x.outcome == SPAN and (k := (x.detector, x.start, x.end, x.label)) in outcome
             else x
             for x in result.decisions
         ]
     return voting
 
 
-def _agrees(others: list[tuple[int, int, str]], d: Detection) -> bool:
+def _shown_alone(value: str) -> bool:
+    return "\n" not in value and 0 < len(value.split()) <= ALONE_MAX_WORDS
+
+
+def _verdict(others: list[tuple[int, int, str]], d: Detection) -> str:
     i = bisect.bisect_left(others, (d.start, -1, ""))
+    overlaps = False
     # spans starting before d may still overlap it: look back over a few
     for k in range(max(0, i - 8), len(others)):
         s, e, label = others[k]
         if s >= d.end:
             break
-        if e > d.start and (label == d.label or d.label not in _STRUCTURED):
-            return True
-    return False
+        if e > d.start:
+            if label == d.label and s <= d.start and d.end <= e:
+                return _JOINS
+            overlaps = True
+    return _DISAGREES if overlaps else _ALONE
 
 
 def stage_of(detector: Detector) -> int:

@@ -88,11 +88,14 @@ def test_a_domain_find_never_moves_another_members_boundary_or_label():
     }
 
 
-def test_a_lone_structured_guess_is_no_possible_miss():
-    result = run(Other(), Learned(), SafetyNetDetector())
-    assert not [s for s in result.spans if (s.start, s.end) == VAN]
-    rules = {d.rule for d in result.decisions if d.detector == "domain" and d.start == VAN[0]}
-    assert rules == {"second-opinion-alone-shape"}
+def test_a_lone_structured_guess_or_one_not_written_as_a_name_is_no_possible_miss():
+    that = (TEXT.index("that we"), TEXT.index("that we") + len("that we"))
+    result = run(Other(), Learned(extra=[Detection(*that, "PERSON", 0.8, "domain")]))
+    for start, end in (VAN, that):
+        assert not [s for s in result.spans if (s.start, s.end) == (start, end)]
+        decided = [d for d in result.decisions if d.detector == "domain" and d.start == start]
+        assert decided and {d.outcome for d in decided} == {"dropped"}
+    assert {d.rule for d in result.decisions if d.start == VAN[0]} == {"second-opinion-alone-shape"}
 
 
 def test_without_the_safety_net_a_domain_only_find_is_no_span():

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import logging
+import re
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -51,11 +52,14 @@ class EnsembleError(RuntimeError):
     """Every detector failed: nothing to propose."""
 
 
-# A second-opinion member's lone find is shown only for these labels (the structured ones
-# are the patterns' business: on a layout the model never saw, margin numbers and page
-# stamps come out as phone numbers and heights), on one line and in a few words.
-ALONE_LABELS = frozenset({"PERSON", "LOCATION", "ORGANIZATION", "NRP", "DATE", "TIME"})
-ALONE_MAX_WORDS = 5
+# A second-opinion member's lone find is shown only as a person or a place written as a
+# name (title-case words, no digits), in at most a few words: on layouts the model never
+# saw, page stamps, margin numbers and clock stamps come out as places, phone numbers,
+# heights and dates (measured on the real-world files), and the structured labels are
+# the patterns' business.
+ALONE_LABELS = frozenset({"PERSON", "LOCATION"})
+ALONE_MAX_WORDS = 4
+_NAME_WRITTEN = re.compile(r"[A-Z][a-z'’]+(?:[-' ][A-Z][a-z'’]+)*(?:\.?)")
 _JOINS, _DISAGREES, _ALONE = "joins", "disagrees", "alone"
 
 
@@ -68,7 +72,7 @@ def second_opinions(result: EnsembleResult, document: Document) -> dict[str, lis
     another member's span otherwise is dropped (rule ``second-opinion-disagrees``: those
     words are shown anyway); a find no other member touched is left to the safety net as
     a possible miss (``document.artifacts["second_opinion_alone"]``) when its label is a
-    named one (``ALONE_LABELS``) on one line of at most ``ALONE_MAX_WORDS`` words, else
+    person or a place written as a name (``ALONE_LABELS``, ``_shown_alone``), else
     dropped (``second-opinion-alone-shape``). The decisions say which."""
     seconds = {name for name, needs in result.members.items() if needs}
     voting = {k: v for k, v in result.by_detector.items() if k not in seconds}
@@ -103,7 +107,7 @@ def second_opinions(result: EnsembleResult, document: Document) -> dict[str, lis
 
 
 def _shown_alone(value: str) -> bool:
-    return "\n" not in value and 0 < len(value.split()) <= ALONE_MAX_WORDS
+    return len(value.split()) <= ALONE_MAX_WORDS and bool(_NAME_WRITTEN.fullmatch(value))
 
 
 def _verdict(others: list[tuple[int, int, str]], d: Detection) -> str:

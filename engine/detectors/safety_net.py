@@ -241,15 +241,14 @@ def alone_finds(
         if _covered(spans, d.start, d.end) or _covered(taken, d.start, d.end):
             continue
         replaced = [i for (s, e), i in shaped.items() if s < d.end and d.start < e]
-        if not replaced and room <= 0:
-            continue
+        # a PERSON find becomes one span per name part: each counts in the budget
+        cost = len(text[d.start : d.end].split())
+        if cost > len(replaced) and cost - len(replaced) > room:
+            continue  # over the budget (taking a guess's place costs nothing more)
         candidate = Candidate(d.start, d.end, f"{d.detector}-only", d.label)
-        if replaced:
-            for i in replaced:
-                out[i] = None
-            room += len(replaced) - 1
-        else:
-            room -= 1
+        for i in replaced:
+            out[i] = None
+        room -= cost - len(replaced)
         out.append(candidate)
         bisect.insort(taken, (d.start, d.end))
     return sorted((c for c in out if c is not None), key=lambda c: (c.start, c.end))

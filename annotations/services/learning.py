@@ -1,8 +1,11 @@
-"""Training the transformer detector on the reviewers' gold data (issue 7).
+"""Trained detectors' records and the transformer's training (issue 7).
 
 Writes go through the ``trained_model_*`` services (audited); the training itself
-(minutes to hours) runs outside any transaction, in a background job started by a
-lead (``trained_model_start``) or in the ``train_detector`` command.
+(minutes to hours) runs outside any transaction, in the ``train_detector`` command. The
+domain model's retraining in the background (issue 30) is ``learning_loop`` (the work)
+and ``learning_queue`` (queueing it); this module keeps what they share: the models
+directory, the gold transcripts, the one-training-at-a-time check and the closing of
+rows whose job ended.
 
 Gold from the database = the accepted and added spans of approved (and released)
 transcripts, second-annotator copies excluded (they repeat a text: a copy on each side

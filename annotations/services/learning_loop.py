@@ -20,7 +20,7 @@ held-out gold, and rolled back in one click.
   (``learning.trained_models_fail_for_job``) and its partial directory removed by the
   next run.
 
-The queue side (``trained_model_start``, retraining after approvals) is
+The queue side (``retrain_start``, retraining after approvals) is
 ``annotations.services.learning_queue``; the task is ``annotations.tasks``.
 """
 

@@ -6,10 +6,11 @@ command built ships in ``engine/models/domain/`` and is the default. The model i
 once per process (per resolved directory: a retrained model in another directory is a
 new load).
 
-Its place in the vote (``seconds_opinion``): a domain find *joins the vote* only where
-another member proposed an overlapping span after cleaning (of the same label, for the
-structured labels); a find no other member made becomes a **possible miss** for the
-reviewer through the safety net (within its budget), never a span on its own. Its
+Its place in the vote (``second_opinion``; ``engine.detectors.ensemble.second_opinions``):
+a domain find *joins the vote* only inside another member's span of the same label (after
+cleaning); one that overlaps another member's span otherwise is dropped; a find no other
+member touched becomes a **possible miss** for the reviewer through the safety net when it
+is a person or place written as a name (within its budget), never a span on its own. Its
 detections go through the same ``clean`` step as every member's, so public terms,
 boilerplate and the allow-list hold for it too. docs/detection.md, docs/learning.md.
 """

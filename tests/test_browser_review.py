@@ -229,6 +229,41 @@ def test_long_transcript_loads_windows_lazily_and_scrolls_in_sync(
     )
 
 
+WINDOW_LINES = """(i) => [document.querySelector('#wo-' + i), document.querySelector('#wp-' + i)]
+    .map((w) => w && w.classList.contains('loaded')
+        ? Array.from(w.querySelectorAll('.utt'), (u) => u.id.slice(3)) : null)"""
+
+
+def test_a_window_loaded_on_scroll_fills_both_panes_line_for_line(login_page, live_server, lead):
+    transcript = build_review_transcript(seed=5, words=6000, max_spans=600)
+    page = open_review(login_page(lead), live_server, transcript)
+    page.locator("#original").evaluate("el => el.scrollTop = 3000")
+    page.wait_for_selector("#wo-1.loaded")
+    settle(page)
+    original, pseudonymized = page.evaluate(WINDOW_LINES, 1)
+    assert original and pseudonymized == original
+
+
+def test_a_window_whose_load_failed_is_asked_for_again(login_page, live_server, lead):
+    transcript = build_review_transcript(seed=5, words=6000, max_spans=600)
+    page = login_page(lead)
+    failed = []
+
+    def fail_first(route):
+        if not failed:
+            failed.append(route.request.url)
+            return route.abort()
+        return route.continue_()
+
+    page.route("**/review/window/1/**", fail_first)
+    open_review(page, live_server, transcript)
+    page.locator("#original").evaluate("el => el.scrollTop = 3000")
+    page.wait_for_selector("#wo-1.loaded")
+    settle(page)
+    original, pseudonymized = page.evaluate(WINDOW_LINES, 1)
+    assert failed and original and pseudonymized == original
+
+
 def test_accept_all_of_a_label_below_the_threshold_asks_nothing_and_the_toast_undoes_it(
     login_page, live_server, annotator, hearing
 ):

@@ -296,6 +296,16 @@ def test_window_endpoint_returns_both_panes(client, annotator, rt):
     assert 'id="wp-0" data-window="0" hx-swap-oob="true"' in body
 
 
+def test_window_endpoint_swaps_only_the_pseudonymized_section_out_of_band(client, annotator, rt):
+    # Its lines are the section's content, not fragments of their own: a line marked out
+    # of band had no target on the page yet and was left out, so the section came empty.
+    client.force_login(annotator)
+    response = client.get(reverse("annotations:review-window", args=[rt.pk, 0]), **HX)
+    body = response.content.decode()
+    assert body.count('id="up-') == rt.utterances.count() > 0
+    assert body.count("hx-swap-oob") == 1
+
+
 def test_inspector_shows_provenance(client, annotator, rt):
     client.force_login(annotator)
     span = span_at(rt, "Calvin")

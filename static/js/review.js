@@ -211,28 +211,52 @@
   function loadedWindows() {
     return Array.from(orig.querySelectorAll(".win.loaded")).map((el) => el.dataset.window);
   }
+  // A window is in when both panes hold its lines (the pseudonymized section comes out of
+  // band in the same answer). One whose answer failed, was aborted or left a pane short is
+  // asked for again (three tries), then once more whenever it comes into view again.
+  function windowIn(index) {
+    const o = document.getElementById("wo-" + index);
+    const p = document.getElementById("wp-" + index);
+    if (!o || !p) return true; // no such window
+    if (!o.classList.contains("loaded") || !p.classList.contains("loaded")) return false;
+    return o.querySelectorAll(".utt").length === p.querySelectorAll(".utt").length;
+  }
   const loading = new Map();
+  const quiet = new WeakSet(); // windows re-observed after their tries (see below)
+  const TRIES = 3;
   function ensureWindow(index) {
-    const el = document.getElementById("wo-" + index);
-    if (!el || el.classList.contains("loaded")) return Promise.resolve();
+    if (windowIn(index)) return Promise.resolve();
     if (loading.has(index)) return loading.get(index);
-    const p = serial(() => {
+    let tries = 0;
+    const attempt = () =>
+      serial(() => {
+        const w = document.getElementById("wo-" + index);
+        if (windowIn(index) || !w.dataset.url) return null;
+        return htmx.ajax("GET", w.dataset.url, { target: w, swap: "outerHTML", source: w });
+      })
+        .catch(() => undefined)
+        .then(() => (windowIn(index) || ++tries >= TRIES ? null : attempt()));
+    const p = attempt().then(() => {
+      loading.delete(index);
+      afterSwap();
+      calibrate();
       const w = document.getElementById("wo-" + index);
-      if (!w || w.classList.contains("loaded")) return null;
-      return htmx.ajax("GET", w.dataset.url, { target: w, swap: "outerHTML", source: w });
-    })
-      .catch(() => undefined)
-      .then(() => {
-        loading.delete(index);
-        afterSwap();
-        calibrate();
-      });
+      if (w && !windowIn(index)) {
+        seen.unobserve(w);
+        quiet.add(w); // its first report is where it is now: only a new visit asks again
+        seen.observe(w);
+      }
+    });
     loading.set(index, p);
     return p;
   }
   // Windows load as they come near the viewport (through the same one-at-a-time queue).
   const seen = new IntersectionObserver(
-    (entries) => entries.forEach((e) => e.isIntersecting && ensureWindow(Number(e.target.dataset.window))),
+    (entries) =>
+      entries.forEach((e) => {
+        if (quiet.delete(e.target)) return;
+        if (e.isIntersecting) ensureWindow(Number(e.target.dataset.window));
+      }),
     { root: orig, rootMargin: "300px 0px" }
   );
   orig.querySelectorAll(".win:not(.loaded)").forEach((w) => seen.observe(w));

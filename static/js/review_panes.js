@@ -87,8 +87,13 @@
     if (from.scrollTop <= 1) target = 0; // the top is the top in both panes
     else if (from.scrollTop + from.clientHeight >= from.scrollHeight - 1) target = to.scrollHeight;
     else {
-      const a = anchor(from);
-      const b = a ? document.getElementById(twin(a.id)) : null;
+      let a = anchor(from);
+      let b = a ? document.getElementById(twin(a.id)) : null;
+      if (a && !b) {
+        // A line whose twin is not in yet: its window stands for it.
+        a = a.closest(".win");
+        b = a ? document.getElementById(twin(a.id)) : null;
+      }
       if (!b) return;
       const ra = a.getBoundingClientRect();
       const frac = (from.getBoundingClientRect().top - ra.top) / Math.max(ra.height, 1);
@@ -140,6 +145,8 @@
   // this page never had (the inspector's status of a span it does not show, the removal
   // of a row it never drew) is left out. htmx then swaps without an error (issue 29, 3.5:
   // 16 console errors ``htmx:oobErrorNoTarget`` on the answers to add and apply-to-all).
+  // A fragment inside another one comes in with it and is never left out (issue 28, 12:
+  // a window's pseudonymized lines, left out, came as an empty section marked loaded).
   function placeRow(el) {
     const list = ensureGroup(el.dataset.label).querySelector("ul");
     const k = refKey(el.dataset.ref);
@@ -161,6 +168,7 @@
     tpl.content.querySelectorAll("[hx-swap-oob]").forEach((el) => {
       const how = el.getAttribute("hx-swap-oob");
       if (!el.id || how.indexOf(":") >= 0 || document.getElementById(el.id)) return;
+      if (el.parentElement && el.parentElement.closest("[hx-swap-oob]")) return;
       if (how !== "delete" && el.matches("li.ent") && el.dataset.label) return placeRow(el);
       if (how !== "delete" && el.matches("header.egroup-head")) return ensureGroup(el.id.replace(/^eh-/, ""));
       el.remove();

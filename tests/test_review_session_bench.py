@@ -19,8 +19,12 @@ def _gazetteer_subtypes_only(settings):
 
 
 @pytest.mark.django_db
-def test_the_session_hearing_plants_each_kind_of_machine_mistake(annotator):
-    transcript, plan = build_session_transcript(seed=7, words=3000, assignees=[annotator])
+@pytest.mark.parametrize("layout", ["bph", "grand_jury"])
+def test_the_session_hearing_plants_each_kind_of_machine_mistake(annotator, layout):
+    # grand_jury: bench_review --session --layout (issue 29 §4, a Q/A transcript).
+    transcript, plan = build_session_transcript(
+        seed=7, words=3000, assignees=[annotator], layout=layout
+    )
     spans = {s.pk: s for s in Span.objects.filter(transcript=transcript)}
     assert plan.false_positives and all(i in spans for i in plan.false_positives)
     gold_extents = {(s, e) for s, e, _l in plan.gold}

@@ -26,7 +26,6 @@ def measure_lead_pages(*, transcript: Transcript, user, repeat: int) -> dict:
     """A lead's pages on a hearing its annotator decided (a few rejects one by one,
     the rest accepted per label in bulk) and submitted; ``repeat`` runs each."""
     from annotations.services import review as rs
-    from annotations.services import workflow as wf
 
     repeat = repeat if repeat != 15 else 2  # the default of the other modes is 15
     for span in Span.objects.filter(transcript=transcript, label="AGE")[:10]:
@@ -34,7 +33,7 @@ def measure_lead_pages(*, transcript: Transcript, user, repeat: int) -> dict:
     labels = set(transcript.spans.filter(status="suggested").values_list("label", flat=True))
     for label in sorted(labels):
         rs.spans_accept_all(transcript=transcript, actor=user, label=label)
-    wf.transcript_submit(transcript=transcript, actor=user)
+    not_a_leak = _submit_answering_leaks(transcript, user)
     User = get_user_model()
     lead = User.objects.create_user(username=f"bench-lead-{uuid.uuid4().hex[:8]}")
     lead.groups.add(Group.objects.get_or_create(name=roles.LEAD)[0])
@@ -73,6 +72,7 @@ def measure_lead_pages(*, transcript: Transcript, user, repeat: int) -> dict:
         "pages": transcript.page_count,
         "spans": transcript.spans.count(),
         "entities": Entity.objects.filter(transcript=transcript).count(),
+        "not_a_leak": not_a_leak,
         "timings": {
             name: {
                 "runs_ms": [round(t, 1) for t in values],
@@ -86,6 +86,36 @@ def measure_lead_pages(*, transcript: Transcript, user, repeat: int) -> dict:
             for name, values in timings.items()
         },
     }
+
+
+def _submit_answering_leaks(transcript: Transcript, user, rounds: int = 5) -> int:
+    """Submit as the annotator; where the leak check lists places no kept span touches
+    (on a grand jury volume: "THE FOREPERSON:", "GRAND JUROR:", a name-shaped filler word),
+    mark them "not a leak here" (an ordinary word), as the session oracle does, and submit
+    again. Returns how many places were marked; a listed place on a span (every span is a
+    gold mention here) is raised."""
+    from annotations.models import LeakException
+    from annotations.services import workflow as wf
+    from annotations.services.review.exceptions import leak_exception_add
+
+    marked = 0
+    for _ in range(rounds):
+        try:
+            wf.transcript_submit(transcript=transcript, actor=user)
+            return marked
+        except wf.SubmitLeaksFound as exc:
+            gold = list(transcript.spans.values_list("start", "end"))  # every span is gold
+            places = {(leak.source_start, leak.source_end) for leak in exc.leaks}
+            if None in {p for pair in places for p in pair} or any(
+                a < e and s < b for a, b in places for s, e in gold
+            ):
+                raise
+            for a, b in sorted(places):
+                leak_exception_add(transcript=transcript, actor=user, start=a, end=b,
+                                   reason=LeakException.Reason.ORDINARY_WORD)  # fmt: skip
+                marked += 1
+    wf.transcript_submit(transcript=transcript, actor=user)
+    return marked
 
 
 def measure_review_actions(*, transcript: Transcript, user, repeat: int) -> dict:

@@ -75,13 +75,17 @@ class SessionPlan:
     missed: list[tuple[int, int, str]] = field(default_factory=list)  # gold extents to add
 
 
-def build_session_transcript(*, seed: int, words: int, assignees) -> tuple[Transcript, SessionPlan]:
-    """A stored hearing whose suggestions are its gold with the machine's mistakes."""
+def build_session_transcript(
+    *, seed: int, words: int, assignees, layout: str = "bph"
+) -> tuple[Transcript, SessionPlan]:
+    """A stored hearing (or a transcript of another layout family) whose suggestions are
+    its gold with the machine's mistakes."""
     from annotations.benchmarks.review_transcript import build_review_transcript
 
     transcript = build_review_transcript(
         seed=seed, words=words, max_spans=None, assignees=assignees,
-        title=f"Session hearing {seed} ({words} words)",
+        title=f"Session {'hearing' if layout == 'bph' else layout} {seed} ({words} words)",
+        layout=layout,
     )  # fmt: skip
     text = transcript.text
     spans = list(Span.objects.filter(transcript=transcript).order_by("start"))
@@ -377,11 +381,15 @@ def run_oracle(page, base: str, transcript_id: int, plan: SessionPlan, fixes, in
         page.remove_listener("dialog", on_dialog)
 
 
-def run_session_bench(*, seed: int, words: int, user, chromium: str, key_rounds: int = 10) -> dict:
+def run_session_bench(
+    *, seed: int, words: int, user, chromium: str, key_rounds: int = 10, layout: str = "bph"
+) -> dict:
     from playwright.sync_api import sync_playwright
 
-    transcript, plan = build_session_transcript(seed=seed, words=words, assignees=[user])
-    copy, _plan = build_session_transcript(seed=seed, words=words, assignees=[user])
+    transcript, plan = build_session_transcript(
+        seed=seed, words=words, assignees=[user], layout=layout
+    )
+    copy, _plan = build_session_transcript(seed=seed, words=words, assignees=[user], layout=layout)
     cookie = session_cookie(user)
     inputs = Inputs()
     suggestions = Span.objects.filter(transcript=transcript).count()
@@ -409,6 +417,7 @@ def run_session_bench(*, seed: int, words: int, user, chromium: str, key_rounds:
         forced = sum(1 for _k, f in inputs.items if f)
         n_words = len(transcript.text.split())
         return {
+            "layout": layout,
             "words": n_words,
             "suggestions": suggestions,
             "inputs": len(inputs.items),

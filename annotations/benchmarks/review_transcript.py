@@ -1,5 +1,7 @@
 """The long reviewed transcript the review benchmarks (and many tests) work on: a stored
-synthetic hearing with suggested spans and reference groups."""
+synthetic hearing with suggested spans and reference groups, or a transcript of another
+layout family (``engine.synthetic.families``: a grand jury volume, a deposition, ...)
+imported as the importer reads its text export."""
 
 import random
 import uuid
@@ -11,24 +13,51 @@ from transcripts.models import Transcript, Utterance
 DETECTORS = ("presidio", "spacy", "rampart", "cover_names", "propagation")
 
 
-def build_review_transcript(
-    *, seed: int = 7, words: int = 15000, max_spans: int | None = 1500, assignees=(), title=None
-) -> Transcript:
-    """A stored synthetic hearing with suggested spans and reference groups (for benchmarks
-    and tests): its gold mentions as suggestions, PERSON split into name parts, thinned
-    evenly to ``max_spans``."""
-    from annotations.services.annotation import suggestions_create
-    from engine.synthetic import generate_hearing
+def _generated(seed: int, words: int, layout: str):
+    """(text, metadata, page count, utterances, gold spans) of a generated transcript.
+    ``bph``: ``generate_hearing``'s hearing; another family: its text export as the
+    importer reads it (its gold's offsets are into that text; checked)."""
+    if layout == "bph":
+        from engine.synthetic import generate_hearing
 
-    hearing = generate_hearing(seed, words=words)
-    text = hearing.text
+        hearing = generate_hearing(seed, words=words)
+        pages = max((u.page for u in hearing.utterances), default=0)
+        return hearing.text, hearing.metadata, pages, hearing.utterances, hearing.gold.spans
+    from engine.importing import parse_text
+    from engine.synthetic.families import family_document
+    from engine.synthetic.family_render import render_text
+
+    doc = family_document(seed, layout, words=words)
+    parsed = parse_text(render_text(doc).encode())
+    if doc.gold is None or parsed.text != doc.gold.text:
+        raise ValueError(f"the {layout} family's gold does not fit its imported text")
+    return parsed.text, parsed.metadata, parsed.page_count, parsed.utterances, doc.gold.spans
+
+
+def build_review_transcript(
+    *,
+    seed: int = 7,
+    words: int = 15000,
+    max_spans: int | None = 1500,
+    assignees=(),
+    title=None,
+    layout: str = "bph",
+) -> Transcript:
+    """A stored synthetic transcript with suggested spans and reference groups (for
+    benchmarks and tests): its gold mentions as suggestions, PERSON split into name parts,
+    thinned evenly to ``max_spans``. ``layout``: ``bph`` (a parole hearing) or another
+    family of ``engine.synthetic.families.FAMILIES``."""
+    from annotations.services.annotation import suggestions_create
+
+    text, metadata, page_count, utterances, gold = _generated(seed, words, layout)
+    kind = "hearing" if layout == "bph" else layout.replace("_", " ")
     transcript = Transcript.objects.create(
-        title=title or f"Synthetic hearing {seed} ({words} words)",
+        title=title or f"Synthetic {kind} {seed} ({words} words)",
         text=text,
-        metadata=hearing.metadata,
-        sha256=f"bench-{seed}-{words}-{uuid.uuid4().hex}",
+        metadata=metadata,
+        sha256=f"bench-{layout}-{seed}-{words}-{uuid.uuid4().hex}"[:64],
         state=Transcript.State.READY,
-        page_count=max((u.page for u in hearing.utterances), default=0),
+        page_count=page_count,
     )
     Utterance.objects.bulk_create(
         Utterance(
@@ -41,10 +70,10 @@ def build_review_transcript(
             start=u.start,
             end=u.end,
         )  # fmt: skip
-        for i, u in enumerate(hearing.utterances)
+        for i, u in enumerate(utterances)
     )
     extents = []
-    for span in hearing.gold.spans:
+    for span in gold:
         pieces = stored_pieces(text, span.start, span.end, span.label)
         extents += [(s, e, span.label) for s, e in pieces]
     extents = sorted(set(extents))

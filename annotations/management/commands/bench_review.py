@@ -1,11 +1,14 @@
 """Server time of the review page and of every review action on a long transcript.
 
     python manage.py bench_review [--words 15000] [--spans 1500] [--repeat 15] [--json]
+        [--layout bph|bph2009|federal|appellate|grand_jury|deposition]
     python manage.py bench_review --session [--json]   (annotations/benchmarks/review_session.py)
     python manage.py bench_review --session --busy-workers 2 [--busy-database URL]
         (two db_workers annotate meanwhile: annotations/benchmarks/busy_workers.py)
 
-Generates a synthetic hearing (``engine.synthetic.generate_hearing``), stores it with
+Generates a synthetic hearing (``engine.synthetic.generate_hearing``; ``--layout``: a
+transcript of another generator family, e.g. a grand jury volume's question-and-answer
+testimony, imported from its text export with the family's gold), stores it with
 about ``--spans`` suggested spans (its gold mentions, PERSON split into name parts, with
 detector provenance), then times page loads and htmx actions through Django's test client
 (in process: middleware, services, queries and template rendering, no network) against the
@@ -28,6 +31,7 @@ from annotations.benchmarks.review_server import measure_lead_pages, measure_rev
 from annotations.benchmarks.review_transcript import build_review_transcript
 from anonreview import roles
 from anonreview.core.models import AuditEvent
+from engine.synthetic.families import FAMILIES
 
 
 class Command(BaseCommand):
@@ -38,6 +42,14 @@ class Command(BaseCommand):
         parser.add_argument("--spans", type=int, default=1500)
         parser.add_argument("--repeat", type=int, default=15, help="Timed calls per action.")
         parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument(
+            "--layout",
+            choices=FAMILIES,
+            default="bph",
+            help="The generator family of the transcript (engine/synthetic/families.py): "
+            "bph, the parole hearing (default), or e.g. grand_jury / deposition (question-"
+            "and-answer testimony), imported from its text export with the family's gold.",
+        )
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--keep", action="store_true", help="Keep the transcript and user.")
         parser.add_argument(
@@ -84,6 +96,7 @@ class Command(BaseCommand):
         hosts = [*settings.ALLOWED_HOSTS, "testserver"]
         with override_settings(ALLOWED_HOSTS=hosts):
             result = self._session(options) if options["session"] else self._run(options)
+        result = {"layout": options["layout"], **result}
         if options["json"]:
             self.stdout.write(json.dumps(result, indent=2 if not options["session"] else None))
             return
@@ -110,7 +123,8 @@ class Command(BaseCommand):
                 )
             return
         self.stdout.write(
-            f"{result['database']}: {result['words']} words, {result['pages']} pages, "
+            f"{result['database']}, {result['layout']}: {result['words']} words, "
+            f"{result['pages']} pages, "
             f"{result['spans']} spans, {result['entities']} groups"
         )
         self.stdout.write(
@@ -135,6 +149,7 @@ class Command(BaseCommand):
             return run_session_bench(
                 seed=options["seed"], words=options["words"], user=user,
                 chromium=options["chromium"], key_rounds=options["repeat"],
+                layout=options["layout"],
             )  # fmt: skip
 
         try:
@@ -152,7 +167,7 @@ class Command(BaseCommand):
     def _print_session(self, r: dict) -> None:
         out = self.stdout.write
         out(
-            f"{r['words']} words, {r['suggestions']} suggestions (machine errors: "
+            f"{r['layout']}: {r['words']} words, {r['suggestions']} suggestions (machine errors: "
             + ", ".join(f"{k} {v}" for k, v in r["machine_errors"].items())
             + ")"
         )
@@ -189,6 +204,7 @@ class Command(BaseCommand):
         transcript = build_review_transcript(
             seed=options["seed"], words=options["words"],
             max_spans=None if options["lead"] else options["spans"], assignees=[user],
+            layout=options["layout"],
         )  # fmt: skip
         try:
             if options["lead"]:

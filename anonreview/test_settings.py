@@ -20,6 +20,9 @@ TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBacken
 # No retraining after approvals (with the immediate backend it would train inline, for
 # minutes); the learning loop's tests turn it on where they test it.
 LEARNING_RETRAIN_EVERY = 0
+# The training thread keeps the test process's priority: at niceness 19 beside busy
+# processes it starves (a tiny training took 7 minutes with two busy loops beside it).
+LEARNING_TRAINING_NICE = 0
 # Trained models of tests go to a temporary directory, never var/.
 LEARNING_MODELS_DIR = tempfile.mkdtemp(prefix="anonreview-test-models-")
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

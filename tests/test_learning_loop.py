@@ -427,3 +427,23 @@ def test_a_model_better_on_approved_gold_but_worse_on_generated_hearings_stays_i
     assert model.decision.startswith("Not activated: F1 1.000 against")
     assert "held-out approved transcript" in model.decision
     assert "0.000 against" in model.decision and "held-out generated hearing" in model.decision
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="no thread priorities here")
+def test_the_training_thread_lowers_itself_to_the_configured_niceness(settings):
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    settings.LEARNING_TRAINING_NICE = min(base + 3, 19)
+    seen = []
+
+    def work(report):
+        import threading
+
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        report(Progress(1, 1, "done"))
+        return "trained"
+
+    reports = []
+    assert learning_loop._niced(work, reports.append) == "trained"
+    assert seen == [min(base + 3, 19)] and len(reports) == 1
+    # the caller's own priority is untouched
+    assert os.getpriority(os.PRIO_PROCESS, 0) == base

@@ -57,6 +57,15 @@ PARTIAL = ".partial"
 PRIORITY = 19  # the training thread's niceness: it yields to the web server and annotation
 
 
+def training_niceness() -> int:
+    """The niceness the training thread lowers itself to: ``settings.LEARNING_TRAINING_NICE``
+    (default 19, the lowest priority). The tests keep their own priority (0): a thread at 19
+    beside busy processes at 0 gets almost no CPU, and a tiny training took minutes."""
+    from django.conf import settings
+
+    return int(getattr(settings, "LEARNING_TRAINING_NICE", PRIORITY))
+
+
 # --- the engine's domain trainer (engine.learning.domain, engine.detectors.domain) -----
 
 
@@ -320,13 +329,15 @@ def _niced(work, progress):
             raise Cancelled("the job was stopped")
         reports.put(report)
 
+    niceness = training_niceness()
+
     def run() -> None:
         try:
             if hasattr(os, "setpriority"):
                 try:
                     tid = threading.get_native_id()
-                    if os.getpriority(os.PRIO_PROCESS, tid) < PRIORITY:
-                        os.setpriority(os.PRIO_PROCESS, tid, PRIORITY)
+                    if os.getpriority(os.PRIO_PROCESS, tid) < niceness:
+                        os.setpriority(os.PRIO_PROCESS, tid, niceness)
                 except OSError:
                     pass
             box["result"] = work(relay)

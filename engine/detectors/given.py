@@ -31,6 +31,7 @@ ROLE_WORDS = frozenset(
     commission california department corrections rehabilitation no nos number juror jurors
     general inaudible unintelligible crosstalk multiple speakers everyone audience hon honor
     mister missus participant observer stenographer transcriber lawyer facilitator
+    foreperson foreman forewoman grand videographer videotape operator
     """.split()
 )
 _TAG_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*\.?")

@@ -17,6 +17,7 @@ from annotations.models import Span
 from engine.detectors.base import Detection, Detector, Document
 from engine.progress import PROGRESS, Cancelled, Progress, checkpoint
 from tests.factories import make_transcript, make_user
+from tests.test_progress import _Stopping
 from transcripts.models import Job, Transcript
 from transcripts.services import jobs
 
@@ -330,21 +331,6 @@ def test_a_cancel_during_ocr_stops_before_the_remaining_pages_are_read(monkeypat
 # --- The detectors' loops ---------------------------------------------------------------
 
 
-class _StopAtSecond:
-    """A job's callback cancelled after its first check."""
-
-    def __init__(self):
-        self.checks = 0
-
-    def __call__(self, progress):
-        self.check()
-
-    def check(self):
-        self.checks += 1
-        if self.checks > 1:
-            raise Cancelled("cancelled")
-
-
 def test_the_spacy_parse_and_the_domain_models_prediction_check_every_batch():
     import spacy
 
@@ -354,11 +340,11 @@ def test_the_spacy_parse_and_the_domain_models_prediction_check_every_batch():
 
     nlp = spacy.blank("en")
     text = "ATTORNEY VANCE: Good morning.\n" * 20_000  # 150 batches of 4,000 characters
-    stop = _StopAtSecond()
+    stop = _Stopping()
     with pytest.raises(Cancelled):
         parse(nlp, text, progress=stop)
     assert stop.checks == 2
-    stop = _StopAtSecond()
+    stop = _Stopping()
     with watching(stop), pytest.raises(Cancelled):
         predict(nlp, text)
     assert stop.checks == 2

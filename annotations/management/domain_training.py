@@ -136,12 +136,7 @@ def train_domain_command(command, options, labels, train_docs, test_docs) -> Non
     )
     command._print_figures("Held-out", result.figures)
     if test_docs:
-        test = report["test"]
-        command._print_figures(f"Test ({test['documents']} documents)", test["figures"])
-        command.stdout.write(
-            f"Inference: {test['words']} words in {test['seconds']:.2f} s "
-            f"= {test['words_per_s']:.0f} words/s (load {test['load_s']:.2f} s)"
-        )
+        command._print_test(report["test"])
 
 
 def score(model_dir: str, test_docs: list[GoldDoc], labels: list[str]) -> dict:

@@ -201,12 +201,7 @@ class Command(BaseCommand):
         )
         self._print_figures("Held-out", model.metrics)
         if test_docs:
-            test = report["test"]
-            self._print_figures(f"Test ({test['documents']} documents)", test["figures"])
-            self.stdout.write(
-                f"Inference: {test['words']} words in {test['seconds']:.2f} s "
-                f"= {test['words_per_s']:.0f} words/s (load {test['load_s']:.2f} s, {test['device']})"
-            )
+            self._print_test(report["test"])
         self.stdout.write(
             "Register it in settings.DETECTORS: "
             '{"NAME": "engine.learning.detector.TrainedTransformerDetector", '
@@ -218,6 +213,15 @@ class Command(BaseCommand):
             return read_jsonl(path)
         except (OSError, GoldFormatError) as exc:
             raise CommandError(str(exc)) from exc
+
+    def _print_test(self, test: dict) -> None:
+        """The test figures and the inference speed (both model families)."""
+        self._print_figures(f"Test ({test['documents']} documents)", test["figures"])
+        device = f", {test['device']}" if test.get("device") else ""
+        self.stdout.write(
+            f"Inference: {test['words']} words in {test['seconds']:.2f} s "
+            f"= {test['words_per_s']:.0f} words/s (load {test['load_s']:.2f} s{device})"
+        )
 
     def _print_figures(self, title: str, metrics: dict) -> None:
         overall = metrics.get("overall") or {}

@@ -308,6 +308,21 @@ def test_the_ensemble_reads_the_active_model_without_a_settings_edit(
     assert annotation._with_active_domain([other, shipped])[1] is shipped
 
 
+def test_a_worker_lets_go_of_a_model_once_another_is_active(
+    db, lead, engine, django_capture_on_commit_callbacks, monkeypatch
+):
+    released = []
+    monkeypatch.setattr(annotation, "unload_domain_model", released.append)
+    shipped = DomainDetector()
+    model = retrain(lead, django_capture_on_commit_callbacks)
+    assert annotation._with_active_domain([shipped])[0].model_dir == model.path
+    assert released == []
+    learning_loop.trained_model_rollback(user=lead)  # back to the shipped model
+    assert annotation._with_active_domain([shipped]) == [shipped]
+    assert released == [model.path]  # the retrained model's pipeline goes, not the shipped one
+    assert annotation._domain_instances == {}
+
+
 def test_progress_shows_elapsed_time_and_an_estimate(db, lead, monkeypatch):
     job = jobs.job_create(kind=Job.Kind.TRAIN, user=lead)
     jobs.job_start(job_id=job.pk)

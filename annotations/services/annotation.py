@@ -28,6 +28,7 @@ from annotations.services.allowlist import allowlist_terms
 from anonreview.core.audit import audit_record
 from anonreview.logs import failure_words
 from engine.detectors.base import Detector, Document
+from engine.detectors.domain import unload_domain_model
 from engine.detectors.ensemble import Ensemble, EnsembleError, EnsembleResult
 from engine.detectors.names import stored_pieces
 from engine.progress import PROGRESS, Cancelled, ProgressFn, part
@@ -71,7 +72,7 @@ def detectors_from_settings(config: list[dict] | None = None) -> list[Detector]:
     with _cache_lock:
         cached = _cache.get(key)
         if cached is not None:
-            return cached
+            return _with_active_domain(cached)
         detectors: list[Detector] = []
         if not isinstance(config, list | tuple) or not config:
             raise ImproperlyConfigured("DETECTORS must be a non-empty list of {'NAME', 'OPTIONS'}.")
@@ -123,6 +124,8 @@ def _with_active_domain(detectors: list[Detector]) -> list[Detector]:
 
     model_dir = active_domain_dir()  # the cheap version stamp: one small query per build
     if model_dir is None:
+        with _cache_lock:
+            _domain_instances_release(keep=None)
         return detectors  # the configured (shipped) model
     out = []
     for d in detectors:
@@ -133,11 +136,21 @@ def _with_active_domain(detectors: list[Detector]) -> list[Detector]:
         with _cache_lock:
             instance = _domain_instances.get(key)
             if instance is None:
-                _domain_instances.clear()
+                _domain_instances_release(keep=d.model_dir)
                 options = {k: v for k, v in d.options.items() if k != "model_dir"}
                 instance = _domain_instances[key] = type(d)(model_dir=model_dir, **options)
         out.append(instance)
     return out
+
+
+def _domain_instances_release(*, keep: str | None) -> None:
+    """Forget the model active before (its detector and its loaded pipeline), so that a
+    long-running worker holds only the models in use; ``keep``: the configured model's
+    directory, never released. Called under ``_cache_lock``."""
+    for before in _domain_instances.values():
+        if before.model_dir != keep:
+            unload_domain_model(before.model_dir)
+    _domain_instances.clear()
 
 
 def _detector_threads(cls: type[Detector]) -> int:

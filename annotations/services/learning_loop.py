@@ -155,11 +155,10 @@ def domain_detector(model_dir: str | None):
 def _forget(model_dir: str) -> None:
     """Let go of a model loaded only to be scored (the detector keeps one per path)."""
     try:
-        from engine.detectors import domain
-
-        domain._MODELS.pop(os.path.realpath(model_dir), None)
-    except (ImportError, AttributeError):
-        pass
+        from engine.detectors.domain import unload_domain_model
+    except ImportError:  # spaCy missing: nothing was loaded
+        return
+    unload_domain_model(model_dir)
 
 
 # --- reads -------------------------------------------------------------------------

@@ -50,6 +50,13 @@ def load_domain_model(model_dir: str | Path) -> Any:
     return nlp
 
 
+def unload_domain_model(model_dir: str | Path) -> None:
+    """Let go of the pipeline loaded from ``model_dir`` (a model scored and refused, or one
+    no longer active): the process keeps only the models its detectors use."""
+    with _LOCK:
+        _MODELS.pop(os.path.realpath(model_dir), None)
+
+
 class DomainDetector(Detector):
     """OPTIONS: ``model_dir`` (default: the shipped ``engine/models/domain``), ``score``
     (default 0.8), ``labels`` (only emit these), ``second_opinion`` (default true; false

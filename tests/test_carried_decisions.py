@@ -7,8 +7,15 @@ import re
 import pytest
 from django.urls import reverse
 
+from annotations.models import Span
 from annotations.selectors.carried import carried_decisions
 from annotations.selectors.forms import form_alternatives, review_form_table
+from annotations.services import workflow
+from annotations.services.annotation import transcript_annotate
+from annotations.services.leaks import leak_check
+from annotations.services.review import span_accept, spans_accept_form, spans_bulk_save
+from anonreview.core.models import AuditEvent
+from engine.detectors.base import Detection, Detector, Document
 from tests.factories import make_suggestion, make_transcript
 from transcripts.models import Transcript
 
@@ -99,3 +106,203 @@ def test_the_form_table_shows_the_carried_decision(client, annotator):
     html = html.content.decode()
     assert 'data-carried="reject"' in html and "rejected in 2 approved hearings" in html
     assert "danger carried" in html
+
+
+# --- The annotation applies them (annotations.services.annotation_carried) ---------------
+
+
+class WordDetector(Detector):
+    """Proposes every occurrence of a few words with a fixed label (a stand-in for a
+    member whose false positives repeat across hearings)."""
+
+    name = "words"
+    WORDS = {"Camry": "PERSON", "Folsom": "PERSON", "Hope": "PERSON", "Dodge": "PERSON"}
+
+    def detect(self, document: Document) -> list[Detection]:
+        return [
+            Detection(m.start(), m.end(), label, 0.8, self.name)
+            for word, label in self.WORDS.items()
+            for m in re.finditer(rf"\b{word}\b", document.text)
+        ]
+
+
+@pytest.fixture
+def words(settings):
+    settings.DETECTORS = [{"NAME": "tests.test_carried_decisions.WordDetector", "OPTIONS": {}}]
+    return settings
+
+
+def annotated(text: str, **fields) -> Transcript:
+    t = make_transcript(text, state=Transcript.State.IMPORTED, **fields)
+    transcript_annotate(transcript=t)
+    return t
+
+
+def span_of(t: Transcript, word: str) -> Span:
+    return Span.objects.get(transcript=t, start=t.text.index(word))
+
+
+def carried_entry(span: Span) -> dict:
+    [entry] = [p for p in span.provenance if p.get("detector") == "carried"]
+    return entry
+
+
+def test_a_form_rejected_in_two_approved_hearings_arrives_rejected_with_its_provenance(words):
+    for _ in range(2):
+        approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
+    t = annotated("QUILL: I drove the Camry home. Folsom was far.")
+    camry = span_of(t, "Camry")
+    assert camry.status == Span.Status.REJECTED and camry.reviewer is None
+    assert camry.proposal.label == "PERSON"  # the machine's proposal is kept as it was
+    assert carried_entry(camry)["why"] == "rejected in 2 approved hearings"
+    assert [p["detector"] for p in camry.provenance] == ["words", "carried"]
+    assert span_of(t, "Folsom").status == Span.Status.SUGGESTED  # nothing carries for it
+    event = AuditEvent.objects.get(transcript=t, event_type="annotation.suggest")
+    assert event.after["carried"] == {"rejected": 1, "relabelled": 0}
+
+
+def test_the_form_table_and_the_inspector_show_a_carried_rejection(words, client, annotator):
+    for _ in range(2):
+        approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
+    t = annotated("QUILL: I drove the Camry home, the Camry.")
+    t.assignees.add(annotator)
+    table = review_form_table(transcript=t)
+    form_alternatives(transcript=t, table=table)
+    [camry] = table["PERSON"]
+    assert (camry.status, camry.carried, camry.carried_applied) == ("rejected", "reject", 2)
+    client.force_login(annotator)
+    forms = client.get(reverse("annotations:review-forms", args=[t.pk]) + "?label=PERSON")
+    html = forms.content.decode()
+    assert 'data-carried-applied="2"' in html
+    assert "carried · rejected in 2 approved hearings" in html
+    page = client.get(
+        reverse("annotations:review", args=[t.pk]) + f"?span={span_of(t, 'Camry').pk}"
+    )
+    assert "carried · rejected in 2 approved hearings" in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("text", "metadata"),
+    [
+        ("HOPE: Good morning.\nALDEN: Hope, sit down.", {}),  # a speaker tag
+        ("ALDEN: Hope, sit down.", {"incarcerated_person": "Tom Hope"}),  # the cover
+        ("ALDEN: Ms. Hope, sit down.", {}),  # an honorific
+        ("ALDEN: Spell it. A: H-O-P-E. Hope.", {}),  # a spelling
+    ],
+)
+def test_a_carried_rejection_never_arrives_on_a_name_the_transcript_gives(words, text, metadata):
+    for _ in range(3):
+        approved("ALDEN: We have Hope here.", [("Hope", "PERSON", "rejected", "PERSON")])
+    t = annotated(text, metadata=metadata)
+    spans = Span.objects.filter(transcript=t, label="PERSON")
+    assert spans and all(s.status == Span.Status.SUGGESTED for s in spans)
+    assert not any(p["detector"] == "carried" for s in spans for p in s.provenance)
+
+
+def test_the_reviewer_reverses_a_carried_rejection_in_one_action(words, annotator):
+    for _ in range(2):
+        approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
+    t = annotated("QUILL: Camry Jones saw it. Camry came later.")
+    t.assignees.add(annotator)
+    workflow.transcript_start_review(transcript=t, actor=annotator)
+    spans_accept_form(transcript=t, actor=annotator, label="PERSON", form="camry")
+    statuses = set(
+        Span.objects.filter(transcript=t, label="PERSON").values_list("status", "reviewer")
+    )
+    assert statuses == {(Span.Status.ACCEPTED, annotator.pk)}
+    # approved, the reversal counts as a hearing that kept the form: 2 of 3 no longer carry
+    t.state = APPROVED
+    t.save(update_fields=["state"])
+    assert ("PERSON", "camry") not in carried_decisions()
+
+
+def test_a_relabel_carries_and_arrives_relabelled_for_the_reviewer_to_accept(words):
+    for _ in range(2):
+        approved("ALDEN: He went to Folsom.", [("Folsom", "PERSON", "accepted", "LOCATION")])
+    t = annotated("QUILL: Folsom was hard.")
+    folsom = span_of(t, "Folsom")
+    assert (folsom.status, folsom.label, folsom.proposal.label) == (
+        Span.Status.SUGGESTED,
+        "LOCATION",
+        "PERSON",
+    )
+    assert carried_entry(folsom)["why"] == "relabelled as LOCATION in 2 approved hearings"
+    table = review_form_table(transcript=t)
+    form_alternatives(transcript=t, table=table)
+    [row] = table["LOCATION"]
+    assert (row.carried, row.carried_applied) == ("relabel", 1)
+
+
+def test_double_annotation_copies_do_not_make_a_decision_carry(words):
+    original = approved("ALDEN: Dodge.", [("Dodge", "PERSON", "rejected", "PERSON")])
+    copy = approved("ALDEN: Dodge.", [("Dodge", "PERSON", "rejected", "PERSON")])
+    copy.double_of = original
+    copy.save()
+    t = annotated("QUILL: The Dodge was red.")
+    assert span_of(t, "Dodge").status == Span.Status.SUGGESTED
+
+
+def test_a_carried_rejection_left_standing_counts_apart_from_the_reviewers_decisions(words):
+    for _ in range(2):
+        approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
+    t = annotated("QUILL: I drove the Camry home.")
+    t.state = APPROVED  # approved with the carried rejection untouched
+    t.save(update_fields=["state"])
+    decision = carried_decisions()[("PERSON", "camry")]
+    assert (decision.hearings, decision.stood, decision.of) == (2, 1, 3)
+    assert decision.why == "rejected in 2 approved hearings, left so in 1 more"
+
+
+def test_reannotation_replaces_an_untouched_carried_rejection_and_keeps_a_decided_one(
+    words, annotator
+):
+    for _ in range(2):
+        approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
+    t = annotated("QUILL: The Camry and the Camry again.")
+    first, second = Span.objects.filter(transcript=t).order_by("start")
+    spans_bulk_save([second], annotator, status=Span.Status.REJECTED)  # a reviewer's own
+    transcript_annotate(transcript=t)
+    spans = list(Span.objects.filter(transcript=t).order_by("start"))
+    assert len(spans) == 2  # no duplicate at either place
+    assert spans[0].pk != first.pk and spans[0].status == Span.Status.REJECTED
+    assert spans[0].reviewer is None and carried_entry(spans[0])
+    assert spans[1].pk == second.pk and spans[1].reviewer == annotator
+
+
+def _review_all_but_carried(t: Transcript, annotator) -> None:
+    t.assignees.add(annotator)
+    workflow.transcript_start_review(transcript=t, actor=annotator)
+    spans_bulk_save(
+        list(Span.objects.filter(transcript=t, status=Span.Status.SUGGESTED)),
+        annotator,
+        status=Span.Status.ACCEPTED,
+    )
+
+
+def test_the_leak_check_at_submit_flags_a_carried_rejection_of_a_name_kept_elsewhere(
+    words, annotator
+):
+    for _ in range(2):
+        approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
+    text = "QUILL: The witness was Camry. I saw Camry there.\nALDEN: Go on."
+    t = annotated(text)
+    assert {s.status for s in Span.objects.filter(transcript=t)} == {Span.Status.REJECTED}
+    _review_all_but_carried(t, annotator)
+    # the reviewer keeps the first "Camry" as a name (one span); the second stays rejected
+    span_accept(span=span_of(t, "Camry"), actor=annotator)
+    with pytest.raises(workflow.SubmitLeaksFound) as found:
+        workflow.transcript_submit(transcript=t, actor=annotator)
+    second = text.index("Camry", text.index("Camry") + 1)
+    assert (second, second + 5) in {(x.source_start, x.source_end) for x in found.value.leaks}
+
+
+def test_the_leak_check_flags_a_carried_rejection_once_the_cover_gives_the_name(words, annotator):
+    for _ in range(2):
+        approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
+    t = annotated("QUILL: Camry was there.\nALDEN: Go on.")
+    assert span_of(t, "Camry").status == Span.Status.REJECTED
+    t.metadata = {"incarcerated_person": "Lee Camry"}  # the cover page, corrected later
+    t.save(update_fields=["metadata"])
+    leaks = leak_check(transcript=t)
+    start = t.text.index("Camry")
+    assert any(x.source_start == start and x.blocking for x in leaks)

@@ -1,13 +1,20 @@
 """Decisions that carry (issue 30): a surface form the reviewers rejected or relabelled in
 approved transcripts is proposed the same way in a new one, with its provenance
-("rejected in 4 approved hearings"), and stays the reviewer's decision: the form table
-offers it as the first choice (``form_carried``), nothing is decided for them.
+("rejected in 4 approved hearings"), and stays the reviewer's decision. The annotation
+applies it (``annotations.services.annotation_carried``: a carried rejection arrives
+rejected, a carried relabel arrives relabelled, both marked ``carried`` in their
+provenance and reversible in one action); the form table shows it on the form's row
+(``form_carried``) and offers it as the first choice where the form is still open.
 
 A decision carries when the reviewers of at least ``CARRY_MIN`` approved hearings made
 it for the form (case-folded, as the table groups forms) proposed with that label, and
 those are at least ``CARRY_SHARE`` of the approved hearings where the machine proposed
 it: a form kept as often as rejected carries nothing. Each hearing counts once (its
-mentions' most frequent outcome). Double-annotation copies are left out.
+mentions' most frequent outcome). Double-annotation copies are left out. A hearing
+where the decision arrived carried and nobody touched it counts apart ("left so in N
+more"): it agrees with the decision (it counts in the share) but is no reviewer's
+decision, so it never makes a decision start to carry; a reviewer who reversed it
+counts as a hearing that kept the form.
 
 A carried decision never applies to a name the transcript itself gives (its cover page,
 its speaker tags, a spelled-out word, the word after an honorific): the allow-list's
@@ -21,7 +28,7 @@ import threading
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Max
+from django.db.models import Count, F, Max, Q
 from django.db.models.functions import Substr
 
 from annotations.models import Span
@@ -33,20 +40,44 @@ CARRY_SHARE = 0.75  # of the approved hearings where the form was proposed with 
 GOLD_STATES = (Transcript.State.APPROVED, Transcript.State.RELEASED)
 KEEP = "keep"
 REJECT = "reject"
+RELABEL = "relabel"
+CARRIED = "carried"  # the provenance entry's "detector" of a carried decision
+STOOD = "stood:"  # an untouched carried decision's outcome prefix
 
 
 @dataclass(frozen=True)
 class Carried:
     decision: str  # "reject" or "relabel"
     label: str  # the label it goes to (relabel) or had (reject)
-    hearings: int  # approved hearings that decided so
+    hearings: int  # approved hearings whose reviewers decided so
     of: int  # approved hearings where the machine proposed the form with this label
+    stood: int = 0  # of ``of``: hearings where it arrived carried and nobody changed it
 
     @property
     def why(self) -> str:
         done = "rejected" if self.decision == REJECT else f"relabelled as {self.label}"
         plural = "s" if self.hearings != 1 else ""
-        return f"{done} in {self.hearings} approved hearing{plural}"
+        more = f", left so in {self.stood} more" if self.stood else ""
+        return f"{done} in {self.hearings} approved hearing{plural}{more}"
+
+    def provenance(self) -> dict:
+        """The provenance entry of a span this decision made (``annotation_carried``)."""
+        return {
+            "detector": CARRIED,
+            "score": 1.0,
+            "decision": self.decision,
+            "label": self.label,
+            "hearings": self.hearings,
+            "of": self.of,
+            "stood": self.stood,
+            "why": self.why,
+        }
+
+
+def _carried_untouched(reviewer_id, provenance) -> bool:
+    return reviewer_id is None and any(
+        isinstance(p, dict) and p.get("detector") == CARRIED for p in provenance or []
+    )
 
 
 def _outcome(proposed: str, label: str, status: str) -> str:
@@ -65,25 +96,35 @@ def _compute() -> dict[tuple[str, str], Carried]:
         )
         # the form's text, cut by the database (no transcript text is read here)
         .annotate(form=Substr("transcript__text", F("start") + 1, F("end") - F("start")))
-        .values_list("transcript_id", "proposal__label", "label", "status", "form")
+        .values_list(
+            "transcript_id", "proposal__label", "label", "status", "form", "reviewer_id",
+            "provenance",
+        )
         .iterator(chunk_size=2000)
-    )
+    )  # fmt: skip
     per_hearing: dict[tuple[str, str], dict[int, Counter]] = defaultdict(
         lambda: defaultdict(Counter)
     )
-    for transcript_id, proposed, label, status, form in rows:
+    for transcript_id, proposed, label, status, form, reviewer_id, provenance in rows:
         key = (proposed, normalize_form(form or ""))
-        per_hearing[key][transcript_id][_outcome(proposed, label, status)] += 1
+        outcome = _outcome(proposed, label, status)
+        if outcome != KEEP and _carried_untouched(reviewer_id, provenance):
+            outcome = STOOD + outcome  # the machine's carried proposal, left standing
+        per_hearing[key][transcript_id][outcome] += 1
     carried: dict[tuple[str, str], Carried] = {}
     for key, hearings in per_hearing.items():
         votes = Counter(outcomes.most_common(1)[0][0] for outcomes in hearings.values())
-        outcome, n = votes.most_common(1)[0]
-        if outcome == KEEP or n < CARRY_MIN or n < CARRY_SHARE * len(hearings):
+        decided = Counter({k: n for k, n in votes.items() if not k.startswith(STOOD)})
+        if not decided:
+            continue
+        outcome, n = decided.most_common(1)[0]
+        stood = votes[STOOD + outcome]
+        if outcome == KEEP or n < CARRY_MIN or n + stood < CARRY_SHARE * len(hearings):
             continue
         if outcome == REJECT:
-            carried[key] = Carried(REJECT, key[0], n, len(hearings))
+            carried[key] = Carried(REJECT, key[0], n, len(hearings), stood)
         else:
-            carried[key] = Carried("relabel", outcome.split(":", 1)[1], n, len(hearings))
+            carried[key] = Carried(RELABEL, outcome.split(":", 1)[1], n, len(hearings), stood)
     return carried
 
 
@@ -115,11 +156,47 @@ def carried_decisions() -> dict[tuple[str, str], Carried]:
     return carried
 
 
+def _applied(transcript: Transcript) -> dict[int, dict]:
+    """``{span id: its carried provenance entry}`` of the transcript's carried spans that
+    no reviewer has touched (one query over the few spans that can be: rejected without
+    a reviewer, or suggested with another label than proposed)."""
+    rows = (
+        Span.objects.filter(transcript=transcript, reviewer__isnull=True)
+        .filter(
+            Q(status=Span.Status.REJECTED)
+            | (Q(status=Span.Status.SUGGESTED) & ~Q(label=F("proposal__label")))
+        )
+        .values_list("pk", "provenance")
+    )
+    out = {}
+    for pk, provenance in rows:
+        entry = next(
+            (p for p in provenance or [] if isinstance(p, dict) and p.get("detector") == CARRIED),
+            None,
+        )
+        if entry is not None:
+            out[pk] = entry
+    return out
+
+
 def form_carried(*, transcript: Transcript, table: dict) -> None:
-    """Mark each undecided form of ``table`` (``review_form_table``) with the decision
-    that carries for it, unless the transcript gives the form as a name: a carried
-    relabel becomes the row's relabel (its first choice, key ``r``), a carried rejection
-    the row's suggested answer (key ``x``); the reviewer still decides."""
+    """Mark the forms of ``table`` (``review_form_table``) with what carries for them.
+
+    A form whose mentions arrived decided by a carried decision (``annotation_carried``)
+    shows it (``carried_applied``: how many mentions; its Accept ``a`` reverses a
+    rejection, its label menu a relabel). An undecided form with a decision that carries
+    (a transcript annotated before it carried) is offered it as the first choice: a
+    carried relabel becomes the row's relabel (key ``r``), a carried rejection the row's
+    suggested answer (key ``x``). Never for a name the transcript gives; the reviewer
+    still decides."""
+    applied = _applied(transcript)
+    for forms in table.values():
+        for form in forms:
+            entries = [applied[o.span_id] for o in form.occurrences if o.span_id in applied]
+            if entries:
+                form.carried = entries[0].get("decision", "")
+                form.carried_why = entries[0].get("why", "")
+                form.carried_applied = len(entries)
     carried = carried_decisions()
     if not carried:
         return
@@ -128,7 +205,7 @@ def form_carried(*, transcript: Transcript, table: dict) -> None:
     names = None
     for label, forms in table.items():
         for form in forms:
-            if not form.open:
+            if not form.open or form.carried_applied:
                 continue
             decision = carried.get((label, form.key))
             if decision is None:
@@ -142,7 +219,7 @@ def form_carried(*, transcript: Transcript, table: dict) -> None:
                 continue  # a name this transcript gives is never hidden by the corpus
             form.carried = decision.decision
             form.carried_why = decision.why
-            if decision.decision == "relabel":
+            if decision.decision == RELABEL:
                 form.alternative = decision.label
                 form.alternative_habit = False  # this form's own record: always shown
                 form.alternative_why = decision.why

@@ -46,6 +46,7 @@ class FormRow:
     # what reviewers decided for this form in approved transcripts (``selectors.carried``)
     carried: str = ""  # "reject" or "relabel"
     carried_why: str = ""  # "rejected in 4 approved hearings"
+    carried_applied: int = 0  # mentions that arrived so (``annotation_carried``), untouched
 
     @property
     def count(self) -> int:

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
+from django.db.models import Q
 from django.utils.module_loading import import_string
 
 from annotations.models import Proposal, Span
@@ -266,9 +267,16 @@ def _proposed(
 def transcript_spans_replace(*, transcript: Transcript, result: EnsembleResult) -> int:
     """Replace the *suggested* spans of ``transcript`` by ``result``'s; reviewed spans
     (accepted, rejected, added) are never touched, and no suggestion is made where one
-    lies. Returns the number of spans written."""
+    lies. A carried decision nobody touched is the machine's too: replaced, then the
+    decisions that carry are applied again (``annotation_carried``). Returns the number
+    of spans written."""
+    from annotations.services.annotation_carried import carried_apply, untouched_carried_ids
+
     locked = Transcript.objects.select_for_update().get(pk=transcript.pk)
-    suggested = Span.objects.filter(transcript=locked, status=Span.Status.SUGGESTED)
+    suggested = Span.objects.filter(
+        Q(status=Span.Status.SUGGESTED) | Q(pk__in=untouched_carried_ids(transcript=locked)),
+        transcript=locked,
+    )
     replaced = list(suggested.exclude(proposal=None).values_list("proposal_id", flat=True))
     suggested.delete()
     Proposal.objects.filter(pk__in=replaced).delete()  # a reviewed span keeps its proposal
@@ -278,12 +286,14 @@ def transcript_spans_replace(*, transcript: Transcript, result: EnsembleResult) 
         .values_list("start", "end")
     )
     rows = suggestions_create(transcript=locked, proposed=_proposed(locked, result, reviewed))
+    carried = carried_apply(transcript=locked)
     audit_record(
         actor=None,
         event_type="annotation.suggest",
         transcript=locked,
         after={
             "spans": len(rows),
+            "carried": carried,
             "detectors": sorted(result.by_detector),
             "failed": sorted(result.errors),
         },

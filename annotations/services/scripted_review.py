@@ -15,6 +15,7 @@ from django.db import transaction
 
 from annotations.models import Span
 from annotations.services import workflow
+from annotations.services.annotation_carried import is_carried
 from annotations.services.entities import entities_assign
 from annotations.services.review import HUMAN, spans_bulk_save
 from anonreview.core.audit import audit_record
@@ -56,7 +57,15 @@ def transcript_review_from_gold(
     spans = list(Span.objects.filter(transcript=transcript, status=Span.Status.SUGGESTED))
     accepted = [s for s in spans if (s.start, s.end, s.label) in wanted]
     rejected = [s for s in spans if (s.start, s.end, s.label) not in wanted]
-    spans_bulk_save(accepted, annotator, status=Span.Status.ACCEPTED)
+    # a carried rejection (annotation_carried) of a gold mention: reversed, one input each
+    reversed_ = [
+        s
+        for s in Span.objects.filter(
+            transcript=transcript, status=Span.Status.REJECTED, reviewer__isnull=True
+        )
+        if (s.start, s.end, s.label) in wanted and is_carried(s.provenance)
+    ]
+    spans_bulk_save(accepted + reversed_, annotator, status=Span.Status.ACCEPTED)
     spans_bulk_save(rejected, annotator, status=Span.Status.REJECTED)
     have = set(
         Span.objects.filter(transcript=transcript)
@@ -80,7 +89,12 @@ def transcript_review_from_gold(
     ]
     Span.objects.bulk_create(added, batch_size=500)
     entities_assign(transcript=transcript)
-    counts = {"accepted": len(accepted), "rejected": len(rejected), "added": len(added)}
+    counts = {
+        "accepted": len(accepted),
+        "rejected": len(rejected),
+        "added": len(added),
+        "reversed": len(reversed_),
+    }
     audit_record(actor=annotator, event_type="review.scripted", transcript=transcript, after=counts)
     if not answer_leaks:
         workflow.transcript_submit(transcript=transcript, actor=annotator)

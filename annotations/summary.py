@@ -57,6 +57,9 @@ class Form:
     count: int
     label: str
     url: str
+    # a rejected form that arrived so from approved hearings, untouched: its provenance
+    # ("rejected in 4 approved hearings"; ``annotations.services.annotation_carried``)
+    carried: str = ""
 
 
 @dataclass
@@ -192,6 +195,14 @@ def _bulk_name(event_type: str, after: dict) -> str:
     return f"{action.replace('_', ' ')} ({after.get('bulk')})"
 
 
+def _carried_why(provenance) -> str:
+    """A carried decision's provenance words, if one made this span."""
+    for item in provenance or []:
+        if isinstance(item, dict) and item.get("detector") == "carried":
+            return str(item.get("why") or "carried")
+    return ""
+
+
 def _by_reviewer(provenance) -> bool:
     """Whether a span without a proposal was made by a reviewer (added, or proposed at
     every occurrence by "apply to all"), not by the machine."""
@@ -203,9 +214,10 @@ def _decisions(summary: ReviewSummary, transcript: Transcript, base: str) -> Non
     counts: dict[str, Counter] = defaultdict(Counter)
     rejected: dict[tuple[str, str], list] = {}
     added: dict[tuple[str, str], list] = {}
+    carried: dict[tuple[str, str], str] = {}
     rows = Span.objects.filter(transcript=transcript).values_list(
         "pk", "start", "end", "label", "status", "provenance",
-        "proposal_id", "proposal__start", "proposal__end", "proposal__label",
+        "proposal_id", "proposal__start", "proposal__end", "proposal__label", "reviewer_id",
     )  # fmt: skip
     for (
         pk,
@@ -218,6 +230,7 @@ def _decisions(summary: ReviewSummary, transcript: Transcript, base: str) -> Non
         p_start,
         p_end,
         p_label,
+        reviewer_id,
     ) in rows.iterator(chunk_size=2000):
         if status == Span.Status.SUGGESTED:
             counts["undecided"][label] += 1
@@ -225,6 +238,9 @@ def _decisions(summary: ReviewSummary, transcript: Transcript, base: str) -> Non
             counts["rejected"][p_label or label] += 1
             forms = rejected.setdefault((label, text[start:end]), [0, pk])
             forms[0] += 1
+            why = _carried_why(provenance) if reviewer_id is None else ""
+            if why:
+                carried[(label, text[start:end])] = why
         elif proposal is None and (status == Span.Status.ADDED or _by_reviewer(provenance)):
             counts["added"][label] += 1
             forms = added.setdefault((label, text[start:end]), [0, pk])
@@ -253,9 +269,12 @@ def _decisions(summary: ReviewSummary, transcript: Transcript, base: str) -> Non
 
     def forms(found):
         out = [
-            Form(text=form, count=n, label=label, url=f"{base}?span={pk}")
+            Form(
+                text=form, count=n, label=label, url=f"{base}?span={pk}",
+                carried=carried.get((label, form), ""),
+            )
             for (label, form), (n, pk) in found.items()
-        ]
+        ]  # fmt: skip
         return sorted(out, key=lambda f: (-f.count, f.label, f.text.casefold()))
 
     rejections = forms(rejected)

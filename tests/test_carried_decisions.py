@@ -14,6 +14,7 @@ from annotations.services import workflow
 from annotations.services.annotation import transcript_annotate
 from annotations.services.leaks import leak_check
 from annotations.services.review import span_accept, spans_accept_form, spans_bulk_save
+from annotations.summary import review_summary
 from anonreview.core.models import AuditEvent
 from engine.detectors.base import Detection, Detector, Document
 from tests.factories import make_suggestion, make_transcript
@@ -306,3 +307,20 @@ def test_the_leak_check_flags_a_carried_rejection_once_the_cover_gives_the_name(
     leaks = leak_check(transcript=t)
     start = t.text.index("Camry")
     assert any(x.source_start == start and x.blocking for x in leaks)
+
+
+def test_the_approval_summary_lists_what_arrived_carried(words, annotator):
+    for _ in range(2):
+        approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
+    t = annotated("QUILL: The Camry, the Camry. The Dodge.")
+    dodge = span_of(t, "Dodge")
+    spans_bulk_save([dodge], annotator, status=Span.Status.REJECTED)  # the reviewer's own
+    summary = review_summary(transcript=t, leaks=[])
+    [camry] = summary.rejected_forms
+    assert (camry.text, camry.count, camry.carried) == (
+        "Camry",
+        2,
+        "rejected in 2 approved hearings",
+    )
+    [own] = summary.rejected_spans
+    assert (own.text, own.carried) == ("Dodge", "")

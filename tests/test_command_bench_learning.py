@@ -6,7 +6,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotations.benchmarks.learning import hearing_figures
+from annotations.benchmarks.learning import curve_summary, hearing_figures
 from annotations.models import TrainedModel
 from transcripts.models import Job, Transcript
 
@@ -25,7 +25,60 @@ def test_hearing_figures_count_false_missed_and_leaked_mentions():
         "false_suggestions": 1,  # 30-33 overlaps no gold (11-15 is a boundary error)
         "missed_gold": 1,  # the DATE: only a TIME overlaps it
         "leaks": 1,  # the DATE is not covered by a kept span
+        "carried_on_gold": 0,
+        "false_proposals": 1,
     }
+
+
+def test_hearing_figures_count_carried_rejections_apart_from_the_suggestions_left():
+    gold = {(0, 5, "PERSON"), (20, 24, "DATE")}
+    suggested = [(0, 5, "PERSON"), (30, 33, "PERSON")]
+    carried = [(40, 45, "PERSON"), (50, 52, "ORGANIZATION"), (20, 24, "DATE")]
+    kept = [(0, 5, "PERSON"), (20, 24, "DATE")]  # the reviewer reversed the DATE
+    figures = hearing_figures(suggested, gold, kept, carried)
+    assert figures["false_suggestions"] == 1  # left for the reviewer: 30-33
+    assert figures["false_proposals"] == 3  # 30-33 and the two right carried rejections
+    assert figures["carried_on_gold"] == 1  # the DATE arrived rejected
+    assert figures["missed_gold"] == 0  # the machine proposed it (the reviewer reverses it)
+    assert figures["leaks"] == 0
+
+
+def _row(hearing, family, false, leaks=0, proposals=None):
+    return {
+        "hearing": hearing, "family": family, "false_suggestions": false,
+        "leaks_after_review": leaks, "false_proposals": false if proposals is None else proposals,
+        "carried_rejections": 0 if proposals is None else proposals - false, "carried_on_gold": 0,
+    }  # fmt: skip
+
+
+def test_curve_summary_states_the_halving_after_ten_approvals_and_per_layout():
+    families = ["bph", "federal", "appellate"]
+    rows = [_row(i + 1, families[i % 3], false) for i, false in enumerate(
+        [10, 20, 30, 8, 10, 12, 4, 9, 14, 6, 4, 2]
+    )]  # fmt: skip
+    summary = curve_summary(rows)
+    assert summary["first_false_suggestions"] == 10
+    assert summary["later_hearings"] == [11, 12]  # reviewed after 10 approvals
+    assert summary["later_mean_false_suggestions"] == 3.0 and summary["ratio"] == 0.3
+    bph = summary["per_family"]["bph"]
+    assert (bph["first"], bph["later"], bph["later_mean"], bph["ratio"]) == (
+        10,
+        [8, 4, 6],
+        6.0,
+        0.6,
+    )
+    # federal 20 → (10, 9, 4) 7.67 → 0.38; appellate 30 → (12, 14, 2) 9.33 → 0.31
+    assert summary["per_family_mean_ratio"] == 0.43
+    assert summary["goal_met"] is True
+
+
+def test_curve_summary_is_not_met_when_leaks_rise_or_with_few_hearings():
+    rows = [_row(1, "bph", 10), _row(2, "federal", 8), _row(3, "bph", 2, leaks=1)]
+    summary = curve_summary(rows)
+    assert summary["later_hearings"] == [3]  # fewer than 10: the last third
+    assert summary["ratio"] == 0.2 and summary["per_family"]["bph"]["ratio"] == 0.2
+    assert summary["leaks_after_review_later_per_family"] == 1.0
+    assert summary["goal_met"] is False  # a leak after review where the first had none
 
 
 @pytest.mark.slow

@@ -7,15 +7,27 @@ reviewed by the scripted reviewer that follows the generator's gold
 domain model is retrained (``learning_loop.domain_retrain``: activated only when not
 worse on held-out gold). Per hearing it reports what the reviewer met:
 
-- ``false_suggestions``: suggestions that overlap no gold mention (the reviewer rejects them);
-- ``missed_gold``: gold mentions (name parts, as stored) that no suggestion of their label
+- ``false_suggestions``: suggestions left for the reviewer that overlap no gold mention
+  (the reviewer rejects them);
+- ``carried_rejections``: mentions that arrived rejected by a decision that carries
+  (``annotations.services.annotation_carried``: "rejected in N approved hearings"), of
+  them ``carried_on_gold`` on a gold mention (the reviewer reverses them, one input each:
+  ``reversed``); ``carried_relabels``: suggestions that arrived with a carried label;
+  ``false_proposals``: the false suggestions plus the carried rejections of no gold
+  mention, i.e. what the machine proposed wrongly before the carried step;
+- ``missed_gold``: gold mentions (name parts, as stored) that no proposal of their label
   overlaps (the reviewer adds them);
-- ``reviewer_inputs``: rejections + additions + places marked "not a leak here" at
-  Submit: the decisions a reviewer makes one by one; ``carried_rejections``: of the rejected forms, those a carried
-  decision already offered ("rejected in N approved hearings", one input each);
+- ``reviewer_inputs``: rejections + additions + reversals + places marked "not a leak
+  here" at Submit (``not_a_leak``): the decisions a reviewer makes one by one;
 - ``leaks_after_review``: gold mentions not covered by a kept span after the review;
 - ``training_s``: the retraining after this hearing (if one ran), and whether it became
-  active.
+  active;
+- ``false_forms``: the false suggestions as ``[label, text, members, count]`` (generated
+  text only), to see what repeats.
+
+The summary states the goal's figure (``curve_summary``): the first hearing's false
+suggestions against the mean of the hearings reviewed after 10 approvals, and per layout
+the first hearing against its later ones, with the leaks after review beside them.
 
 Everything runs in one database transaction that is rolled back at the end (the
 database is left as it was; models go to a temporary directory), except the result,
@@ -56,6 +68,13 @@ class HearingRow:
     retrained_model: int | None = None
     activated: bool | None = None
     decision: str = ""
+    carried_on_gold: int = 0  # carried rejections of a gold mention (the reviewer reverses)
+    carried_relabels: int = 0  # suggestions that arrived with a carried label
+    false_proposals: int = 0  # false suggestions + carried rejections of no gold mention
+    reversed: int = 0  # carried rejections the reviewer reversed
+    not_a_leak: int = 0  # places answered "not a leak here" at Submit
+    false_forms: list = field(default_factory=list)  # [label, form, members, count]
+    detector_errors: list = field(default_factory=list)  # members that failed on it
 
 
 @dataclass
@@ -87,6 +106,7 @@ class LearningCurve:
                 "last_false_suggestions": last.false_suggestions if last else None,
                 "leaks_after_review": sum(r.leaks_after_review for r in self.rows),
                 "retrainings": sum(1 for r in self.rows if r.training_s is not None),
+                **curve_summary([asdict(r) for r in self.rows]),
             },
         }
 
@@ -122,16 +142,109 @@ def hearing_figures(
     suggested: list[tuple[int, int, str]],
     gold: set[tuple[int, int, str]],
     kept: list[tuple[int, int, str]],
+    carried: list[tuple[int, int, str]] = (),
 ) -> dict:
-    """What a reviewer met on one hearing (see the module docstring). Django-free."""
+    """What a reviewer met on one hearing (see the module docstring). ``suggested``: the
+    spans left for the reviewer (suggested); ``carried``: those that arrived rejected by
+    a carried decision. Django-free."""
     gold_places = [(s, e) for s, e, _label in gold]
     false = [p for p in suggested if not _overlaps(p[:2], gold_places)]
+    carried_false = [p for p in carried if not _overlaps(p[:2], gold_places)]
+    proposed = [*suggested, *carried]
     missed = [
-        g for g in gold if not any(s < g[1] and g[0] < e and lab == g[2] for s, e, lab in suggested)
+        g for g in gold if not any(s < g[1] and g[0] < e and lab == g[2] for s, e, lab in proposed)
     ]
     kept_places = [(s, e) for s, e, _label in kept]
     leaks = [g for g in gold if not _covered(g[:2], kept_places)]
-    return {"false_suggestions": len(false), "missed_gold": len(missed), "leaks": len(leaks)}
+    return {
+        "false_suggestions": len(false),
+        "missed_gold": len(missed),
+        "leaks": len(leaks),
+        "carried_on_gold": len(carried) - len(carried_false),
+        "false_proposals": len(false) + len(carried_false),
+    }
+
+
+def _mean(values: list) -> float | None:
+    return round(sum(values) / len(values), 2) if values else None
+
+
+def _ratio(later: float | None, first: float | None) -> float | None:
+    if later is None or first is None:
+        return None
+    return round(later / first, 2) if first else None
+
+
+def curve_summary(rows: list[dict], *, after: int = 10) -> dict:
+    """The loop's figure, stated two ways (rows: ``HearingRow`` as dicts, in order):
+
+    - ``after``: the first hearing's false suggestions against the mean of the hearings
+      reviewed once ``after`` hearings were approved (hearing ``after + 1`` on); with
+      fewer hearings, the last third of them, said in ``later_hearings``;
+    - ``per_family``: each layout's first hearing against the mean of its later ones
+      (the same layout: a hard layout after an easy one is no regression), and their
+      mean ratio over the layouts seen more than once.
+
+    ``goal_met``: both ratios at most 0.5 and no more leaks after review per hearing
+    later than first. Django-free."""
+    if not rows:
+        return {}
+    later_rows = rows[after:] or rows[len(rows) - max(1, len(rows) // 3) :]
+    first = rows[0]
+    by_family: dict[str, list[dict]] = {}
+    for r in rows:
+        by_family.setdefault(r["family"], []).append(r)
+    per_family = {}
+    for family, seen in by_family.items():
+        later = [r["false_suggestions"] for r in seen[1:]]
+        per_family[family] = {
+            "first": seen[0]["false_suggestions"],
+            "later": later,
+            "later_mean": _mean(later),
+            "ratio": _ratio(_mean(later), seen[0]["false_suggestions"]),
+            "first_false_proposals": seen[0].get("false_proposals"),
+            "later_false_proposals": [r.get("false_proposals") for r in seen[1:]],
+        }
+    ratios = [f["ratio"] for f in per_family.values() if f["ratio"] is not None]
+    later_mean = _mean([r["false_suggestions"] for r in later_rows])
+    leaks_first = _mean([f[0]["leaks_after_review"] for f in by_family.values()])
+    leaks_later = _mean([r["leaks_after_review"] for f in by_family.values() for r in f[1:]])
+    ratio = _ratio(later_mean, first["false_suggestions"])
+    family_ratio = _mean(ratios)
+    return {
+        "first_false_suggestions": first["false_suggestions"],
+        "later_hearings": [r["hearing"] for r in later_rows],
+        "later_mean_false_suggestions": later_mean,
+        "ratio": ratio,
+        "per_family": per_family,
+        "per_family_mean_ratio": family_ratio,
+        "false_proposals_first": first.get("false_proposals"),
+        "later_mean_false_proposals": _mean([r.get("false_proposals", 0) for r in later_rows]),
+        "carried_rejections": sum(r.get("carried_rejections", 0) for r in rows),
+        "carried_on_gold": sum(r.get("carried_on_gold", 0) for r in rows),
+        "leaks_after_review_first_per_family": leaks_first,
+        "leaks_after_review_later_per_family": leaks_later,
+        "goal_met": bool(
+            ratio is not None
+            and ratio <= 0.5
+            and family_ratio is not None
+            and family_ratio <= 0.5
+            and (leaks_later or 0) <= (leaks_first or 0)
+        ),
+    }
+
+
+def _false_forms(text, rows, wanted) -> list:
+    from collections import Counter
+
+    gold_places = [(s, e) for s, e, _label in wanted]
+    c = Counter()
+    for s, e, label, provenance in rows:
+        if _overlaps((s, e), gold_places):
+            continue
+        members = ",".join(sorted({p.get("detector", "") for p in provenance or []}))
+        c[(label, text[s:e], members)] += 1
+    return [[*k, n] for k, n in c.most_common()]
 
 
 def run(
@@ -191,14 +304,18 @@ def bench_users():
 
 def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
     from annotations.models import Span, TrainedModel
-    from annotations.selectors.carried import carried_decisions
     from annotations.services import learning, learning_loop, workflow
     from annotations.services.annotation import ensemble_build, transcript_annotate
-    from annotations.services.review.bulk import normalize_form
+    from annotations.services.annotation_carried import is_carried
     from annotations.services.scripted_review import gold_spans_in, transcript_review_from_gold
     from transcripts.services.importing import transcript_import
 
     annotator, lead = bench_users()
+    # as a worker does before its first transcript (detectors_preload): loading the models
+    # lazily inside the ensemble's threads failed some members on the first hearing
+    failed = ensemble_build().load_safely()
+    if failed:
+        say(f"detectors that failed to load: {sorted(failed)}")
     approved = 0
     i = 0
     attempt = 0
@@ -224,25 +341,25 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
         i += 1
         tick = time.monotonic()
         ensemble = ensemble_build()
-        transcript_annotate(transcript=t, ensemble=ensemble)
+        result = transcript_annotate(transcript=t, ensemble=ensemble)
         annotate_s = time.monotonic() - tick
         text = t.text
-        suggested = list(
+        suggested_rows = list(
             Span.objects.filter(transcript=t, status=Span.Status.SUGGESTED).values_list(
-                "start", "end", "label"
+                "start", "end", "label", "provenance"
             )
         )
-        carried = carried_decisions()
+        suggested = [(s, e, lab) for s, e, lab, _p in suggested_rows]
+        carried = [
+            (s, e, lab)
+            for s, e, lab, provenance in Span.objects.filter(
+                transcript=t, status=Span.Status.REJECTED
+            ).values_list("start", "end", "label", "provenance")
+            if is_carried(provenance)
+        ]
+        relabels = sum(1 for *_x, provenance in suggested_rows if is_carried(provenance))
         counts = transcript_review_from_gold(
             transcript=t, gold=gold, annotator=annotator, answer_leaks=True
-        )
-        rejected_forms = {
-            (label, normalize_form(text[s:e]))
-            for s, e, label in suggested
-            if (s, e, label) not in wanted
-        }
-        carried_rejections = sum(
-            1 for key in rejected_forms if key in carried and carried[key].decision == "reject"
         )
         workflow.transcript_approve(transcript=t, actor=lead)
         approved += 1
@@ -251,7 +368,7 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
             .exclude(status=Span.Status.REJECTED)
             .values_list("start", "end", "label")
         )
-        figures = hearing_figures(suggested, wanted, kept)
+        figures = hearing_figures(suggested, wanted, kept, carried)
         row = HearingRow(
             hearing=i,
             family=family,
@@ -261,12 +378,22 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
             suggestions=len(suggested),
             false_suggestions=figures["false_suggestions"],
             missed_gold=figures["missed_gold"],
-            reviewer_inputs=counts["rejected"] + counts["added"] + counts["not_a_leak"],
+            reviewer_inputs=counts["rejected"]
+            + counts["added"]
+            + counts["not_a_leak"]
+            + counts["reversed"],
             rejected=counts["rejected"],
             added=counts["added"],
-            carried_rejections=carried_rejections,
+            carried_rejections=len(carried),
             leaks_after_review=figures["leaks"],
             annotate_s=round(annotate_s, 1),
+            carried_on_gold=figures["carried_on_gold"],
+            carried_relabels=relabels,
+            false_proposals=figures["false_proposals"],
+            reversed=counts["reversed"],
+            not_a_leak=counts["not_a_leak"],
+            false_forms=_false_forms(text, suggested_rows, wanted),
+            detector_errors=sorted(result.errors),
         )
         if curve.retrain_every and approved % curve.retrain_every == 0:
             model = TrainedModel.objects.create(

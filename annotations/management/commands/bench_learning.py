@@ -7,8 +7,11 @@
 Over N generated hearings of mixed layouts (seeds from ``--seed``, disjoint from the
 recipe's and the tests'), in order: annotate with the ensemble as it stands, review as
 the gold says, approve, and retrain the domain model every K approvals. Prints per
-hearing: false suggestions, missed gold mentions, reviewer inputs, leaks after review,
-training seconds (``annotations.benchmarks.learning``). The database is left as it
+hearing: false suggestions (still to reject), carried rejections (arrived rejected by a
+decision that carries, and those on a gold mention), missed gold mentions, reviewer
+inputs, leaks after review, training seconds; then the halving figure: the first
+hearing against those reviewed after 10 approvals, and each layout's first hearing
+against its later ones (``annotations.benchmarks.learning.curve_summary``). The database is left as it
 was; ``--save`` stores the curve for the Measurements page. docs/measurements.md.
 """
 
@@ -23,9 +26,11 @@ COLUMNS = (
     ("family", "layout"),
     ("suggestions", "suggested"),
     ("false_suggestions", "false"),
+    ("carried_rejections", "carried"),
+    ("carried_on_gold", "carried on gold"),
+    ("false_proposals", "false before carrying"),
     ("missed_gold", "missed"),
     ("reviewer_inputs", "inputs"),
-    ("carried_rejections", "carried"),
     ("leaks_after_review", "leaks"),
     ("training_s", "training s"),
 )
@@ -103,3 +108,21 @@ class Command(BaseCommand):
         for line in result["skipped"]:
             self.stdout.write(f"skipped: {line}")
         self.stdout.write(f"{len(result['hearings'])} hearings in {result['seconds']:.0f} s")
+        summary = result["summary"]
+        if summary.get("later_hearings"):
+            self.stdout.write(
+                f"false suggestions: first hearing {summary['first_false_suggestions']}, "
+                f"hearings {summary['later_hearings'][0]}-{summary['later_hearings'][-1]} "
+                f"mean {summary['later_mean_false_suggestions']} "
+                f"(ratio {summary['ratio']}); per layout, later/first: "
+                + ", ".join(
+                    f"{family} {f['first']}→{f['later_mean']}"
+                    for family, f in summary["per_family"].items()
+                    if f["later"]
+                )
+                + f" (mean ratio {summary['per_family_mean_ratio']}); "
+                f"leaks after review per hearing, first/later of each layout: "
+                f"{summary['leaks_after_review_first_per_family']}/"
+                f"{summary['leaks_after_review_later_per_family']}; "
+                f"goal met: {'yes' if summary['goal_met'] else 'no'}"
+            )

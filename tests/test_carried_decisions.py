@@ -324,3 +324,11 @@ def test_the_approval_summary_lists_what_arrived_carried(words, annotator):
     )
     [own] = summary.rejected_spans
     assert (own.text, own.carried) == ("Dodge", "")
+
+
+def test_the_carried_step_can_be_turned_off(words, settings):
+    for _ in range(2):
+        approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
+    settings.CARRIED_DECISIONS = False
+    t = annotated("QUILL: I drove the Camry home.")
+    assert span_of(t, "Camry").status == Span.Status.SUGGESTED

@@ -84,6 +84,7 @@ class LearningCurve:
     words: int
     seed: int
     families: list[str]
+    carried: bool = True  # the annotation applied the decisions that carry
     rows: list[HearingRow] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -98,6 +99,7 @@ class LearningCurve:
             "words": self.words,
             "seed": self.seed,
             "families": self.families,
+            "carried": self.carried,
             "hearings": [asdict(r) for r in self.rows],
             "skipped": self.skipped,
             "seconds": round(self.seconds, 1),
@@ -256,12 +258,19 @@ def run(
     families: tuple[str, ...] = FAMILIES,
     train_seconds: float = 120.0,
     recipe: dict | None = None,
+    carried: bool = True,
     report: Callable[[str], None] | None = None,
 ) -> LearningCurve:
     """Run the loop (see the module docstring); returns the curve. Leaves the database
-    as it was."""
+    as it was. ``carried=False``: without the carried step (the loop as it was before it,
+    to compare)."""
     curve = LearningCurve(
-        n=n, retrain_every=retrain_every, words=words, seed=seed, families=list(families)
+        n=n,
+        retrain_every=retrain_every,
+        words=words,
+        seed=seed,
+        families=list(families),
+        carried=carried,
     )
     started = time.monotonic()
     say = report or (lambda _line: None)
@@ -271,6 +280,7 @@ def run(
             LEARNING_MODELS_DIR=models,
             LEARNING_RETRAIN_EVERY=0,  # the bench retrains itself, every K
             LEARNING_DOMAIN_OPTIONS={"max_seconds": train_seconds},
+            CARRIED_DECISIONS=carried,
             **({"LEARNING_RECIPE": recipe} if recipe else {}),
         ),
         transaction.atomic(),

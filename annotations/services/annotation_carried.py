@@ -19,6 +19,9 @@ and never on a machine's possible miss. A carried rejection hides nothing from t
 check: if the same word is kept as a name anywhere in the transcript (a span, a cover
 name, a speaker tag), Submit lists the rejected place as a leak (``services.leaks``).
 
+``settings.CARRIED_DECISIONS = False`` turns the step off (the form table still offers
+a carried decision as the first choice).
+
 A carried span that nobody touched (``reviewer`` empty) is still the machine's: a new
 annotation of the transcript replaces it with the suggestions
 (``annotation.transcript_spans_replace``), and once approved it counts as "left as
@@ -26,6 +29,8 @@ carried", not as a reviewer's rejection (``selectors.carried``).
 """
 
 from __future__ import annotations
+
+from django.conf import settings
 
 from annotations.models import Span
 from annotations.selectors.carried import CARRIED, REJECT, carried_decisions
@@ -51,6 +56,8 @@ def carried_apply(*, transcript: Transcript) -> dict[str, int]:
     docstring). Returns ``{"rejected": n, "relabelled": n}``. The caller holds the
     transaction (``transcript_annotate``)."""
     done = {"rejected": 0, "relabelled": 0}
+    if not getattr(settings, "CARRIED_DECISIONS", True):
+        return done  # turned off (a setting; bench_learning --no-carried measures without)
     carried = carried_decisions()
     if not carried:
         return done

@@ -2,7 +2,7 @@
 
     python manage.py bench_learning [--n 10] [--retrain-every 5] [--words 3000]
         [--seed 9100] [--families bph,federal,...] [--train-seconds 120]
-        [--recipe-hearings 10 --recipe-words 15000] [--json] [--save]
+        [--recipe-hearings 10 --recipe-words 15000] [--no-carried] [--json] [--save]
 
 Over N generated hearings of mixed layouts (seeds from ``--seed``, disjoint from the
 recipe's and the tests'), in order: annotate with the ensemble as it stands, review as
@@ -62,6 +62,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--recipe-seeds", default="", help="bph seeds instead of the recipe (tests)"
         )
+        parser.add_argument(
+            "--no-carried",
+            action="store_true",
+            help="annotate without applying the decisions that carry (to compare)",
+        )
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
         parser.add_argument(
             "--save", action="store_true", help="store it for the Measurements page"
@@ -92,6 +97,7 @@ class Command(BaseCommand):
             families=families,
             train_seconds=options["train_seconds"],
             recipe=recipe,
+            carried=not options["no_carried"],
             report=say,
         )
         result = curve.as_dict()

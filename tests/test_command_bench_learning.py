@@ -124,7 +124,7 @@ def test_the_measurements_page_draws_the_saved_learning_curve(client, lead):
             HearingRow(
                 hearing=i, family="bph", seed=9099 + i, words=500, gold=40, suggestions=45,
                 false_suggestions=false, missed_gold=3, reviewer_inputs=false + 3, rejected=false,
-                added=3, carried_rejections=0, leaks_after_review=0, annotate_s=1.0,
+                added=3, carried_rejections=2 * (i - 1), leaks_after_review=0, annotate_s=1.0,
                 training_s=30.0 if i == 2 else None, activated=True if i == 2 else None,
                 decision="Activated: F1 0.900 against 0.800" if i == 2 else "",
             )
@@ -136,5 +136,11 @@ def test_the_measurements_page_draws_the_saved_learning_curve(client, lead):
     points = html.split('id="chart-learning-curve"')[1]
     for hearing, value in ((1, 12), (2, 9), (3, 4)):
         assert f'data-series="false suggestions" data-x="{hearing}" data-value="{value}"' in points
+    assert 'data-series="carried rejections" data-x="3" data-value="4"' in points
     assert points.count('class="marker"') == 1 and "retrained after hearing 2" in points
+    goal = html.split('id="learning-curve-goal">')[1].split("</p>")[0]
+    assert "the first hearing 12, hearings 3–3 4.0 on average (ratio 0.33)" in goal
+    assert "6 mentions arrived rejected by a carried decision" in goal
+    # bph alone: 12 → (9, 4), mean 6.5, ratio 0.54 per layout
+    assert "mean ratio 0.54" in goal and goal.endswith("no rise in leaks): not met.")
     assert '<tr data-row="2">' in html and "30 s · activated" in html

@@ -124,6 +124,7 @@ def _learning_curve() -> dict | None:
         x,
         [
             ("false suggestions", [r["false_suggestions"] for r in rows]),
+            ("carried rejections", [r.get("carried_rejections") or 0 for r in rows]),
             ("missed gold mentions", [r["missed_gold"] for r in rows]),
             ("reviewer inputs", [r["reviewer_inputs"] for r in rows]),
             ("leaks after review", [r["leaks_after_review"] for r in rows]),

@@ -180,6 +180,7 @@ def test_the_form_table_and_the_inspector_show_a_carried_rejection(words, client
         reverse("annotations:review", args=[t.pk]) + f"?span={span_of(t, 'Camry').pk}"
     )
     assert "carried · rejected in 2 approved hearings" in page.content.decode()
+    assert '<option value="carried"' in page.content.decode()  # the filter lists them all
 
 
 @pytest.mark.parametrize(

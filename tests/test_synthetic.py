@@ -83,8 +83,10 @@ def test_each_span_text_is_what_its_label_claims(seed):
         "PHONE_NUMBER": r"\(\d{3}\) \d{3}-\d{4}|\d{3}[-.]\d{3}[-.]\d{4}",
         "EMAIL_ADDRESS": r"[a-z0-9.]+@[a-z0-9.-]+\.[a-z]+",
         "URL": r"www\.[a-z0-9-]+\.(?:org|com|net)",
-        # also military time and "2:30p.m." (hard_cases.round_two)
-        "TIME": r"\d{1,2}:\d{2} ?(?:[ap]\.m\.|noon|AM|PM)|[a-z]+ o'clock|midnight|\d{4} hours",
+        # also military time and "2:30p.m." (hard_cases.round_two); bare and in words
+        # ("2130", "twenty-one thirty hours": unseen.py)
+        "TIME": r"\d{1,2}:\d{2} ?(?:[ap]\.m\.|noon|AM|PM)|[a-z]+ o'clock|midnight|\d{4}(?: hours)?"
+        r"|[a-z]+(?:-[a-z]+)? [a-z]+ hours",
         "AGE": r"\d{1,2}|[a-z]+(?:-[a-z]+)?",
         "HEIGHT": r"(?:five|six)(?: foot| feet|-)(?: ?[a-z]+)?|\d'\d{1,2}\"",
         "DATE": r".*(?:\d|day|January|February|March|April|May|June|July|August|September|October|November|December|JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER).*",

@@ -219,6 +219,7 @@ def _federal(seed: int, words: int) -> FamilyDoc:
     # a model that learns every layout, issue 30); the rest is filler.
     exam = _Exam(b, rng, fake, {"city": "Akron", "county": "Summit County"}, marks=("Q.", "A."))
     exam.asker, exam.answerer = f"MR. {P(pl.upper())}", witness
+    exam.unseen(seed)
     while b.words < words:
         q = _sentences(rng, fake, rng.randint(1, 2)).rstrip(".") + "?"
         a = _sentences(rng, fake, rng.randint(1, 3))
@@ -296,6 +297,14 @@ def _appellate(seed: int, words: int) -> FamilyDoc:
     )
     b.say(speakers[0], "We will hear argument first this morning. " + _sentences(rng, fake, 1))
     counsel = pc
+    # the kinds that leaked on unseen transcripts: a justice asks, counsel reads the record
+    from .unseen import unseen_exchange
+
+    unseen_exchange(
+        lambda text: b.say(speakers[1], text),
+        lambda text: b.say(pc, "The record says this. " + text),
+        random.Random(seed * 7919 + 30),
+    )
     while b.words < words:
         b.say(counsel, _sentences(rng, fake, rng.randint(2, 4)))
         b.say(rng.choice(speakers), _sentences(rng, fake, rng.randint(1, 2)).rstrip(".") + "?")

@@ -19,7 +19,7 @@ from engine.labels import (
     PHONE_NUMBER,
 )
 
-from . import hard_cases, layout, model, vocab
+from . import hard_cases, layout, model, unseen, vocab
 from .marks import D, L, P, Person
 from .model import m
 from .opening import Opening
@@ -321,6 +321,7 @@ class _Gen(Opening, Sections):
         self.parole_plans()
         self.questions()
         hard_cases.round_two(self)
+        unseen.board(self)
         self.section_lines["closing"] = len(self.b.lines)
         self.closing()
         hard_cases.caps_boilerplate(self)

@@ -166,6 +166,13 @@ class _Exam:
         self.q("Who told you about the car?")
         self.a(f"{P(given.upper(), 'word_given_name')} said it. My cousin {P(given)}.")
 
+    def unseen(self, seed: int) -> None:
+        """The kinds that leaked on unseen transcripts (issue 30, ``unseen.py``), in a
+        random stream of their own (the rest of the volume does not change)."""
+        from .unseen import unseen_exchange
+
+        unseen_exchange(self.q, self.a, random.Random(seed * 7919 + 30))
+
     def the_night(self) -> None:
         rng = self.rng
         month = rng.choice(MONTHS)
@@ -239,6 +246,7 @@ def _grand_jury(seed: int, words: int):
     exam.address()
     exam.the_night()
     exam.leaks()
+    exam.unseen(seed)
     share = words // 3
     exam.filler(b.words + share)
     exam.juror(xf, xl)
@@ -333,6 +341,7 @@ def _deposition(seed: int, words: int):
     exam.a(m("", "Yes, I was. I drove for them out of the yard.", "answer_after_objection"))
     exam.the_night()
     exam.leaks()
+    exam.unseen(seed)
     exam.filler(b.words + words // 2)
     b.say(f"MR. {P(xl.upper())}", "I'll pass the witness.")
     exam.by("MS.", dl, "examiner_change")

@@ -99,8 +99,8 @@ def test_a_dropped_find_its_context_makes_a_place_reaches_the_reviewer_as_a_poss
     from engine.detectors.safety_net import SafetyNetDetector
 
     text = (
-        "A. She moved to Domino last year. Chess is thinking ahead. We lived on Commerce, "
-        "near the school, for a long time before we left the state for good. "
+        "A. She moved to Domino last year. Chess is thinking ahead. We lived on Commerce "
+        "for a long time before we left the state for good. "
         + "The weather was fine that day. "
         * 40
     )
@@ -108,7 +108,13 @@ def test_a_dropped_find_its_context_makes_a_place_reaches_the_reviewer_as_a_poss
     net = {
         (text[s.start : s.end], s.label) for s in result.spans if set(s.sources) == {"safety_net"}
     }
-    assert net == {("Domino", "LOCATION"), ("Commerce", "LOCATION")}
+    spans = {
+        (text[s.start : s.end], s.label) for s in result.spans if "safety_net" not in s.sources
+    }
+    # a verb of movement and a preposition make a model's word a place (issue 30): a span
+    assert ("Domino", "LOCATION") in spans
+    # "on" alone says less (a street, a status, a day): shown, not decided
+    assert net == {("Commerce", "LOCATION")}
     assert trace(result.decisions, text.index("Chess"), text.index("Chess") + 5)[0]["outcome"] == (
         DROPPED
     )
@@ -127,4 +133,44 @@ def test_dropped_finds_stay_within_the_safety_nets_budget():
     assert dropped_finds(text, decisions, [(0, 12)]) == [
         (15, 19, "LOCATION"),
         (20, 24, "LOCATION"),
+    ]
+
+
+def test_a_models_everyday_word_after_a_verb_of_movement_is_a_place_but_not_an_institution():
+    # issue 30: "we were living in Energy", "a place up in Harmony" (a model's body or
+    # place); "went to Church" stays dropped
+    text = "We were living in Energy then. My uncle had a place up in Harmony. We went to Church."
+    decided = []
+    kept = clean(
+        text,
+        [
+            at(text, "Energy", "ORGANIZATION"),
+            at(text, "Harmony", "LOCATION"),
+            at(text, "Church", "LOCATION"),
+        ],
+        None,
+        decided,
+    )
+    assert {(text[d.start : d.end], d.label) for d in kept} == {
+        ("Energy", "LOCATION"),
+        ("Harmony", "LOCATION"),
+    }
+    assert [d.rule for d in decided if text[d.start : d.end] == "Church"] == ["ordinary-word-body"]
+
+
+def test_a_bare_military_time_is_kept_from_a_pattern_but_a_models_day_clock_is_not():
+    text = "We left at 2130, maybe 2145. It was at 1430. About 1430 people."
+    kept = clean(
+        text,
+        [
+            at(text, "2130", "TIME", "patterns"),
+            at(text, "2145", "TIME", "spacy"),
+            at(text, "1430", "TIME", "patterns"),
+            at(text, "1430", "TIME", "spacy", nth=1),
+        ],
+    )
+    assert [(text[d.start : d.end], d.detector) for d in kept] == [
+        ("2130", "patterns"),
+        ("2145", "spacy"),
+        ("1430", "patterns"),
     ]

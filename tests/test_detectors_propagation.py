@@ -293,3 +293,36 @@ def test_a_full_name_the_models_called_a_body_is_a_person_when_a_rule_named_its_
         for d in PropagationDetector().detect(_doc(text, found))
         if d.explanation == "named-surname"
     ]
+
+
+# --- issue 30: everyday-word names alone in capitals, and opening a sentence -----------
+
+
+def test_an_everyday_word_name_is_copied_in_capitals_inside_running_text_only():
+    text = (
+        "THE STATE v. HOPE ELLERY\nQ. Was HOPE there?\nA. No. HOPE came later.\n"
+        "I HOPE YOU WILL RULE FOR US\nQ. Mr. Hope, did you hope so?"
+    )
+    at = text.index("Mr. Hope") + 4
+    found = [Detection(at, at + 4, "PERSON", 0.9, "patterns", "honorific")]
+    spans = [
+        (d.start, text[d.start : d.end]) for d in PropagationDetector().detect(_doc(text, found))
+    ]
+    assert (text.index("HOPE there"), "HOPE") in spans
+    assert (text.index("HOPE came"), "HOPE") in spans
+    assert (text.index("I HOPE") + 2, "HOPE") not in spans  # a line in capitals
+    assert all(word != "hope" for _, word in spans)
+
+
+def test_an_everyday_word_name_opening_a_sentence_is_copied_only_as_a_subject():
+    text = "Did you talk to Mr. Ng? Yes. Ng and Ms. Ho were there. Ng told me. Ng is fine."
+    found = [Detection(20, 22, "PERSON", 0.9, "patterns", "honorific")]
+    spans = {d.start for d in PropagationDetector().detect(_doc(text, found))}
+    assert text.index("Ng and") in spans
+    assert text.index("Ng told") in spans
+    assert text.index("Ng is") not in spans
+    text = "Ms. Long testified. Long before that, we had stopped. Long said no."
+    found = [Detection(4, 8, "PERSON", 0.9, "patterns", "honorific")]
+    spans = {d.start for d in PropagationDetector().detect(_doc(text, found))}
+    assert text.index("Long before") not in spans
+    assert text.index("Long said") in spans

@@ -153,3 +153,25 @@ def test_a_street_after_an_answer_opening_on_is_found():
     text = "Q Where did you meet them?\nA On Liberty Street, near the church."
     found = [text[f.start : f.end] for f in AddressRecognizer().find_all(text)]
     assert "Liberty Street" in found
+
+
+def test_a_street_named_alone_by_an_everyday_word_is_placed_by_the_words_after_it():
+    found = AddressRecognizer().find_all
+    for text, street in (
+        ("A. On Liberty, near the school.", "Liberty"),
+        ("They lived on Prospect, by the church.", "Prospect"),
+        ("We went down Commerce to the park.", "Commerce"),
+    ):
+        assert [text[f.start : f.end] for f in found(text)] == [street], text
+
+
+def test_a_day_a_holiday_a_status_or_a_phrase_after_on_is_no_street():
+    found = AddressRecognizer().find_all
+    for text in (
+        "On Monday, near the end of the month.",
+        "On Christmas, near midnight.",
+        "He was on Parole, near the end.",
+        "I was on Zoom, by the way.",
+        "On May, near the end.",
+    ):
+        assert found(text) == [], text

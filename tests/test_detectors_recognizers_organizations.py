@@ -7,3 +7,29 @@ def test_an_employers_legal_form_is_part_of_its_name():
     text = "Q: Were you employed by Tembley Logistics, Inc. in 2016? A: I worked at Varga LLC."
     found = [text[f.start : f.end] for f in OrganizationRecognizer().find_all(text)]
     assert found == ["Tembley Logistics, Inc.", "Varga LLC"]
+
+
+def test_a_police_force_named_by_its_county_is_one_organization():
+    from engine.detectors.recognizers.organizations import OrganizationRecognizer
+
+    found = OrganizationRecognizer().find_all
+    text = "Then the Tarrant County Police came, and Fort Worth Police took him."
+    assert [text[f.start : f.end] for f in found(text)] == [
+        "Tarrant County Police",
+        "Fort Worth Police",
+    ]
+
+
+def test_a_police_force_named_only_by_its_kind_or_a_sentence_start_is_no_organization():
+    from engine.detectors.recognizers.organizations import OrganizationRecognizer
+
+    found = OrganizationRecognizer().find_all
+    for text in (
+        "the State Police came",
+        "Campus Police took him",
+        "County Police came",
+        "Then Police came.",
+        "When Police arrived, we ran.",
+        "Deputy Sheriff Brown was there.",
+    ):
+        assert found(text) == [], text

@@ -78,3 +78,18 @@ def test_a_name_that_is_an_english_word_made_a_name_by_strong_evidence_is_shown_
     confident = [text[s.start : s.end] for s in result.spans if "safety_net" not in s.sources]
     assert "Day" in net  # the sentence-initial "Day": proposed, not decided
     assert confident.count("Day") == 1 and "DAY" in confident
+
+
+def test_a_name_word_opening_a_sentence_as_the_everyday_word_is_not_shown():
+    # issue 30: "May I ...", "Long before ..." listed as possible misses where Ms. May and
+    # Mr. Long testified (false alarms at Submit)
+    text = (
+        "MS. MAY: Hello.\nQ: Ms. May, thank you. May I ask one more thing?\n"
+        "MR. LONG: Yes. Long before that, we had stopped. Long was late."
+    )
+    document = Document(text, {})
+    result = Ensemble([PatternDetector(), PropagationDetector(), SafetyNetDetector()]).run(document)
+    net = {s.start for s in result.spans if set(s.sources) == {"safety_net"}}
+    assert text.index("May I") not in net
+    assert text.index("Long before") not in net
+    assert text.index("Long was") in net  # a name there, as far as the words say: shown

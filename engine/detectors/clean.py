@@ -70,15 +70,24 @@ _PART_SHAPE_RULES = frozenset({"sentence-start-word", "acronym-plural", "determi
 _NAMED = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "NRP"})
 # a day's ordinal, OCR look-alikes of digits read (``ocr_digits``): "l5th", "2lst", "3Oth"
 _OCR_ORDINAL = re.compile(r"^(?:[12]?\d|3[01])(?:st|nd|rd|th)$")
+# military time in words: "twenty-one thirty hours", "oh six hundred", "fourteen hundred"
+_SPOKEN_MILITARY = (
+    r"\b(?:hundred|(?:twenty|thirty|forty|fifty)(?:-\w+)?|ten|fifteen|(?:oh|zero)[- ]\w+)"
+    r"[ ](?:hours|hrs)\b|\b(?:ten|eleven|twelve|\w+teen|twenty(?:[- ]\w+)?|(?:oh|zero)[- ]\w+)"
+    r"[- ]hundred$"
+)
+# a four-digit clock from 1000 to 1859 (a year's shape too): kept when a pattern's context
+# made it a time ("at 1430."), never on a model's word alone
+_DAY_CLOCK = re.compile(r"1[0-8][0-5]\d")
 _TIME_OK = re.compile(
-    r"\d|o'clock|o’clock|\bnoon\b|\bmidnight\b|\b[ap]\.?m\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b.*\b(?:morning|afternoon|evening|night)\b",
+    rf"{_SPOKEN_MILITARY}|\d|o'clock|o’clock|\bnoon\b|\bmidnight\b|\b[ap]\.?m\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b.*\b(?:morning|afternoon|evening|night)\b",
     re.IGNORECASE,
 )
 # A time needs a clock, an hour with a.m./p.m., o'clock, noon, midnight, "1530 hours" or an
 # hour word with a time of day: a case number ("No. 11-393") or "section 3" is no time.
 _TIME_STRICT = re.compile(
     r"\d:\d\d|\d\s*[ap]\.?\s?m\b|o'clock|o’clock|\bnoon\b|\bmidnight\b|\b\d{4} ?(?:hours|hrs)\b|"
-    r"^0\d[0-5]\d$|"
+    rf"^(?:0\d|2[1-3])[0-5]\d$|{_SPOKEN_MILITARY}|"
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\b.*"
     r"\b(?:morning|afternoon|evening|night|[ap]\.m\.)",
     re.IGNORECASE,
@@ -437,6 +446,13 @@ def clean(
             if _TITLED.match(name) or _looks_like_full_name(name, d) or _lone_given_name(name, d):
                 # "Officer Cantu", "Chaplain Myers", "Amber Martinez": a person, not a body
                 d = d.moved(d.start, d.start + len(name), "PERSON")
+            elif (
+                d.label == "ORGANIZATION"
+                and _statistical(d)
+                and re.fullmatch(r"[A-Z][a-z]+", value)
+                and _placed(text, d, value)
+            ):
+                d = d.moved(d.start, d.end, "LOCATION")  # "we were living in Energy": a town
         if d.label in _PUBLIC_CHECKED and public.inside(d.start, d.end):
             drop(d, "public-term")  # "Supreme Court", "Penal Code section 3041"
             continue
@@ -515,6 +531,18 @@ def _person_part_rule(
     return None
 
 
+def _placed(text: str, d: Detection, value: str) -> bool:
+    """A capitalised everyday word that a model calls a place, where the words before it
+    say it is one: a verb of movement or residence and a locative preposition ("we drove
+    up to Harmony", "we were living in Energy", "a place up in Liberty"). Institutions
+    after such a verb ("went to Church", "back in Court") are no town."""
+    from engine.detectors.decisions import _PLACE_BEFORE
+    from engine.detectors.recognizers.locations import _place_words_ok
+
+    before = text[max(0, d.start - 40) : d.start]
+    return bool(_PLACE_BEFORE.search(before)) and _place_words_ok(value)
+
+
 def _value_rule(text: str, d: Detection, value: str, allow: AllowList) -> str | None:
     """The rule that drops a DATE, TIME, place, body or group for its words, or None."""
     if d.label in {"DATE", "TIME"}:
@@ -548,6 +576,10 @@ def _value_rule(text: str, d: Detection, value: str, allow: AllowList) -> str | 
             return "bare-number"
         if _SHORT_DURATION.match(value):
             return "minutes-duration"  # "45 minutes" is how long, not when
+        if _DAY_CLOCK.fullmatch(value) and not (
+            statistical_member(d.detector, d.explanation) or d.detector == "transformer"
+        ):
+            return None  # "at 1430." (recognizers/dates.py: military-preposition)
         if not _TIME_OK.search(value) or not _TIME_STRICT.search(value):
             return "time-no-clock"  # "Good morning", "section 3"
     elif d.label in {"ORGANIZATION", "LOCATION", "NRP"}:
@@ -568,7 +600,7 @@ def _value_rule(text: str, d: Detection, value: str, allow: AllowList) -> str | 
             and _statistical(d)
             and re.fullmatch(r"[A-Z][a-z]+", value)
             and is_ordinary(value)
-            and not (d.label == "LOCATION" and _known_place(value))
+            and not (d.label == "LOCATION" and (_known_place(value) or _placed(text, d, value)))
         ):
             # "Chess is thinking two moves ahead", "Anger is a secondary emotion": a
             # capitalised ordinary English word (by frequency, not a name) is no body's

@@ -100,6 +100,28 @@ def _short_name(value: str, d: Detection, votes: dict | None) -> bool:
     return "cover" in votes or "pattern" in votes
 
 
+# a sentence's subject before a verb of speech or movement, or before "and" and another
+# name ("Ng told me", "Ng and Ms. Ho were there"); "Long before that", "May I" are not
+_SUBJECT_AFTER = re.compile(
+    r"(?:['’]s)?[ ]+(?:said|says|told|tells|asked|asks|called|testified|replied|answered|"
+    r"yelled|screamed|whispered|came|went|left|drove|walked|ran|arrived|showed|saw|knew|"
+    r"wanted|stayed|lived)\b|(?:['’]s)?[ ]+(?:and|or)[ ]+(?:Mr|Mrs|Ms|Dr|Officer|Detective)\.?[ ]+[A-Z]"
+)
+
+
+def _subject_here(text: str, end: int) -> bool:
+    return bool(_SUBJECT_AFTER.match(text, end))
+
+
+def _in_running_text(text: str, start: int, end: int) -> bool:
+    """Whether the words at ``[start, end)`` stand in a line of running text (lower-case
+    words beside them), not in a heading, a caption or a paragraph in capitals."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    return any(w.islower() for w in re.findall(r"[A-Za-z]+", line))
+
+
 def _norm_id(value: str) -> str:
     return re.sub(r"[^0-9a-z]", "", value.lower())
 
@@ -189,9 +211,16 @@ class PropagationDetector(Detector):
             if not is_ordinary(key):
                 plain[key] = value
                 continue
-            # also an English word ("Young", "Long"): capitalised in mid-sentence only
+            # also an English word ("Young", "Long"): capitalised in mid-sentence, or
+            # opening a sentence as the subject of a verb of speech or movement ("Ng told
+            # me", "Ng and Ms. Ho were there"), or in capitals inside running text where
+            # the name was well supported above ("Was HOPE there?": a reporter's capitals for
+            # a name, not a heading's)
             for s, e in find_word(text, value, capitalised=True):
-                if text[s:e][1:].islower() and _mid_sentence(text, s):
+                word = text[s:e]
+                if word[1:].islower() and (_mid_sentence(text, s) or _subject_here(text, e)):
+                    out.append(Detection(s, e, "PERSON", score, self.name, explanation="same name"))
+                elif len(word) > 2 and word.isupper() and _in_running_text(text, s, e):
                     out.append(Detection(s, e, "PERSON", score, self.name, explanation="same name"))
             if key in lower_names:
                 # a lower-case name an honorific made a name ("Mr. griffiths"): its other

@@ -35,6 +35,7 @@ from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.decisions import dropped_finds
 from engine.detectors.names import TITLES
 from engine.detectors.ordinary import is_name_word, is_ordinary
+from engine.detectors.propagation import _mid_sentence
 from engine.detectors.public import ROLE_WORDS, public_terms
 from engine.detectors.recognizers.persons import _NOT_AFTER_HONORIFIC, speaker_tag_names
 from engine.labels import DIRECT_IDENTIFIERS, LABELS
@@ -46,6 +47,15 @@ _HONORIFIC = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|Miss|MR|MRS|MS|DR|MISS)\.?[ \t]+$
 _CALENDAR = frozenset(
     """january february march april may june july august september october november
     december monday tuesday wednesday thursday friday saturday sunday""".split()
+)
+
+
+# After a sentence's first word, words that make it the everyday word, not a name: a
+# subject pronoun after a modal ("May I", "Will you"), a preposition or an adverb after
+# an adverb ("Long before", "Long ago"), a plural after an adjective ("Young people").
+_EVERYDAY_USE = re.compile(
+    r"[ ]+(?:I|I'm|I've|I'll|we|you|he|she|they|it|there|before|after|ago|since|enough|as|"
+    r"than|story|term|time|people|folks|kids|men|women|ones)\b"
 )
 
 
@@ -124,8 +134,17 @@ def possible_misses(
             reason = "honorific"
         elif key in known and not is_ordinary(key):
             reason = "name-variant"  # an English word (a sentence's "Young") is left alone
-        elif key in named_keys and word[:1].isupper() and word[1:].islower():
-            reason = "name-word"  # "Day" where "Ms. Day" testified: shown, not decided
+        elif (
+            key in named_keys
+            and word[:1].isupper()
+            and word[1:].islower()
+            and (_mid_sentence(text, start) or not _EVERYDAY_USE.match(text, end))
+        ):
+            # "Day" where "Ms. Day" testified: shown, not decided; opening a sentence, not
+            # where the next word shows the everyday word: a modal before its subject, an
+            # adverb before a preposition, an adjective before people ("May I say
+            # something?", "Long before that", "Young people": issue 30)
+            reason = "name-word"
         elif len(key) >= 4 and not is_ordinary(key):
             for name, length, first in targets:
                 if key[0] != first or abs(len(key) - length) > 2:

@@ -151,6 +151,10 @@ class Command(BaseCommand):
         except (OSError, GoldFormatError) as exc:
             raise CommandError(str(exc)) from exc
         ensemble = ensemble_build()
+        # loaded here, one after the other, as a worker does (detectors_preload): the
+        # first document's members that run apart would otherwise import spaCy in two
+        # threads at once (a partial import: the first document lost two members)
+        ensemble.load_safely()
         only = [d.strip() for d in detectors.split(",") if d.strip()] or None
         known = {d.name for d in ensemble.detectors}
         if only and set(only) - known:

@@ -177,6 +177,33 @@ _TIME_PATTERNS = (
         ),
         0.85,
     ),
+    # a four-digit clock after a time preposition that no year can be: 2100-2359 ("at
+    # 2130", "about 2245"), and 1000-1859 after a word that says when ("at 1430", "until
+    # 1600") where a punctuation mark, a conjunction or a time of day follows (a count or a
+    # height has its noun after it: "about 1500 people", "at 1200 feet")
+    (
+        "military-preposition",
+        _c(
+            r"\b(?i:at|approximately|about|around|by|until|till|before|after|since|between) "
+            r"(?P<span>(?:2[1-3][0-5]\d|1[0-8][0-5]\d(?=[ ]?[.?!,;]|[ \t]*$|[ ](?i:or|and|to|"
+            r"that|this|when|on|in the|at night|hours|hrs|we|he|she|they|I|you|it)\b)))(?![\w:/-]|[.,]\d|[ ][A-Z])",
+            re.M,
+        ),
+        0.85,
+    ),
+    # military time said in words: "twenty-one thirty hours", "oh six hundred hours",
+    # "fourteen hundred", "zero nine fifteen hours"
+    (
+        "military-words",
+        _c(
+            r"\b(?i:(?:zero|oh)[- ](?:one|two|three|four|five|six|seven|eight|nine)|ten|eleven|"
+            r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|"
+            r"twenty(?:[- ](?:one|two|three))?)[- ](?i:hundred|(?:zero|oh)[- ](?:one|two|three|"
+            r"four|five|six|seven|eight|nine)|ten|fifteen|twenty(?:[- ]\w+)?|thirty(?:[- ]\w+)?|"
+            r"forty(?:[- ]\w+)?|fifty(?:[- ]\w+)?)(?:[ ](?i:hours|hrs\.?)|(?<=hundred)(?=[ ]?[.?!,]))"
+        ),
+        0.85,
+    ),
     (
         "in-the-morning",
         _c(
@@ -195,7 +222,9 @@ class HearingTimeRecognizer(RegexRecognizer):
     PATTERNS = _TIME_PATTERNS
 
     def find_all(self, text: str) -> list[Found]:
-        return super().find_all(ocr_digits(text))
+        read = ocr_digits(text)
+        found = super().find_all(read)
+        return sorted(found + _chained_military(read, found), key=lambda f: (f.start, f.end))
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
         if name == "in-the-morning":
@@ -203,3 +232,26 @@ class HearingTimeRecognizer(RegexRecognizer):
             # "one in the morning" fine; "one at night" fine; "two in the evening" fine
             return not value.startswith(("one of", "zero"))
         return True
+
+
+_MILITARY = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+# a second clock said right after a military one: "at 2130, maybe 2145", "0915 or 0930"
+_CHAINED = re.compile(
+    r"(?:,? (?i:or|to|and|maybe|or maybe|until|till)|,|[ ]?-|[ ]?–) ?"
+    r"(?P<span>(?:[01]\d|2[0-3])[0-5]\d)(?: ?(?:hours|hrs\.?))?(?![\w:/-]|[.,]\d)"
+)
+
+
+def _chained_military(text: str, found: list[Found]) -> list[Found]:
+    """Four-digit clocks that follow a military time found (``At 2130, maybe 2145``)."""
+    out: list[Found] = []
+    ends = [f.end for f in found if _MILITARY.match(text, f.start)]
+    while ends:
+        end = ends.pop()
+        match = _CHAINED.match(text, end)
+        if match:
+            start, stop = match.span("span")
+            if not any(f.start == start for f in found + out):
+                out.append(Found(start, match.end(), "TIME", 0.85, "military-chained"))
+                ends.append(match.end())
+    return out

@@ -124,6 +124,20 @@ _STREET = _c(
 _ON_STREET = _c(
     rf"\b(?i:on|off|onto|along|down|up|across) (?P<span>(?:(?:Mc|Mac|O['’])?[A-Z][a-z]+ ){{1,2}}(?:{STREET_SUFFIXES}))(?![\w-])"
 )
+# A street named alone, without its suffix, where the words after it place it: "On
+# Liberty, near the school", "they lived on Prospect, by the church", "down Commerce to the
+# park" (a day, a month or a holiday is no street: ``_MONTHS``, ``_NOT_STREET_ALONE``)
+_STREET_ALONE = _c(
+    r"\b(?i:on|off|onto|along|down|up|across|lived on|lives on|live on|living on) "
+    r"(?P<span>(?:Mc|Mac|O['’])?[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+    r"(?=,? (?:near|by(?! the way\b)|across from|close to|next to|just past|just off|behind|in front of|"
+    r"off of|between|toward|towards|to the (?:park|store|school|corner|church|light|station))\b)"
+)
+_NOT_STREET_ALONE = frozenset(
+    "Christmas Easter Thanksgiving Halloween New Sunday Monday Tuesday Wednesday Thursday "
+    "Friday Saturday Earth Facebook Instagram Twitter Parole Probation Death Row Line Yard "
+    "Medi Welfare Disability Duty Patrol Foot Board Campus".split()
+)
 _COURT_WORDS = frozenset(
     "Superior Supreme District Circuit Federal Appellate Appeals Juvenile Municipal Family "
     "Drug Traffic Bankruptcy Tax Claims Trial High County State Criminal Civil Probate "
@@ -153,6 +167,7 @@ class AddressRecognizer(RegexRecognizer):
         ("postcode", _POSTCODE, 0.85),
         ("street-runs", _STREET_RUNS, 0.85),
         ("numbered-street-spoken", _NUMBERED_SPOKEN, 0.85),
+        ("street-alone", _STREET_ALONE, 0.85),
     )
 
     def find_all(self, text: str) -> list[Found]:
@@ -185,6 +200,14 @@ class AddressRecognizer(RegexRecognizer):
             return not _NOT_STREET_WORD.search(" ".join(words)) and not any(
                 w.lower() in _MONTHS or w in _NOT_STREET_START for w in words
             )
+        if name == "street-alone":
+            from engine.detectors.public import is_title_or_role
+
+            words = match.group("span").split(" ")
+            return not any(
+                w in _NOT_STREET_START or w in _NOT_STREET_ALONE or w.lower() in _MONTHS
+                for w in words
+            ) and not is_title_or_role(match.group("span"))
         if name == "street-runs":
             value = match.group("span")
             return value.split(" ", 1)[0] not in _NOT_STREET_START

@@ -20,7 +20,20 @@ ORG_HEADS = (
     "Boys and Girls Club|Foundation|Ministries|Mission|Corporation|Company|Inc\\.?|LLC|"
     "Medical Facility|Health Care Facility|Training Facility|Treatment Facility|Facility|"
     "House|Group Home|Sober Living|Outreach|Mentoring|Ltd\\.?|LLP|and Sons|& Sons|"
-    "Associates|Partners|Enterprises|Industries"
+    "Associates|Partners|Enterprises|Industries|Police|Constabulary|Police Force|"
+    "Marshal's Office|Marshal’s Office|Sheriff's Department|Sheriff’s Office"
+)
+# A police force named by its place is one body ("Tarrant County Police", like "Tulare
+# County Sheriff's Office"); one named only by its kind or jurisdiction is a public term
+# ("the State Police", "Campus Police": public.py), and a sentence's first word is no place
+# ("Then Police came").
+_FORCE_HEADS = frozenset({"Police", "Constabulary", "Police Force"})
+_DETERMINERS = frozenset("The A An This That My His Her Our Their Your".split())
+_GENERIC_FORCE = frozenset(
+    "The A An This That My His Her Our Their Your Then When So And But Call Called City County "
+    "State Military Campus Transit Capitol Border Secret Tribal Metro Metropolitan Local "
+    "Federal National Park Port Airport School University Railroad Harbor Highway Royal "
+    "Mounted Provincial Regional Municipal Village Town Township Reserve Auxiliary".split()
 )
 # a capitalised word; a period only in an abbreviation ("St.", "U.S."), not at a
 # sentence end ("... and Caldwell. Keller Ltd" is two names)
@@ -69,7 +82,20 @@ class OrganizationRecognizer(RegexRecognizer):
             return value.split(" ", 1)[0] not in _NOT_STREET_START and not (
                 " " not in value and is_known_place(value)
             )
-        first = match.group(0).split(" ", 1)[0]
+        words = match.group(0).split(" ")
+        head = next(
+            (h for h in ("Police Force", "Police", "Constabulary") if value.endswith(" " + h)), None
+        )
+        if head in _FORCE_HEADS:
+            named = words[: -len(head.split(" "))]
+            while named and named[0] in _DETERMINERS:
+                named = named[1:]  # "the Tarrant County Police": the cleaning drops "The"
+            return (
+                bool(named)
+                and named[0] not in _GENERIC_FORCE - {"City", "County"}
+                and any(w not in _GENERIC_FORCE for w in named)
+            )
+        first = words[0]
         # "The Police Department" alone is generic; the cleaning drops a leading "The"
         return (
             first

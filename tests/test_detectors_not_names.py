@@ -84,9 +84,15 @@ def test_a_sentence_start_person_before_a_speech_verb_is_a_possible_miss_not_a_d
     )
 
 
-def test_an_ordinary_word_body_after_a_verb_of_motion_is_a_possible_place():
+def test_an_ordinary_word_body_after_a_verb_of_motion_is_a_place():
+    # a model's body after a verb of movement and a preposition: a town (issue 30: a span,
+    # no longer only a possible miss); "lived on Domino" says less: shown, not decided
     text = "A. She moved to Domino last year, with the kids."
     decisions: list[Decision] = []
+    clean(text, [at(text, "Domino", "ORGANIZATION")], AllowList(), decisions)
+    assert [(d.outcome, d.label) for d in decisions] == [("span", "LOCATION")]
+    text = "A. She lived on Domino for years, with the kids."
+    decisions = []
     clean(text, [at(text, "Domino", "ORGANIZATION")], AllowList(), decisions)
     assert [(d.outcome, d.label, d.rule) for d in decisions] == [
         ("possible_miss", "LOCATION", "ordinary-word-body")

@@ -33,3 +33,11 @@ def test_a_police_force_named_only_by_its_kind_or_a_sentence_start_is_no_organiz
         "Deputy Sheriff Brown was there.",
     ):
         assert found(text) == [], text
+
+
+def test_a_question_or_answer_mark_is_no_part_of_a_police_forces_name():
+    from engine.detectors.recognizers.organizations import OrganizationRecognizer
+
+    found = OrganizationRecognizer().find_all
+    text = "Who came?\nQ. The Tarrant County Police?\nA. The State Police came."
+    assert [text[f.start : f.end] for f in found(text)] == ["The Tarrant County Police"]

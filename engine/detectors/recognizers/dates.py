@@ -186,7 +186,10 @@ _TIME_PATTERNS = (
         _c(
             r"\b(?i:at|approximately|about|around|by|until|till|before|after|since|between) "
             r"(?P<span>(?:2[1-3][0-5]\d|1[0-8][0-5]\d(?=[ ]?[.?!,;]|[ \t]*$|[ ](?i:or|and|to|"
-            r"that|this|when|on|in the|at night|hours|hrs|we|he|she|they|I|you|it)\b)))(?![\w:/-]|[.,]\d|[ ][A-Z])",
+            r"that|this|when|on|in the|at night|hours|hrs|we|he|she|they|I|you|it)\b)))(?![\w:/-]|[.,]\d|[ ][A-Z])"
+            # a count, an amount or a block number is no time ("about 2200 dollars")
+            r"(?![ ](?i:dollars|bucks|people|feet|foot|miles|pounds|square|words|times|inmates|"
+            r"pages|calories|acres|units|students|members|votes|cases|block|copies|items)\b)",
             re.M,
         ),
         0.85,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.detectors.names import is_given_name
-from engine.detectors.recognizers.base import RegexRecognizer, _c
+from engine.detectors.recognizers.base import Found, RegexRecognizer, _c
 from engine.detectors.recognizers.locations import _NOT_STREET_START, is_known_place
 
 # --- institutions (ORGANIZATION) ----------------------------------------------------
@@ -27,6 +27,7 @@ ORG_HEADS = (
 # County Sheriff's Office"); one named only by its kind or jurisdiction is a public term
 # ("the State Police", "Campus Police": public.py), and a sentence's first word is no place
 # ("Then Police came").
+_QA_MARK = re.compile(r"[QA]\.?[ \t]+")
 _FORCE_HEADS = frozenset({"Police", "Constabulary", "Police Force"})
 _DETERMINERS = frozenset("The A An This That My His Her Our Their Your".split())
 _GENERIC_FORCE = frozenset(
@@ -69,6 +70,18 @@ class OrganizationRecognizer(RegexRecognizer):
         ("employer-firm", _EMPLOYER_FIRM, 0.9),
     )
 
+    def find_all(self, text: str) -> list[Found]:
+        # a question or answer mark at a line's start is no part of a name ("Q. The
+        # Tarrant County Police?" → "The Tarrant County Police", whose "The" the
+        # cleaning drops)
+        out = []
+        for f in super().find_all(text):
+            mark = _QA_MARK.match(text, f.start, f.end)
+            if mark and (f.start == 0 or text[f.start - 1] == "\n"):
+                f = Found(mark.end(), f.end, f.label, f.score, f.pattern)
+            out.append(f)
+        return out
+
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
         value = match.group(0)
         if name == "institution-head" and re.fullmatch(r"[A-Z][a-z]+ House", value):
@@ -88,8 +101,10 @@ class OrganizationRecognizer(RegexRecognizer):
         )
         if head in _FORCE_HEADS:
             named = words[: -len(head.split(" "))]
-            while named and named[0] in _DETERMINERS:
-                named = named[1:]  # "the Tarrant County Police": the cleaning drops "The"
+            while named and (named[0].rstrip(".") in _DETERMINERS or len(named[0]) <= 2):
+                # "the Tarrant County Police": the cleaning drops "The"; "A. The State
+                # Police" opens an answer
+                named = named[1:]
             return (
                 bool(named)
                 and named[0] not in _GENERIC_FORCE - {"City", "County"}

@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 
 from engine.detectors.base import Document
-from engine.detectors.domain import SHIPPED_MODEL, DomainDetector
+from engine.detectors.domain import SHIPPED_MODEL, DomainDetector, shared_base
+from engine.detectors.heads import tok2vec_sha256
+from engine.detectors.nlp import load_spacy
 from engine.gold import GoldDoc, GoldSpan
 from engine.learning import domain, domain_recipe
 from engine.learning.domain import DomainConfig, chunks, train_domain, weights_checksum
@@ -43,6 +45,9 @@ def test_training_on_a_tiny_generated_set_gives_a_loadable_model_whose_detector_
     assert info["seed"] == 3 and info["data"]["seeds"] == [51, 52]
     assert info["data"]["train_documents"] == 2 and info["data"]["spans"] > 50
     assert "PERSON" in info["labels"] and info["pretrained_tok2vec"] == domain.DEFAULT_BASE
+    # trained on the base's ner vectors, frozen: the shared parse may run its head
+    assert info["shared_tok2vec"]["sha256"] == tok2vec_sha256(load_spacy(domain.DEFAULT_BASE))
+    assert shared_base(model_dir) == domain.DEFAULT_BASE
     assert result.history and result.training_s > 0 and result.best_epoch >= 1
     assert set(result.figures["overall"]) == {"exact", "token"}
     # progress: a line with the elapsed time and an estimate, then each epoch's figure
@@ -63,6 +68,46 @@ def test_the_same_seed_trains_the_same_weights(tmp_path):
     a = train_domain(docs, [], config=DomainConfig(out_dir=str(tmp_path / "a"), **config))
     b = train_domain(docs, [], config=DomainConfig(out_dir=str(tmp_path / "b"), **config))
     assert weights_checksum(a.model_dir) == weights_checksum(b.model_dir)
+
+
+@pytest.mark.slow
+def test_a_retraining_starts_its_head_from_the_model_it_names(tiny_model):
+    import spacy
+
+    result, _reports, train = tiny_model
+    labels = domain.read_training(result.model_dir)["labels"]
+    tokenizer = spacy.load(domain.DEFAULT_BASE, exclude=domain._BASE_PIPES)
+    examples, _ = domain._examples(tokenizer, train, labels, 800)
+    fresh = domain.build_pipeline(DomainConfig(), labels, examples).get_pipe("ner")
+    warm = domain.build_pipeline(DomainConfig(head_from=result.model_dir), labels, examples)
+    trained = spacy.load(result.model_dir).get_pipe("ner")
+    lower = warm.get_pipe("ner").model.get_ref("lower").to_bytes()
+    assert lower == trained.model.get_ref("lower").to_bytes()
+    assert lower != fresh.model.get_ref("lower").to_bytes()
+    # another label set: the head starts fresh (the shapes would not match)
+    other = domain.build_pipeline(DomainConfig(head_from=result.model_dir), labels[:2], examples)
+    assert other.get_pipe("ner").model.get_ref("lower").to_bytes() != lower
+
+
+@pytest.mark.slow
+def test_the_frozen_vectors_are_the_bases_before_and_after_training(tiny_model):
+    import spacy
+
+    from engine.detectors.heads import ner_tok2vec
+
+    result, _reports, _train = tiny_model
+    saved = spacy.load(result.model_dir).get_pipe("tok2vec").model.to_bytes()
+    assert saved == ner_tok2vec(load_spacy(domain.DEFAULT_BASE)).to_bytes()
+
+
+@pytest.mark.slow
+def test_a_model_of_the_older_kind_fine_tunes_the_bases_tok2vec(tmp_path):
+    docs = list(hearings((51,)))
+    config = DomainConfig(out_dir=str(tmp_path / "m"), frozen=False, max_epochs=1, chunk_chars=800)
+    result = train_domain(docs, [], config=config)
+    info = domain.read_training(result.model_dir)
+    assert info["shared_tok2vec"] is None and shared_base(result.model_dir) is None
+    assert DomainDetector(result.model_dir).detect(Document(docs[0].text)) is not None
 
 
 def test_an_exception_from_the_progress_callback_leaves_no_model_directory(tmp_path):
@@ -125,5 +170,6 @@ def test_the_shipped_model_matches_its_recorded_checksum_and_recipe():
     assert info["checksum_sha256"] == weights_checksum(SHIPPED_MODEL)
     assert info["data"]["seeds"] and min(info["data"]["seeds"]) >= 70000
     assert info["pretrained_tok2vec"] == domain.DEFAULT_BASE
+    assert info["recipe"]["frozen"] and shared_base(SHIPPED_MODEL) == domain.DEFAULT_BASE
     size = sum(p.stat().st_size for p in SHIPPED_MODEL.rglob("*") if p.is_file())
     assert size <= 50 * 1024 * 1024

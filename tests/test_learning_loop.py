@@ -10,6 +10,7 @@ activation needs. The real trainer runs end to end in
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -382,7 +383,7 @@ def test_retraining_with_the_real_trainer_on_a_tiny_set(
     assert not list(learning.models_dir().glob("*.partial*"))
 
 
-def test_retraining_follows_the_shipped_recipe_from_the_active_models_tok2vec(settings, tmp_path):
+def test_retraining_follows_the_shipped_recipe_from_the_active_models_head(settings, tmp_path):
     domain = pytest.importorskip("engine.learning.domain")
     from engine.detectors.domain import SHIPPED_MODEL
 
@@ -393,12 +394,32 @@ def test_retraining_follows_the_shipped_recipe_from_the_active_models_tok2vec(se
     config = learning_loop.domain_config(out_dir=str(tmp_path / "m"), seed=5)
     assert config.batch_size == recipe["batch_size"] and config.max_epochs == recipe["max_epochs"]
     assert config.max_seconds == 30 and config.seed == 5 and config.out_dir == str(tmp_path / "m")
-    assert config.base == str(SHIPPED_MODEL)  # the domain-trained tok2vec to start from
+    # the shipped model's head on the base's frozen vectors: the shared parse runs it
+    assert config.frozen and config.base == domain.DEFAULT_BASE
+    assert config.head_from == str(SHIPPED_MODEL)
     active = tmp_path / "active"
-    (active / "tok2vec").mkdir(parents=True)
-    assert learning_loop.domain_config(out_dir="x", seed=1, start_from=str(active)).base == str(
-        active
+    active.mkdir()
+    assert learning_loop.domain_config(out_dir="x", seed=1, start_from=str(active)).head_from == (
+        str(active)
     )
+
+
+def test_retraining_a_model_of_the_older_kind_fine_tunes_its_tok2vec(
+    settings, tmp_path, monkeypatch
+):
+    domain = pytest.importorskip("engine.learning.domain")
+    old = tmp_path / "old"
+    (old / "tok2vec").mkdir(parents=True)
+    record = {"recipe": {"batch_size": 3, "max_epochs": 2}}  # no "frozen": the older kind
+    (old / "training.json").write_text(json.dumps(record))
+    settings.LEARNING_DOMAIN_OPTIONS = {}
+    real = learning_loop._domain()
+    monkeypatch.setattr(
+        learning_loop, "_domain", lambda: SimpleNamespace(**{**vars(real), "shipped": str(old)})
+    )
+    config = learning_loop.domain_config(out_dir="x", seed=1)
+    assert not config.frozen and config.base == str(old) and config.max_epochs == 2
+    assert domain.DomainConfig().frozen  # new models are trained on the shared vectors
 
 
 def test_an_approval_queues_the_retraining_once_committed(

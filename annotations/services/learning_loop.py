@@ -117,8 +117,9 @@ def recipe_docs() -> tuple[list[GoldDoc], list[GoldDoc]]:
 
 def domain_config(*, out_dir: str, seed: int, start_from: str | None = None):
     """The shipped model's recipe (its ``training.json``: batch size, epochs, time limit,
-    ...), its ``tok2vec`` started from ``start_from`` (the active model's, else the
-    shipped model's: trained on our domain already), then
+    ...), started from ``start_from`` (the active model's, else the shipped model's:
+    trained on our domain already): its head, on the base's frozen vectors, or its
+    fine-tuned ``tok2vec`` for a model of the older kind; then
     ``settings.LEARNING_DOMAIN_OPTIONS`` (any ``DomainConfig`` field, e.g.
     ``{"max_seconds": 300}``) over both."""
     import dataclasses
@@ -134,9 +135,15 @@ def domain_config(*, out_dir: str, seed: int, start_from: str | None = None):
         shipped = read_training(domain.shipped)
         recipe = {k: v for k, v in (shipped.get("recipe") or {}).items() if k in fields}
         recipe.pop("labels", None)  # every label the gold holds
-        base = start_from or domain.shipped
-        if Path(base, "tok2vec").is_dir():
-            recipe["base"] = base
+        start = start_from or domain.shipped
+        if recipe.get("frozen", False):
+            # the base's frozen ner vectors (what the shared parse computes); the head
+            # starts from the active model's (the shipped one's) where the labels match
+            recipe["head_from"] = start
+        else:  # a model of the older kind: its tok2vec, fine-tuned again
+            recipe["frozen"] = False
+            if Path(start, "tok2vec").is_dir():
+                recipe["base"] = start
     except (OSError, ValueError, ImportError, AttributeError):
         pass
     options = dict(getattr(settings, "LEARNING_DOMAIN_OPTIONS", {}) or {})

@@ -79,6 +79,12 @@ class Detector(ABC):
             self.load()
             self._loaded = True
 
+    def prepare(self, document: Document) -> None:
+        """Called for every member before any runs on ``document``: a member that reads
+        the shared spaCy parse registers there what it wants computed in it
+        (``engine.detectors.heads``). Default: nothing."""
+        return None
+
     @abstractmethod
     def detect(self, document: Document) -> list[Detection]:
         """Return the detections in ``document`` (any order, overlaps allowed)."""

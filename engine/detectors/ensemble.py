@@ -180,6 +180,11 @@ class Ensemble:
         document.artifacts.setdefault(
             "allow_list", self.allow.protecting(given_names(document.text, document.metadata))
         )
+        for detector in detectors:
+            try:
+                detector.prepare(document)  # e.g. a head on the shared parse
+            except Exception:  # noqa: BLE001 - reported when the member runs (_run_one)
+                pass
         apart = [d for d in first if self.parallel and d.runs_apart] if len(first) > 1 else []
         pending = []
         if apart:

@@ -8,7 +8,9 @@ transcript's text, so character offsets need no mapping back.
 
 Only the components NER needs are run (for ``en_core_web_*`` the ``ner`` component
 has its own token-to-vector layer; tagger, parser and lemmatizer are skipped), which is
-what makes the shared parse cheaper than a full ``nlp(text)`` pass. Django-free.
+what makes the shared parse cheaper than a full ``nlp(text)`` pass. Extra ``ner`` heads
+trained on that component's token vectors (the learned domain model) run in the same
+parse on the same vectors (``engine.detectors.heads``). Django-free.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ _MODELS: dict[str, Any] = {}
 _LOCK = threading.Lock()
 NER_ONLY_KEEP = ("ner", "entity_ruler", "transformer", "curated_transformer")
 BATCH_CHARS = 4000
+PIPE_BATCH = 16  # line batches per spaCy batch
 
 
 def load_spacy(model: str) -> Any:
@@ -85,10 +88,19 @@ def line_batches(text: str, max_chars: int = BATCH_CHARS) -> list[str]:
 
 
 def parse(
-    nlp: Any, text: str, *, max_chars: int = BATCH_CHARS, progress: ProgressFn | None = None
+    nlp: Any,
+    text: str,
+    *,
+    max_chars: int = BATCH_CHARS,
+    progress: ProgressFn | None = None,
+    heads: dict[str, Any] | None = None,
+    found: dict[str, list] | None = None,
 ) -> Any:
     """Parse ``text`` with the NER components of ``nlp``, batched by lines; one Doc back.
-    ``progress``: a cancellation point after every batch (``engine.progress.checkpoint``)."""
+    ``progress``: a cancellation point after every batch (``engine.progress.checkpoint``).
+    ``heads``: extra ``ner`` heads on the ``ner``'s own token vectors
+    (``engine.detectors.heads``), run when ``ner`` is the only component NER needs; their
+    spans go to ``found[key]`` (a key is absent when its head could not run)."""
     from spacy.tokens import Doc
 
     disabled = ner_components_disabled(nlp)
@@ -96,9 +108,26 @@ def parse(
     if not pieces:
         return nlp.make_doc("")
     docs = []
-    for doc in nlp.pipe(pieces, disable=disabled, batch_size=16):
-        docs.append(doc)
-        checkpoint(progress)
+    if heads and [n for n in nlp.pipe_names if n not in disabled] == ["ner"]:
+        from engine.detectors.heads import run_batch
+
+        outputs: dict[str, list] = {key: [] for key in heads}
+        offset = 0
+        for i in range(0, len(pieces), PIPE_BATCH):
+            batch = [nlp.make_doc(p) for p in pieces[i : i + PIPE_BATCH]]
+            offsets = []
+            for piece in pieces[i : i + PIPE_BATCH]:
+                offsets.append(offset)
+                offset += len(piece)
+            run_batch(nlp, batch, heads, outputs, offsets)
+            docs.extend(batch)
+            checkpoint(progress)
+        if found is not None:
+            found.update(outputs)
+    else:
+        for doc in nlp.pipe(pieces, disable=disabled, batch_size=PIPE_BATCH):
+            docs.append(doc)
+            checkpoint(progress)
     doc = docs[0] if len(docs) == 1 else Doc.from_docs(docs, ensure_whitespace=False)
     if doc.text != text:  # pragma: no cover - spaCy guarantees this; keep offsets honest
         raise RuntimeError("spaCy changed the text while parsing; offsets would be wrong")
@@ -106,11 +135,24 @@ def parse(
 
 
 def spacy_doc(document: Document, model: str) -> Any:
-    """The shared parse of ``document`` by ``model`` (computed once, kept in artifacts)."""
+    """The shared parse of ``document`` by ``model`` (computed once, kept in artifacts).
+    Heads registered for ``model`` (``engine.detectors.heads.register``) run in it."""
     key = f"spacy:{model}"
     doc = document.artifacts.get(key)
     if doc is None:
+        from engine.detectors.heads import OUTPUT, registered
+
+        heads = registered(document, model)
+        found: dict[str, list] = {}
         # a job's progress callback, its cancellation point (engine.progress)
-        doc = parse(load_spacy(model), document.text, progress=document.artifacts.get(PROGRESS))
+        doc = parse(
+            load_spacy(model),
+            document.text,
+            progress=document.artifacts.get(PROGRESS),
+            heads=heads,
+            found=found,
+        )
+        for name, spans in found.items():
+            document.artifacts[OUTPUT + name] = spans
         document.artifacts[key] = doc
     return doc

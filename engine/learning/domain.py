@@ -37,6 +37,7 @@ from typing import Any
 
 from engine.gold import GoldDoc
 from engine.labels import LABELS
+from engine.learning import domain_arch  # noqa: F401 (registers the head's architecture)
 from engine.learning.domain_recipe import recipe_docs, recipe_meta  # noqa: F401 (the API)
 from engine.progress import Progress, ProgressFn, checkpoint
 
@@ -55,7 +56,7 @@ class DomainConfig:
     base: str = DEFAULT_BASE  # where the pretrained tok2vec comes from; "" = from scratch
     labels: tuple[str, ...] | None = None  # None = every label of LABELS the gold holds
     seed: int = 0
-    max_epochs: int = 4
+    max_epochs: int = 10  # head-only epochs are cheap (the frozen vectors are computed once)
     max_seconds: float = 540.0  # training stops here (the last epoch is cut short)
     batch_size: int = 2  # chunks per update (more, smaller steps learn faster here)
     chunk_chars: int = 1500
@@ -64,6 +65,16 @@ class DomainConfig:
     hidden_width: int = 64
     report_every: int = 5  # batches between progress reports
     threads: int = 1
+    # True: the base's ``ner`` token vectors, frozen, so that the shared parse computes
+    # them once for both heads (``engine.detectors.heads``); False: the base's ``tok2vec``
+    # component, fine-tuned (a model of its own at inference, about twice the cost)
+    frozen: bool = True
+    # with ``frozen``: a small tok2vec of the head's own beside the frozen vectors
+    # (``engine.learning.domain_arch``; 0 = the frozen vectors alone)
+    own_width: int = 32
+    own_depth: int = 2
+    own_rows: int = 2000
+    head_from: str = ""  # a model directory whose head (same labels) training starts from
 
 
 @dataclass(slots=True)
@@ -158,17 +169,42 @@ def _examples(nlp: Any, docs: Sequence[GoldDoc], labels: Sequence[str], chunk_ch
 
 
 def build_pipeline(config: DomainConfig, labels: Sequence[str], examples) -> Any:
-    """A ``tok2vec`` (pretrained from ``config.base``, or fresh) and a fresh ``ner``."""
+    """A ``tok2vec`` (frozen from the base's ``ner``, pretrained from ``config.base``, or
+    fresh) and a fresh ``ner`` that listens to it."""
     import spacy
 
     base = config.base or DEFAULT_BASE
-    # The base's tokenizer and vocabulary in every case; its tok2vec only when asked.
-    nlp = spacy.load(base, exclude=[n for n in _BASE_PIPES if n != "tok2vec"])
-    if not config.base:
-        nlp.remove_pipe("tok2vec")
-        nlp.add_pipe("tok2vec", first=True)
-        nlp.get_pipe("tok2vec").initialize(lambda: examples[:50], nlp=nlp)
+    if config.frozen:
+        # the base's ner token vectors: the very weights the shared parse runs
+        source = spacy.load(base, exclude=[n for n in _BASE_PIPES if n != "ner"])
+        from engine.detectors.heads import ner_tok2vec
+
+        inner = ner_tok2vec(source)
+        nlp = spacy.load(base, exclude=_BASE_PIPES)
+        tok2vec = nlp.add_pipe(
+            "tok2vec",
+            config={"model": dict(source.config["components"]["ner"]["model"]["tok2vec"])},
+        )
+        tok2vec.initialize(lambda: examples[:10], nlp=nlp)
+        tok2vec.model.from_bytes(inner.to_bytes())
+    else:
+        # The base's tokenizer and vocabulary in every case; its tok2vec only when asked.
+        nlp = spacy.load(base, exclude=[n for n in _BASE_PIPES if n != "tok2vec"])
+        if not config.base:
+            nlp.remove_pipe("tok2vec")
+            nlp.add_pipe("tok2vec", first=True)
+            nlp.get_pipe("tok2vec").initialize(lambda: examples[:50], nlp=nlp)
     width = nlp.get_pipe("tok2vec").model.get_dim("nO")
+    listener = {"@architectures": "spacy.Tok2VecListener.v1", "width": width, "upstream": "tok2vec"}
+    if config.frozen and config.own_width:
+        listener = {
+            "@architectures": domain_arch.NAME,
+            "width": width,
+            "upstream": "tok2vec",
+            "own_width": config.own_width,
+            "own_depth": config.own_depth,
+            "own_rows": config.own_rows,
+        }
     ner = nlp.add_pipe(
         "ner",
         config={
@@ -179,11 +215,7 @@ def build_pipeline(config: DomainConfig, labels: Sequence[str], examples) -> Any
                 "hidden_width": config.hidden_width,
                 "maxout_pieces": 2,
                 "use_upper": True,
-                "tok2vec": {
-                    "@architectures": "spacy.Tok2VecListener.v1",
-                    "width": width,
-                    "upstream": "tok2vec",
-                },
+                "tok2vec": listener,
             }
         },
     )
@@ -191,7 +223,39 @@ def build_pipeline(config: DomainConfig, labels: Sequence[str], examples) -> Any
         ner.add_label(label)
     nlp.get_pipe("tok2vec").find_listeners(ner)
     ner.initialize(lambda: examples[:200], nlp=nlp, labels=None)
+    if config.head_from:
+        _start_head(ner, config.head_from)
     return nlp
+
+
+def _start_head(ner: Any, model_dir: str) -> None:
+    """Start ``ner`` from the head in ``model_dir`` when it has the same labels and
+    shape (a retraining continues from the active model); else leave it fresh."""
+    import spacy
+
+    try:
+        other = spacy.load(model_dir).get_pipe("ner")
+    except (OSError, ValueError):
+        return
+    if tuple(other.labels) != tuple(ner.labels):
+        return
+    fresh = ner.model.to_bytes()
+    try:
+        ner.model.from_bytes(other.model.to_bytes())
+    except (ValueError, KeyError, IndexError):  # another shape or kind: a fresh head
+        ner.model.from_bytes(fresh)
+
+
+def frozen_vectors(nlp: Any, examples, batch: int = 64) -> None:
+    """Compute the frozen ``tok2vec``'s vectors of every example once (``doc.tensor``);
+    the ``ner`` listener reads them in every epoch."""
+    tok2vec = nlp.get_pipe("tok2vec").model
+    docs = [ex.predicted for ex in examples]
+    for i in range(0, len(docs), batch):
+        checkpoint()
+        part = docs[i : i + batch]
+        for doc, vectors in zip(part, tok2vec.predict(part), strict=True):
+            doc.tensor = vectors
 
 
 def predict(nlp: Any, text: str, chunk_chars: int = 4000) -> list[tuple[int, int, str]]:
@@ -285,6 +349,10 @@ def train_domain(
     tokenizer_nlp = spacy.load(config.base or DEFAULT_BASE, exclude=_BASE_PIPES)
     examples, counts = _examples(tokenizer_nlp, train_docs, labels, config.chunk_chars)
     nlp = build_pipeline(config, labels, examples)
+    ner = nlp.get_pipe("ner")
+    if config.frozen:
+        report(0, 1, "computing the frozen token vectors", phase="prepare")
+        frozen_vectors(nlp, examples)
     optimizer = Adam(config.learn_rate)
     per_epoch = max(1, -(-len(examples) // config.batch_size))
     total = per_epoch * config.max_epochs
@@ -299,7 +367,10 @@ def train_domain(
         rng.shuffle(order)
         losses: dict[str, float] = {}
         for batch in minibatch(order, size=config.batch_size):
-            nlp.update(batch, drop=config.dropout, sgd=optimizer, losses=losses)
+            if config.frozen:  # the head alone: the vectors are in doc.tensor
+                ner.update(batch, drop=config.dropout, sgd=optimizer, losses=losses)
+            else:
+                nlp.update(batch, drop=config.dropout, sgd=optimizer, losses=losses)
             done += 1
             words_seen += sum(len(ex.reference.text.split()) for ex in batch)
             elapsed = time.monotonic() - started
@@ -362,6 +433,8 @@ def train_domain(
         "recipe": {k: v for k, v in asdict(config).items() if k != "out_dir"}
         | {"labels": list(config.labels or [])},
         "pretrained_tok2vec": config.base or None,
+        # what the shared parse checks before it runs this head (engine.detectors.heads)
+        "shared_tok2vec": _shared_record(nlp, config),
         "seed": config.seed,
         "data": dict(meta or {})
         | {
@@ -390,6 +463,19 @@ def train_domain(
         words_per_s=record["words_per_s"],
         counts=record["data"],
     )
+
+
+def _shared_record(nlp: Any, config: DomainConfig) -> dict | None:
+    if not config.frozen:
+        return None
+    import hashlib as _hashlib
+
+    weights = nlp.get_pipe("tok2vec").model.to_bytes()
+    return {
+        "base": config.base or DEFAULT_BASE,
+        "component": "ner",
+        "sha256": _hashlib.sha256(weights).hexdigest(),
+    }
 
 
 def _write_atomically(nlp: Any, record: dict, out_dir: str) -> str:

@@ -67,8 +67,9 @@ def test_curve_summary_states_the_halving_after_ten_approvals_and_per_layout():
         6.0,
         0.6,
     )
-    # federal 20 → (10, 9, 4) 7.67 → 0.38; appellate 30 → (12, 14, 2) 9.33 → 0.31
-    assert summary["per_family_mean_ratio"] == 0.43
+    # later means 6, 7.67 (10, 9, 4), 9.33 (12, 14, 2): 23 against 60 first
+    assert summary["per_family_ratio"] == 0.38
+    assert summary["halved"] == ["appellate", "federal"] and summary["not_halved"] == ["bph"]
     assert summary["goal_met"] is True
 
 
@@ -77,8 +78,14 @@ def test_curve_summary_is_not_met_when_leaks_rise_or_with_few_hearings():
     summary = curve_summary(rows)
     assert summary["later_hearings"] == [3]  # fewer than 10: the last third
     assert summary["ratio"] == 0.2 and summary["per_family"]["bph"]["ratio"] == 0.2
-    assert summary["leaks_after_review_later_per_family"] == 1.0
+    assert summary["leaks_after_review_later_mean"] == 1.0
     assert summary["goal_met"] is False  # a leak after review where the first had none
+
+
+def test_curve_summary_is_not_met_without_halving():
+    rows = [_row(1, "bph", 4), *(_row(i, "federal", 3) for i in range(2, 13))]
+    summary = curve_summary(rows)
+    assert summary["ratio"] == 0.75 and summary["goal_met"] is False
 
 
 @pytest.mark.slow
@@ -142,5 +149,6 @@ def test_the_measurements_page_draws_the_saved_learning_curve(client, lead):
     assert "the first hearing 12, hearings 3–3 4.0 on average (ratio 0.33)" in goal
     assert "6 mentions arrived rejected by a carried decision" in goal
     # bph alone: 12 → (9, 4), mean 6.5, ratio 0.54 per layout
-    assert "mean ratio 0.54" in goal and goal.endswith("no rise in leaks): not met.")
+    assert "12 → 6.5 (0.54)" in goal and "not halved: bph" in goal
+    assert goal.endswith("no rise in leaks after review): met.")
     assert '<tr data-row="2">' in html and "30 s · activated" in html

@@ -86,7 +86,10 @@ def _outcome(proposed: str, label: str, status: str) -> str:
     return f"relabel:{label}" if label != proposed else KEEP
 
 
-def _compute() -> dict[tuple[str, str], Carried]:
+def carried_votes() -> dict[tuple[str, str], Counter]:
+    """``{(label, form key): Counter(outcome: hearings)}`` over the approved transcripts:
+    each hearing's outcome for the form (``reject``, ``keep``, ``relabel:LABEL``, or one
+    of them prefixed ``stood:`` where a carried decision was left untouched)."""
     rows = (
         Span.objects.filter(
             transcript__state__in=GOLD_STATES,
@@ -111,20 +114,33 @@ def _compute() -> dict[tuple[str, str], Carried]:
         if outcome != KEEP and _carried_untouched(reviewer_id, provenance):
             outcome = STOOD + outcome  # the machine's carried proposal, left standing
         per_hearing[key][transcript_id][outcome] += 1
-    carried: dict[tuple[str, str], Carried] = {}
-    for key, hearings in per_hearing.items():
-        votes = Counter(outcomes.most_common(1)[0][0] for outcomes in hearings.values())
-        decided = Counter({k: n for k, n in votes.items() if not k.startswith(STOOD)})
-        if not decided:
-            continue
-        outcome, n = decided.most_common(1)[0]
-        stood = votes[STOOD + outcome]
-        if outcome == KEEP or n < CARRY_MIN or n + stood < CARRY_SHARE * len(hearings):
-            continue
-        if outcome == REJECT:
-            carried[key] = Carried(REJECT, key[0], n, len(hearings), stood)
-        else:
-            carried[key] = Carried(RELABEL, outcome.split(":", 1)[1], n, len(hearings), stood)
+    return {
+        key: Counter(outcomes.most_common(1)[0][0] for outcomes in hearings.values())
+        for key, hearings in per_hearing.items()
+    }
+
+
+def carried_decision(key: tuple[str, str], votes: Counter) -> Carried | None:
+    """The decision that carries for a form with these ``votes``, or None."""
+    decided = Counter({k: n for k, n in votes.items() if not k.startswith(STOOD)})
+    if not decided:
+        return None
+    outcome, n = decided.most_common(1)[0]
+    stood = votes[STOOD + outcome]
+    of = sum(votes.values())
+    if outcome == KEEP or n < CARRY_MIN or n + stood < CARRY_SHARE * of:
+        return None
+    if outcome == REJECT:
+        return Carried(REJECT, key[0], n, of, stood)
+    return Carried(RELABEL, outcome.split(":", 1)[1], n, of, stood)
+
+
+def _compute() -> dict[tuple[str, str], Carried]:
+    carried = {}
+    for key, votes in carried_votes().items():
+        decision = carried_decision(key, votes)
+        if decision is not None:
+            carried[key] = decision
     return carried
 
 

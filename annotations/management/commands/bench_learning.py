@@ -119,16 +119,15 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"false suggestions: first hearing {summary['first_false_suggestions']}, "
                 f"hearings {summary['later_hearings'][0]}-{summary['later_hearings'][-1]} "
-                f"mean {summary['later_mean_false_suggestions']} "
-                f"(ratio {summary['ratio']}); per layout, later/first: "
+                f"mean {summary['later_mean_false_suggestions']} (ratio {summary['ratio']}); "
+                "per layout, first → later mean: "
                 + ", ".join(
-                    f"{family} {f['first']}→{f['later_mean']}"
+                    f"{family} {f['first']} → {f['later_mean']}"
                     for family, f in summary["per_family"].items()
                     if f["later"]
                 )
-                + f" (mean ratio {summary['per_family_mean_ratio']}); "
-                f"leaks after review per hearing, first/later of each layout: "
-                f"{summary['leaks_after_review_first_per_family']}/"
-                f"{summary['leaks_after_review_later_per_family']}; "
+                + f" (together {summary['per_family_ratio']}); leaks after review: first "
+                f"{summary['leaks_after_review_first']}, later mean "
+                f"{summary['leaks_after_review_later_mean']}; "
                 f"goal met: {'yes' if summary['goal_met'] else 'no'}"
             )

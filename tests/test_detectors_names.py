@@ -33,3 +33,10 @@ def test_stored_pieces_split_person_into_name_parts_and_keep_other_labels_whole(
     start = text.index("Mule")
     assert stored_pieces(text, start, len(text), "ORGANIZATION") == [(start, len(text))]
     assert stored_pieces(text, 0, 3, "PERSON") == []  # only a title: nothing to store
+
+
+def test_everyday_words_given_as_names_that_the_name_list_lacks_are_given_names():
+    from engine.detectors.names import is_given_name
+
+    assert is_given_name("Summer") and is_given_name("SUMMER") and is_given_name("Serenity")
+    assert not is_given_name("Eureka") and not is_given_name("Kaiser")

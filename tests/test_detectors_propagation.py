@@ -326,3 +326,16 @@ def test_an_everyday_word_name_opening_a_sentence_is_copied_only_as_a_subject():
     spans = {d.start for d in PropagationDetector().detect(_doc(text, found))}
     assert text.index("Long before") not in spans
     assert text.index("Long said") in spans
+
+
+def test_an_everyday_word_given_before_a_surname_is_copied_whoever_found_it():
+    text = "Who is Grace Verbeek? My cousin. Was GRACE there? We saw Grace at home."
+    found = [
+        Detection(7, 12, "PERSON", 0.85, "spacy"),
+        Detection(13, 20, "PERSON", 0.85, "spacy"),
+    ]
+    spans = {
+        (d.start, text[d.start : d.end]) for d in PropagationDetector().detect(_doc(text, found))
+    }
+    assert (text.index("GRACE"), "GRACE") in spans
+    assert (text.index("Grace at"), "Grace") in spans

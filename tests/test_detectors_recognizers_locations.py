@@ -175,3 +175,29 @@ def test_a_day_a_holiday_a_status_or_a_phrase_after_on_is_no_street():
         "On May, near the end.",
     ):
         assert found(text) == [], text
+
+
+def test_a_town_after_a_verb_of_stopping_or_opening_a_clause_is_a_place():
+    from engine.detectors.recognizers.locations import places_in_context
+
+    for text, town in (
+        ("We stopped in Einaudi for gas.", "Einaudi"),
+        ("A. Back in Reising we had nothing.", "Reising"),
+        ("She moved out to Welcome after the trial.", "Welcome"),
+        ("We ended up in Plenty for a while.", "Plenty"),
+    ):
+        assert [text[f.start : f.end] for f in places_in_context(text)] == [town], text
+
+
+def test_an_everyday_word_after_a_verb_of_movement_that_names_an_institution_is_no_town():
+    from engine.detectors.recognizers.locations import places_in_context
+
+    for text in (
+        "I went to Church.",
+        "They moved me to Reception.",
+        "He stayed in Isolation.",
+        "I moved to Medical.",
+        "Back in Court we argued.",
+        "I got in Trouble.",
+    ):
+        assert places_in_context(text) == [], text

@@ -191,3 +191,12 @@ def test_a_title_word_ending_a_sentence_does_not_make_the_next_sentences_word_a_
     found = [text[f.start : f.end] for f in PersonContextRecognizer().find_all(text)]
     assert "Fine" not in found
     assert {"Vance", "Tembley"} <= set(found)
+
+
+def test_a_given_name_alone_in_capitals_is_found_before_its_possessive_and_summer_is_one():
+    from engine.detectors.recognizers.persons import caps_given_names
+
+    text = "A. My cousin. SUMMER's car was parked outside. Was SUMMER there? HOPE's too."
+    assert [text[s:e] for s, e in caps_given_names(text)] == ["SUMMER", "SUMMER", "HOPE"]
+    text = "A. IT'S the rule, we said, and nobody minded it."
+    assert caps_given_names(text) == []

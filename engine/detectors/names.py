@@ -112,11 +112,22 @@ def stored_pieces(text: str, start: int, end: int, label: str) -> list[tuple[int
 _GENDER: list = []
 
 
+# Given names that are everyday English words and that gender_guesser's list lacks
+# (general knowledge of English given names: seasons, weather, nature and virtues).
+WORD_GIVEN_NAMES = frozenset(
+    """summer winter sky storm brook haven journey harmony melody trinity serenity sunny
+    honey""".split()
+)
+
+
 def is_given_name(word: str) -> bool:
     """Whether ``word`` is a known given name (gender_guesser's list: ``Amber``, ``Logan``,
-    ``Franklin``); ``Eureka``, ``Kaiser`` are not. Case-insensitive."""
+    ``Franklin``; and ``WORD_GIVEN_NAMES``: ``Summer``); ``Eureka``, ``Kaiser`` are not.
+    Case-insensitive."""
     if not word or not word[:1].isalpha():
         return False
+    if word.lower() in WORD_GIVEN_NAMES:
+        return True
     if not _GENDER:
         import gender_guesser.detector
 

@@ -113,6 +113,29 @@ def _subject_here(text: str, end: int) -> bool:
     return bool(_SUBJECT_AFTER.match(text, end))
 
 
+def _surname_starts(text: str, found: list) -> set[int]:
+    """Where a PERSON name part that is no English word starts (``Verbeek``)."""
+    return {
+        d.start
+        for d in found
+        if d.label == "PERSON"
+        and not is_ordinary(text[d.start : d.end])
+        and len(text[d.start : d.end]) > 2
+    }
+
+
+def _given_before_surname(text: str, d: Detection, surnames: set[int]) -> bool:
+    """An English word given as a first name before a surname that is no English word
+    (``Summer Verbeek``, ``Hope Dekker``): this transcript makes it a name, whoever found it."""
+    value = text[d.start : d.end]
+    return (
+        value[:1].isupper()
+        and value[1:].islower()
+        and text[d.end : d.end + 1] == " "
+        and d.end + 1 in surnames
+    )
+
+
 def _in_running_text(text: str, start: int, end: int) -> bool:
     """Whether the words at ``[start, end)`` stand in a line of running text (lower-case
     words beside them), not in a heading, a caption or a paragraph in capitals."""
@@ -150,6 +173,7 @@ class PropagationDetector(Detector):
         places: set[str] = set()
         ids: set[str] = set()
         progress = document.artifacts.get(PROGRESS)  # a job's cancellation point
+        surnames = _surname_starts(text, found)
         for d in found:
             checkpoint(progress)
             label = d.label
@@ -167,7 +191,11 @@ class PropagationDetector(Detector):
                     and key not in TITLES
                     and key not in _NEVER
                     and not is_title_or_role(value)
-                    and (not is_ordinary(key) or _well_supported(d, votes.get((d.start, d.end))))
+                    and (
+                        not is_ordinary(key)
+                        or _well_supported(d, votes.get((d.start, d.end)))
+                        or _given_before_surname(text, d, surnames)
+                    )
                 ):
                     names.setdefault(key, value)
                     if value.islower() and _lower_case_name(value, d, support):

@@ -59,7 +59,7 @@ _RANKS = ("Mr.", "Ms.", "Mrs.", "Dr.", "Officer", "Detective", "Sergeant", "Depu
 # Small towns whose names are everyday English words (general knowledge of US place names).
 WORD_TOWNS = (
     "Harmony", "Energy", "Liberty", "Commerce", "Paradise", "Friendship", "Pleasant",
-    "Justice", "Welcome", "Bountiful", "Fairplay", "Plenty",
+    "Welcome", "Bountiful", "Fairplay", "Plenty",
 )  # fmt: skip
 WORD_STREETS = ("Prospect", "Market", "Church", "Water", "Union", "Liberty", "Commerce", "Hope")
 COUNTRIES = (
@@ -73,7 +73,6 @@ SENTENCE_WORDS = (
     ("Long", "Long before that, we had stopped talking."),
     ("Young", "Young people were there, mostly."),
     ("Rich", "Rich people lived up on the hill."),
-    ("Price", "Price was never discussed."),
 )
 
 _TOWN_FRAMES = (

@@ -337,7 +337,9 @@ def is_world_city(value: str) -> bool:
 _PLACE_VERB = (
     r"(?:live|lives|lived|living|reside|resides|resided|residing|grew up|born|raised|moved|"
     r"move|moving|went|go|goes|going|drove|drive|driving|traveled|travelled|came|come|comes|"
-    r"headed|located|stationed|family is|family's|family was|it's|it is|that's|is|was|are|were)"
+    r"headed|located|stationed|stopped|stop|stopping|arrived|arrive|arriving|ended|wound|"
+    r"settled|stayed|stay|staying|stays|returned|returning|relocated|flew|fly|flying|rode|"
+    r"walked|visiting|got|family is|family's|family was|it's|it is|that's|is|was|are|were)"
 )
 _FROM_VERBS = frozenset("born raised grew moved move moving originally".split())
 _CAPWORD = r"(?:Mc|Mac|O['’])?[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
@@ -348,6 +350,30 @@ _PLACE_AFTER_VERB = _c(
     rf"\b(?i:{_PLACE_VERB})(?: (?i:down|up|back|out|over|all the way|originally))? "
     rf"(?P<prep>(?i:in|to|from|near|outside|outside of|into)) "
     rf"(?P<span>{_CAPWORD}(?: {_CAPWORD})?)(?![\w'’-]| [A-Z]|\.[A-Z])"
+)
+# a clause that opens with the place: "Back in Reising we had nothing", "Out in Welcome,
+# ..." (after a sentence's or an answer's start)
+_PLACE_OPENS = _c(
+    rf"(?:^|(?<=[.?!:;][ ])|(?<=[.?!:;][ ][ ]))(?i:back|out|up|down|over)(?: (?i:home|there))? "
+    rf"(?P<prep>(?i:in|at)) (?P<span>{_CAPWORD}(?: {_CAPWORD})?)(?![\w'’-]| [A-Z]|\.[A-Z])",
+    re.M,
+)
+# Verbs of movement or residence strong enough to make a capitalised everyday word a town
+# ("she moved out to Welcome after the trial", "we ended up in Plenty"); institutions and
+# a prison's places are not ("went to Chapel", "moved to Reception": ``_NOT_A_TOWN``).
+_MOVING = frozenset(
+    "moved move moving drove driving headed traveled travelled relocated living lived lives "
+    "stays stayed staying stopped arrived ended settled returned grew".split()
+)
+_NOT_A_TOWN = frozenset(
+    "Medical Dental Mental Education Reception Orientation Yard Level Facility Housing Unit "
+    "Work Recovery Treatment Hospital Camp Dinner Lunch Breakfast Chow Canteen Commissary "
+    "Library Gym Visiting Visitation Vocational Building Block Dorm Cell Segregation "
+    "Solitary Isolation Mainline Lockdown Rehab Detox Therapy Counseling Services Worship "
+    "Heaven Hell Town City Country State Home Work Jail Prison Custody County Federal "
+    "Sunday Service Services Meeting Meetings Class Classes Rehabilitation Fire Medicine "
+    "Intake Transport Transportation Booking Processing Holding Max Minimum Maximum Security "
+    "North South East West Northern Southern Eastern Western Central Downtown Uptown".split()
 )
 # "the city of Energy", "the town of Domino", "a little town called Paloma"
 _PLACE_NAMED = _c(
@@ -388,7 +414,11 @@ def places_in_context(text: str) -> list[Found]:
 
     public = public_terms(text)
     out = []
-    for pattern, name in ((_PLACE_AFTER_VERB, "place-after-verb"), (_PLACE_NAMED, "place-named")):
+    for pattern, name in (
+        (_PLACE_AFTER_VERB, "place-after-verb"),
+        (_PLACE_NAMED, "place-named"),
+        (_PLACE_OPENS, "place-opens-clause"),
+    ):
         for match in pattern.finditer(text):
             value = match.group("span")
             start, end = match.span("span")
@@ -396,10 +426,16 @@ def places_in_context(text: str) -> list[Found]:
                 continue
             last = value.split(" ")[-1]
             ordinary = all(is_ordinary(w) for w in value.split(" "))
+            moving = match.group(0).lower().split(" ", 1)[0] in _MOVING
             if (
-                name == "place-after-verb"
+                name in {"place-after-verb", "place-opens-clause"}
                 and ordinary
                 and not (is_world_city(value) or is_known_place(value))
+                and not (
+                    moving
+                    and match.group("prep").lower() in {"to", "in", "into"}
+                    and not any(w in _NOT_A_TOWN for w in value.split(" "))
+                )
             ):
                 continue  # "went to Church", "is in Custody": ordinary words need more context
             copula = match.group(0).lower().split(" ", 1)[0] in {
@@ -429,7 +465,8 @@ def places_in_context(text: str) -> list[Found]:
                 continue
             # a given name only votes ("went down to Logan"); above the statistical models'
             # 0.85 otherwise, so Presidio keeps this result rather than theirs
-            score = 0.6 if " " not in value and is_given_name(value) else 0.88
+            # an everyday word only votes too ("moved out to Welcome": the verb said it)
+            score = 0.6 if (" " not in value and is_given_name(value)) or ordinary else 0.88
             out.append(Found(start, end, "LOCATION", score, name))
     return out
 

@@ -468,7 +468,8 @@ def footer_names(text: str) -> list[tuple[int, int]]:
 
 
 # one word in capitals, alone among lower-case words: "HOPE said she would call"
-_CAPS_ALONE = re.compile(r"(?<![\w'’.-])(?<![A-Z][ ])[A-Z]{3,}(?![\w'’-]|[ ][A-Z]|:)")
+# (a possessive after it is fine: "HOPE's car")
+_CAPS_ALONE = re.compile(r"(?<![\w'’.-])(?<![A-Z][ ])[A-Z]{3,}(?![\w-]|['’](?![sS]\b)|[ ][A-Z]|:)")
 _LOWER_WORD = re.compile(r"\b[a-z]{2,}\b")
 
 

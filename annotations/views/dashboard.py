@@ -135,7 +135,7 @@ def _learning_curve() -> dict | None:
             for i, r in enumerate(rows)
             if r.get("training_s") is not None
         ],
-        width=720,
+        width=860,  # five series: the legend needs it
     )
     return {"job": job, "result": result, "rows": rows, "chart": mark_safe(chart)}  # noqa: S308 - built by plots, escaped there
 

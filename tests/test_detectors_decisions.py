@@ -174,3 +174,9 @@ def test_a_bare_military_time_is_kept_from_a_pattern_but_a_models_day_clock_is_n
         ("2145", "spacy"),
         ("1430", "patterns"),
     ]
+
+
+def test_a_models_everyday_word_after_a_person_from_is_a_place():
+    text = "A guy from Energy helped us out. Chess is fun."
+    kept = clean(text, [at(text, "Energy", "ORGANIZATION"), at(text, "Chess", "ORGANIZATION")])
+    assert [(text[d.start : d.end], d.label) for d in kept] == [("Energy", "LOCATION")]

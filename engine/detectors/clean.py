@@ -534,13 +534,24 @@ def _person_part_rule(
 def _placed(text: str, d: Detection, value: str) -> bool:
     """A capitalised everyday word that a model calls a place, where the words before it
     say it is one: a verb of movement or residence and a locative preposition ("we drove
-    up to Harmony", "we were living in Energy", "a place up in Liberty"). Institutions
-    after such a verb ("went to Church", "back in Court") are no town."""
+    up to Harmony", "we were living in Energy", "a place up in Liberty"), or where a
+    person comes from ("a guy from Energy helped us"). Institutions after such a verb
+    ("went to Church", "back in Court") are no town."""
     from engine.detectors.decisions import _PLACE_BEFORE
     from engine.detectors.recognizers.locations import _place_words_ok
 
     before = text[max(0, d.start - 40) : d.start]
-    return bool(_PLACE_BEFORE.search(before)) and _place_words_ok(value)
+    return bool(_PLACE_BEFORE.search(before) or _ORIGIN_BEFORE.search(before)) and (
+        _place_words_ok(value)
+    )
+
+
+# where a person comes from: "a guy from Energy helped us", "people from Liberty"
+_ORIGIN_BEFORE = re.compile(
+    r"\b(?:guy|man|men|woman|women|lady|girl|boy|kid|kids|people|family|folks|somebody|"
+    r"someone|friend|friends|cousin|cousins|relatives)[ \t]+from[ \t]+$",
+    re.IGNORECASE,
+)
 
 
 def _value_rule(text: str, d: Detection, value: str, allow: AllowList) -> str | None:

@@ -219,7 +219,7 @@ def _federal(seed: int, words: int) -> FamilyDoc:
     # a model that learns every layout, issue 30); the rest is filler.
     exam = _Exam(b, rng, fake, {"city": "Akron", "county": "Summit County"}, marks=("Q.", "A."))
     exam.asker, exam.answerer = f"MR. {P(pl.upper())}", witness
-    exam.unseen(seed)
+    exam.unseen(seed, 3)
     while b.words < words:
         q = _sentences(rng, fake, rng.randint(1, 2)).rstrip(".") + "?"
         a = _sentences(rng, fake, rng.randint(1, 3))
@@ -303,7 +303,7 @@ def _appellate(seed: int, words: int) -> FamilyDoc:
     unseen_exchange(
         lambda text: b.say(speakers[1], text),
         lambda text: b.say(pc, "The record says this. " + text),
-        random.Random(seed * 7919 + 30),
+        random.Random(seed * 7919 + 30 + 101 * 4),
     )
     while b.words < words:
         b.say(counsel, _sentences(rng, fake, rng.randint(2, 4)))

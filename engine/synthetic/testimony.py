@@ -166,12 +166,14 @@ class _Exam:
         self.q("Who told you about the car?")
         self.a(f"{P(given.upper(), 'word_given_name')} said it. My cousin {P(given)}.")
 
-    def unseen(self, seed: int) -> None:
+    def unseen(self, seed: int, family: int = 0) -> None:
         """The kinds that leaked on unseen transcripts (issue 30, ``unseen.py``), in a
-        random stream of their own (the rest of the volume does not change)."""
+        random stream of their own (the rest of the volume does not change), one per
+        family (``family``: 1 grand jury, 2 deposition, 3 federal), so that one seed's
+        families hold different names, towns and phrasings."""
         from .unseen import unseen_exchange
 
-        unseen_exchange(self.q, self.a, random.Random(seed * 7919 + 30))
+        unseen_exchange(self.q, self.a, random.Random(seed * 7919 + 30 + 101 * family))
 
     def the_night(self) -> None:
         rng = self.rng
@@ -246,7 +248,7 @@ def _grand_jury(seed: int, words: int):
     exam.address()
     exam.the_night()
     exam.leaks()
-    exam.unseen(seed)
+    exam.unseen(seed, 1)
     share = words // 3
     exam.filler(b.words + share)
     exam.juror(xf, xl)
@@ -341,7 +343,7 @@ def _deposition(seed: int, words: int):
     exam.a(m("", "Yes, I was. I drove for them out of the yard.", "answer_after_objection"))
     exam.the_night()
     exam.leaks()
-    exam.unseen(seed)
+    exam.unseen(seed, 2)
     exam.filler(b.words + words // 2)
     b.say(f"MR. {P(xl.upper())}", "I'll pass the witness.")
     exam.by("MS.", dl, "examiner_change")

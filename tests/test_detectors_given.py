@@ -140,3 +140,14 @@ def test_the_roles_of_grand_jury_and_deposition_speaker_tags_are_no_names(tag):
     assert speaker_tag_needles(tag) == []
     patterns = [n.pattern for n in speaker_tag_needles("GRAND JUROR QUILLFEATHER")]
     assert patterns[0] == "QUILLFEATHER" and not any("GRAND" in p.upper() for p in patterns)
+
+
+def test_a_name_word_opening_a_sentence_before_its_everyday_use_is_the_word():
+    from engine.detectors.given import everyday_word_here
+
+    text = "Q. Ms. Long, thanks.\nA. Long before that, we stopped. May I? Long said no.\nLong ago."
+    assert everyday_word_here(text, text.index("Long before"), text.index("Long before") + 4)
+    assert everyday_word_here(text, text.index("May I"), text.index("May I") + 3)
+    assert everyday_word_here(text, text.index("Long ago"), text.index("Long ago") + 4)
+    assert not everyday_word_here(text, text.index("Long said"), text.index("Long said") + 4)
+    assert not everyday_word_here(text, text.index("Long,"), text.index("Long,") + 4)

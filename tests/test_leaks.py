@@ -24,6 +24,18 @@ def test_lowercase_common_word_equal_to_a_surname_does_not_block():
     assert len(leaks) == 1 and not leaks[0].blocking
 
 
+def test_a_surname_opening_a_sentence_as_the_everyday_word_does_not_block():
+    # issue 30: "May I ...", "Long before ..." listed at Submit where Ms. May testified
+    output = "[PERSON_1]: Yes. Long before that, we stopped. May I say something? Long said no."
+    needles = span_needles("Long", "PERSON") + span_needles("May", "PERSON")
+    leaks = {x.start: x.blocking for x in find_leaks(output, needles)}
+    assert leaks == {
+        output.index("Long before"): False,
+        output.index("May I"): False,
+        output.index("Long said"): True,
+    }
+
+
 def test_spelled_forms_of_a_name_are_leaks():
     needles = span_needles("Quill", "PERSON")
     for output in ("Q-U-I-L-L.", "q u i l l", "Q.U.I.L.L."):

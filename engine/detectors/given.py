@@ -146,3 +146,30 @@ def given_names(
         cover_names(metadata or {}) | speaker_tag_names(tags) | honorific_names(text)
         | spelled_names(text)
     )  # fmt: skip
+
+
+# After a sentence's first word, words that make it the everyday word, not a name: a
+# subject pronoun after a modal ("May I", "Will you"), a preposition or an adverb after
+# an adverb ("Long before", "Long ago"), a plural after an adjective ("Young people").
+EVERYDAY_USE = re.compile(
+    r"[ ]+(?:I|I'm|I've|I'll|we|you|he|she|they|it|there|before|after|ago|since|enough|as|"
+    r"than|story|term|time|people|folks|kids|men|women|ones)\b"
+)
+_OPENS_BEFORE = re.compile(r"(?:^|[.?!:;]|--|—)[\s\"“‘'(\[]*$|^[ \t]*(?:[QA]\.?)?[ \t]*$")
+
+
+def everyday_word_here(text: str, start: int, end: int) -> bool:
+    """Whether the title-case word at ``[start, end)``, a name elsewhere (``Ms. May``,
+    ``Mr. Long``), is the everyday English word here: it opens a sentence, a line or an
+    answer and the next word shows the everyday use (``May I say something?``, ``Long
+    before that``; issue 30: false alarms at Submit). Never an honorific's word."""
+    from engine.detectors.ordinary import is_ordinary
+
+    word = text[start:end]
+    if not (word[:1].isupper() and word[1:].islower()) or not is_ordinary(word):
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[max(line_start, start - 12) : start]
+    if not _OPENS_BEFORE.search(before) or re.search(r"\b(?:Mr|Mrs|Ms|Dr|Mx)\.\s*$", before):
+        return False
+    return bool(EVERYDAY_USE.match(text, end))

@@ -33,6 +33,7 @@ from typing import ClassVar
 
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.decisions import dropped_finds
+from engine.detectors.given import EVERYDAY_USE
 from engine.detectors.names import TITLES
 from engine.detectors.ordinary import is_name_word, is_ordinary
 from engine.detectors.propagation import _mid_sentence
@@ -47,15 +48,6 @@ _HONORIFIC = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|Miss|MR|MRS|MS|DR|MISS)\.?[ \t]+$
 _CALENDAR = frozenset(
     """january february march april may june july august september october november
     december monday tuesday wednesday thursday friday saturday sunday""".split()
-)
-
-
-# After a sentence's first word, words that make it the everyday word, not a name: a
-# subject pronoun after a modal ("May I", "Will you"), a preposition or an adverb after
-# an adverb ("Long before", "Long ago"), a plural after an adjective ("Young people").
-_EVERYDAY_USE = re.compile(
-    r"[ ]+(?:I|I'm|I've|I'll|we|you|he|she|they|it|there|before|after|ago|since|enough|as|"
-    r"than|story|term|time|people|folks|kids|men|women|ones)\b"
 )
 
 
@@ -138,7 +130,7 @@ def possible_misses(
             key in named_keys
             and word[:1].isupper()
             and word[1:].islower()
-            and (_mid_sentence(text, start) or not _EVERYDAY_USE.match(text, end))
+            and (_mid_sentence(text, start) or not EVERYDAY_USE.match(text, end))
         ):
             # "Day" where "Ms. Day" testified: shown, not decided; opening a sentence, not
             # where the next word shows the everyday word: a modal before its subject, an

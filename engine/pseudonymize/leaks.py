@@ -37,6 +37,7 @@ from engine.detectors.given import (  # noqa: F401 (ROLE_WORDS: re-exported)
     _POSSESSIVE_END,
     _TAG_WORD,
     ROLE_WORDS,
+    everyday_word_here,
     is_given_name_term,
     is_role_word,
 )
@@ -420,6 +421,13 @@ def find_leaks(
                 (needle.kind in ("cover", POSSIBLE_MISS) or needle.label in DIRECT_IDENTIFIERS)
                 and not (needle.name_like and found.islower() and not any_case)
                 and not needle.coarse
+                # a name that is an everyday word, opening a sentence as that word ("May I
+                # say", "Long before that" where Ms. May testified): reported, not blocking
+                and not (
+                    needle.label == "PERSON"
+                    and needle.kind != POSSIBLE_MISS
+                    and everyday_word_here(output, s, e)
+                )
             )
             leak = Leak(
                 "suggested" if needle.unreviewed else needle.kind,

@@ -180,3 +180,9 @@ def test_a_models_everyday_word_after_a_person_from_is_a_place():
     text = "A guy from Energy helped us out. Chess is fun."
     kept = clean(text, [at(text, "Energy", "ORGANIZATION"), at(text, "Chess", "ORGANIZATION")])
     assert [(text[d.start : d.end], d.label) for d in kept] == [("Energy", "LOCATION")]
+
+
+def test_a_two_letter_surname_that_is_a_function_word_after_an_honorific_is_a_name():
+    text = "Mr. An drove. It was an accident."
+    kept = clean(text, [at(text, "An", "PERSON"), at(text, "an", "PERSON")])
+    assert [text[d.start : d.end] for d in kept] == ["An"]

@@ -151,3 +151,11 @@ def test_a_name_word_opening_a_sentence_before_its_everyday_use_is_the_word():
     assert everyday_word_here(text, text.index("Long ago"), text.index("Long ago") + 4)
     assert not everyday_word_here(text, text.index("Long said"), text.index("Long said") + 4)
     assert not everyday_word_here(text, text.index("Long,"), text.index("Long,") + 4)
+
+
+def test_an_interjection_before_a_comma_is_the_word_where_mr_oh_testified():
+    from engine.detectors.given import everyday_word_here
+
+    text = "Mr. Oh drives. Oh, I forgot. Oh said no."
+    assert everyday_word_here(text, text.index("Oh,"), text.index("Oh,") + 2)
+    assert not everyday_word_here(text, text.index("Oh said"), text.index("Oh said") + 2)

@@ -339,3 +339,14 @@ def test_an_everyday_word_given_before_a_surname_is_copied_whoever_found_it():
     }
     assert (text.index("GRACE"), "GRACE") in spans
     assert (text.index("Grace at"), "Grace") in spans
+
+
+def test_an_everyday_word_name_opening_a_sentence_before_its_surname_is_copied():
+    text = "Who is Hope? A. Hope Ellery, the defendant. Hope is all we have."
+    found = [
+        Detection(7, 11, "PERSON", 0.85, "spacy+transformer"),
+        Detection(text.index("Ellery"), text.index("Ellery") + 6, "PERSON", 0.85, "spacy"),
+    ]
+    spans = {d.start for d in PropagationDetector().detect(_doc(text, found))}
+    assert text.index("Hope Ellery") in spans
+    assert text.index("Hope is") not in spans

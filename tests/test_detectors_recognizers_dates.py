@@ -29,6 +29,7 @@ def test_a_four_digit_clock_no_year_can_be_is_a_time_after_a_time_preposition():
     ]
     assert _times("Between 2130 and 2200 the car was gone.") == ["2130", "2200"]
     assert _times("We got there at 1430. They left at 1600 and we stayed.") == ["1430", "1600"]
+    assert _times("Around 2245. Or maybe 2300. And 1945 was a year.") == ["2245", "2300"]
 
 
 def test_a_year_a_count_or_a_height_after_a_preposition_is_no_military_time():

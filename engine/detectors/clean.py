@@ -337,12 +337,20 @@ def _surname_after_honorific(text: str, start: int, part: str, d: Detection) -> 
     from engine.detectors.names import TITLES
     from engine.detectors.ordinary import is_listed_name
 
+    after = bool(_AFTER_HONORIFIC.search(text, max(0, start - 6), start))
+    if part in _SHORT_SURNAME_WORDS and after:
+        return True  # "Mr. An", "Ms. To": a surname, whoever found it (issue 30)
     return (
         d.explanation in {"honorific", "SpeakerTagRecognizer"}
         and part.lower() not in TITLES
         and is_listed_name(part)
-        and bool(_AFTER_HONORIFIC.search(text, max(0, start - 6), start))
+        and after
     )
+
+
+# Two-letter surnames that are also function words of the role list (public.ROLE_WORDS),
+# in title case right after an honorific: "Mr. An" (Korean, Vietnamese), "Ms. To".
+_SHORT_SURNAME_WORDS = frozenset({"An", "To", "By"})
 
 
 def _statistical(d: Detection) -> bool:

@@ -172,4 +172,10 @@ def everyday_word_here(text: str, start: int, end: int) -> bool:
     before = text[max(line_start, start - 12) : start]
     if not _OPENS_BEFORE.search(before) or re.search(r"\b(?:Mr|Mrs|Ms|Dr|Mx)\.\s*$", before):
         return False
+    if word.lower() in _INTERJECTIONS and text[end : end + 1] == ",":
+        return True  # "Oh, I forgot" where Mr. Oh drives
     return bool(EVERYDAY_USE.match(text, end))
+
+
+# words that open a sentence before a comma as an interjection or a discourse word
+_INTERJECTIONS = frozenset("oh ah well so now look listen man hey yes no okay right sure".split())

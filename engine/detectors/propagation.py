@@ -246,7 +246,11 @@ class PropagationDetector(Detector):
             # a name, not a heading's)
             for s, e in find_word(text, value, capitalised=True):
                 word = text[s:e]
-                if word[1:].islower() and (_mid_sentence(text, s) or _subject_here(text, e)):
+                if word[1:].islower() and (
+                    _mid_sentence(text, s)
+                    or _subject_here(text, e)
+                    or (text[e : e + 1] == " " and e + 1 in surnames)  # "Hope Ellery, the ..."
+                ):
                     out.append(Detection(s, e, "PERSON", score, self.name, explanation="same name"))
                 elif len(word) > 2 and word.isupper() and _in_running_text(text, s, e):
                     out.append(Detection(s, e, "PERSON", score, self.name, explanation="same name"))

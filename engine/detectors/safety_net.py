@@ -33,7 +33,7 @@ from typing import ClassVar
 
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.decisions import dropped_finds
-from engine.detectors.given import EVERYDAY_USE
+from engine.detectors.given import everyday_word_here
 from engine.detectors.names import TITLES
 from engine.detectors.ordinary import is_name_word, is_ordinary
 from engine.detectors.propagation import _mid_sentence
@@ -130,7 +130,7 @@ def possible_misses(
             key in named_keys
             and word[:1].isupper()
             and word[1:].islower()
-            and (_mid_sentence(text, start) or not EVERYDAY_USE.match(text, end))
+            and (_mid_sentence(text, start) or not everyday_word_here(text, start, end))
         ):
             # "Day" where "Ms. Day" testified: shown, not decided; opening a sentence, not
             # where the next word shows the everyday word: a modal before its subject, an

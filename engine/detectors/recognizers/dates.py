@@ -240,7 +240,7 @@ class HearingTimeRecognizer(RegexRecognizer):
 _MILITARY = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 # a second clock said right after a military one: "at 2130, maybe 2145", "0915 or 0930"
 _CHAINED = re.compile(
-    r"(?:,? (?i:or|to|and|maybe|or maybe|until|till)|,|[ ]?-|[ ]?–) ?"
+    r"(?:[.?!] (?i:or maybe|or|maybe)|,? (?i:or|to|and|maybe|or maybe|until|till)|,|[ ]?-|[ ]?–) ?"
     r"(?P<span>(?:[01]\d|2[0-3])[0-5]\d)(?: ?(?:hours|hrs\.?))?(?![\w:/-]|[.,]\d)"
 )
 

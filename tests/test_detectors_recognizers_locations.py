@@ -185,6 +185,8 @@ def test_a_town_after_a_verb_of_stopping_or_opening_a_clause_is_a_place():
         ("A. Back in Reising we had nothing.", "Reising"),
         ("She moved out to Welcome after the trial.", "Welcome"),
         ("We ended up in Plenty for a while.", "Plenty"),
+        ("A guy from Friendship helped us out.", "Friendship"),
+        ("People from Reising came.", "Reising"),
     ):
         assert [text[f.start : f.end] for f in places_in_context(text)] == [town], text
 
@@ -199,5 +201,7 @@ def test_an_everyday_word_after_a_verb_of_movement_that_names_an_institution_is_
         "I moved to Medical.",
         "Back in Court we argued.",
         "I got in Trouble.",
+        "A letter from Okafor came.",
+        "A friend from Church came.",
     ):
         assert places_in_context(text) == [], text

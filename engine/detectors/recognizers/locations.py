@@ -375,6 +375,12 @@ _NOT_A_TOWN = frozenset(
     "Intake Transport Transportation Booking Processing Holding Max Minimum Maximum Security "
     "North South East West Northern Southern Eastern Western Central Downtown Uptown".split()
 )
+# where a person comes from: "a guy from Friendship helped us", "people from Reising"
+_PLACE_OF_ORIGIN = _c(
+    r"\b(?i:guy|man|men|woman|women|lady|girl|boy|kid|kids|people|family|folks|somebody|"
+    r"someone|friend|friends|cousin|cousins|relatives) (?P<prep>from) "
+    rf"(?P<span>{_CAPWORD}(?: {_CAPWORD})?)(?![\w'’-]| [A-Z]|\.[A-Z])"
+)
 # "the city of Energy", "the town of Domino", "a little town called Paloma"
 _PLACE_NAMED = _c(
     rf"\b(?i:the (?:city|town|village|township|borough|hamlet|parish) of|"
@@ -418,6 +424,7 @@ def places_in_context(text: str) -> list[Found]:
         (_PLACE_AFTER_VERB, "place-after-verb"),
         (_PLACE_NAMED, "place-named"),
         (_PLACE_OPENS, "place-opens-clause"),
+        (_PLACE_OF_ORIGIN, "place-of-origin"),
     ):
         for match in pattern.finditer(text):
             value = match.group("span")
@@ -426,16 +433,15 @@ def places_in_context(text: str) -> list[Found]:
                 continue
             last = value.split(" ")[-1]
             ordinary = all(is_ordinary(w) for w in value.split(" "))
-            moving = match.group(0).lower().split(" ", 1)[0] in _MOVING
+            moving = (
+                match.group(0).lower().split(" ", 1)[0] in _MOVING
+                and match.group("prep").lower() in {"to", "in", "into"}
+            ) or name == "place-of-origin"
             if (
-                name in {"place-after-verb", "place-opens-clause"}
+                name in {"place-after-verb", "place-opens-clause", "place-of-origin"}
                 and ordinary
                 and not (is_world_city(value) or is_known_place(value))
-                and not (
-                    moving
-                    and match.group("prep").lower() in {"to", "in", "into"}
-                    and not any(w in _NOT_A_TOWN for w in value.split(" "))
-                )
+                and not (moving and not any(w in _NOT_A_TOWN for w in value.split(" ")))
             ):
                 continue  # "went to Church", "is in Custody": ordinary words need more context
             copula = match.group(0).lower().split(" ", 1)[0] in {

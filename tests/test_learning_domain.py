@@ -85,7 +85,9 @@ def test_a_retraining_starts_its_head_from_the_model_it_names(tiny_model):
     assert lower == trained.model.get_ref("lower").to_bytes()
     assert lower != fresh.model.get_ref("lower").to_bytes()
     # another label set: the head starts fresh (the shapes would not match)
-    other = domain.build_pipeline(DomainConfig(head_from=result.model_dir), labels[:2], examples)
+    few, _ = domain._examples(tokenizer, train, labels[:2], 800)
+    other = domain.build_pipeline(DomainConfig(head_from=result.model_dir), labels[:2], few)
+    assert tuple(other.get_pipe("ner").labels) == tuple(labels[:2])
     assert other.get_pipe("ner").model.get_ref("lower").to_bytes() != lower
 
 
@@ -147,6 +149,24 @@ def test_an_exception_while_writing_keeps_the_previous_model_whole(tmp_path, mon
         )
     assert (out / "config.cfg").read_text() == "the previous model"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["domain"]
+
+
+def test_swapping_names_renames_each_person_word_alike_in_its_case_and_moves_the_spans():
+    import random
+
+    text = "JUAN SKINNER: Yes. Mr. Skinner said Juan left Fresno.\n"
+    at = [
+        (0, 12, "PERSON"),
+        (text.index("Skinner"), text.index("Skinner") + 7, "PERSON"),
+        (text.index("Juan left"), text.index("Juan left") + 4, "PERSON"),
+        (text.index("Fresno"), text.index("Fresno") + 6, "LOCATION"),
+    ]
+    new, moved = domain.swap_names(text, at, random.Random(1), ["Pena", "Cheryl", "Fry"])
+    words = [new[s:e] for s, e, _ in moved]
+    assert words[0].isupper() and words[0].split()[1].title() == words[1]
+    assert words[0].split()[0].title() == words[2] and words[3] == "Fresno"
+    assert "Skinner" not in new and "JUAN" not in new and new.startswith(words[0] + ": Yes. Mr. ")
+    assert [label for *_, label in moved] == ["PERSON", "PERSON", "PERSON", "LOCATION"]
 
 
 def test_chunks_end_at_line_breaks_and_never_cut_a_span():

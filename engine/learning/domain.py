@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import shutil
 import tempfile
 import time
@@ -75,6 +76,9 @@ class DomainConfig:
     own_depth: int = 2
     own_rows: int = 2000
     head_from: str = ""  # a model directory whose head (same labels) training starts from
+    # share of the training chunks whose people get other names (``swap_names``): ten
+    # hearings name only a handful of witnesses, hundreds of times each
+    swap_share: float = 0.5
 
 
 @dataclass(slots=True)
@@ -129,12 +133,64 @@ def _labels_of(docs: Sequence[GoldDoc], wanted: Sequence[str] | None) -> list[st
     return [label for label in LABELS if label in keep and label in present]
 
 
-def _examples(nlp: Any, docs: Sequence[GoldDoc], labels: Sequence[str], chunk_chars: int):
-    """spaCy ``Example``s, one per chunk; counts of spans taught and left out."""
+_NAME_WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:['’-][^\W\d_]+)*")
+_KEEP_WORDS = frozenset({"mr", "mrs", "ms", "dr", "jr", "sr", "ii", "iii", "iv"})
+
+
+def _name_pool() -> list[str]:
+    from faker.providers.person.en_US import Provider
+
+    return sorted(set(Provider.first_names) | set(Provider.last_names))
+
+
+def swap_names(
+    text: str, spans: list[tuple[int, int, str]], rng: random.Random, pool: Sequence[str]
+) -> tuple[str, list[tuple[int, int, str]]]:
+    """``text`` with every word of its PERSON spans replaced by a name of ``pool`` (the
+    same word by the same name throughout, in the same case: ``SKINNER`` → ``MORROW``,
+    ``Skinner`` → ``Morrow``), and the spans moved with it. ``spans``: sorted, disjoint."""
+    mapping: dict[str, str] = {}
+
+    def swap(match: re.Match) -> str:
+        word = match.group(0)
+        key = word.casefold()
+        if len(word) < 2 or key in _KEEP_WORDS:
+            return word
+        new = mapping.setdefault(key, rng.choice(pool))
+        if word.isupper():
+            return new.upper()
+        return new if word[:1].isupper() else new.lower()
+
+    out, moved, pos, size = [], [], 0, 0
+    for s, e, label in spans:
+        out.append(text[pos:s])
+        size += s - pos
+        piece = _NAME_WORD.sub(swap, text[s:e]) if label == "PERSON" else text[s:e]
+        moved.append((size, size + len(piece), label))
+        out.append(piece)
+        size += len(piece)
+        pos = e
+    out.append(text[pos:])
+    return "".join(out), moved
+
+
+def _examples(
+    nlp: Any,
+    docs: Sequence[GoldDoc],
+    labels: Sequence[str],
+    chunk_chars: int,
+    *,
+    swap_share: float = 0.0,
+    seed: int = 0,
+):
+    """spaCy ``Example``s, one per chunk (``swap_share`` of them with their people
+    renamed, ``swap_names``); counts of spans taught and left out."""
     from spacy.training import Example, offsets_to_biluo_tags
 
     keep = set(labels)
     examples, counts = [], Counter()
+    rng = random.Random(seed)
+    pool = _name_pool() if swap_share else []
     for doc in docs:
         for start, end in chunks(doc, chunk_chars):
             piece = doc.text[start:end]
@@ -150,15 +206,19 @@ def _examples(nlp: Any, docs: Sequence[GoldDoc], labels: Sequence[str], chunk_ch
                 if s >= last:
                     chosen.append((s, e, label))
                     last = e
+            ignore = [(i0 - start, i1 - start) for i0, i1 in doc.ignore]
+            if swap_share and not ignore and rng.random() < swap_share:
+                piece, chosen = swap_names(piece, chosen, rng, pool)
+                counts["chunks_renamed"] += 1
             predicted = nlp.make_doc(piece)
             with warnings.catch_warnings():  # W030: a span off token boundaries (counted)
                 warnings.simplefilter("ignore", UserWarning)
                 # tokens outside every span are "O"; a span off token boundaries stays "-"
                 tags = offsets_to_biluo_tags(predicted, chosen)
             # gold ``ignore`` regions count neither way: their tokens are missing too
-            for i0, i1 in doc.ignore:
+            for i0, i1 in ignore:
                 for k, token in enumerate(predicted):
-                    if i0 - start < token.idx + len(token) and token.idx < i1 - start:
+                    if i0 < token.idx + len(token) and token.idx < i1:
                         tags[k] = "-"
             aligned = sum(1 for s, e, _ in chosen if predicted.char_span(s, e) is not None)
             counts["spans"] += aligned
@@ -347,7 +407,14 @@ def train_domain(
     import spacy
 
     tokenizer_nlp = spacy.load(config.base or DEFAULT_BASE, exclude=_BASE_PIPES)
-    examples, counts = _examples(tokenizer_nlp, train_docs, labels, config.chunk_chars)
+    examples, counts = _examples(
+        tokenizer_nlp,
+        train_docs,
+        labels,
+        config.chunk_chars,
+        swap_share=config.swap_share,
+        seed=config.seed,
+    )
     nlp = build_pipeline(config, labels, examples)
     ner = nlp.get_pipe("ner")
     if config.frozen:

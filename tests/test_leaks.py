@@ -362,3 +362,17 @@ def test_a_finding_caused_by_an_accepted_wrong_span_points_back_to_it(client):
     body = response.content.decode()
     assert response.status_code == 409 and body.count("reject it instead") == 2
     assert f'name="span" value="{um.pk}"' in body
+
+
+def test_a_two_letter_name_is_spelled_with_a_dash_only():
+    # issue 30: the surname "Ma" spelled "M A" matched "I'm a" at Submit
+    needles = span_needles("Ma", "PERSON")
+    assert not blocking_leaks(find_leaks("I'm a commissioner.", needles))
+    assert blocking_leaks(find_leaks("That's M-A.", needles))
+
+
+def test_a_surname_inside_a_domain_programme_does_not_block():
+    # issue 30: the surname "Long" inside "Long-Term Offender Program" blocked at Submit
+    output = "I mentor guys in Long-Term Offender Program now. Long said so."
+    leaks = {x.start: x.blocking for x in find_leaks(output, span_needles("Long", "PERSON"))}
+    assert leaks == {output.index("Long-Term"): False, output.index("Long said"): True}

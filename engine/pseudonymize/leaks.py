@@ -159,8 +159,11 @@ def name_part_needles(part: str, label: str = "PERSON", kind: str = "name_part")
         return []
     needles = [Needle(re.escape(part), kind, label, name_like=True)]
     letters = spelled_letters(part)
-    if len(letters) >= 2:
+    if len(letters) >= 3:
         needles.append(Needle(r"[\s.\-]+".join(re.escape(c) for c in letters), "spelled", label))
+    elif len(letters) == 2:
+        # a two-letter name ("Ma", "Ng") spelled with a dash only: "M A" is "I'm a" too
+        needles.append(Needle(r"-".join(re.escape(c) for c in letters), "spelled", label))
     return needles
 
 
@@ -374,11 +377,15 @@ def find_leaks(
         whatever else the transcript calls Ontario. Read on the match's line(s), not the
         whole output (0.3 s on a 15,000-word hearing, issue 29 §4); a court's name cut by a
         line break is then no court here: the place is reported, never hidden."""
+        return public_kind(s, e) == "court"
+
+    def public_kind(s: int, e: int) -> str | None:
+        """The kind of public term (``public.PublicTerms``) holding ``[s, e)`` on its line."""
         start = output.rfind("\n", 0, s) + 1
         if start not in line_terms:
             end = output.find("\n", e)
             line_terms[start] = PublicTerms(output[start : len(output) if end < 0 else end])
-        return line_terms[start].inside(s - start, e - start) == "court"
+        return line_terms[start].inside(s - start, e - start)
 
     def inside_tag(s: int, e: int) -> bool:
         i = bisect_right(tag_starts, s) - 1
@@ -422,11 +429,12 @@ def find_leaks(
                 and not (needle.name_like and found.islower() and not any_case)
                 and not needle.coarse
                 # a name that is an everyday word, opening a sentence as that word ("May I
-                # say", "Long before that" where Ms. May testified): reported, not blocking
+                # say", "Long before that" where Ms. May testified), or inside a term of the
+                # domain lexicon ("Long-Term Offender Program"): reported, not blocking
                 and not (
                     needle.label == "PERSON"
                     and needle.kind != POSSIBLE_MISS
-                    and everyday_word_here(output, s, e)
+                    and (everyday_word_here(output, s, e) or public_kind(s, e) == "lexicon")
                 )
             )
             leak = Leak(

@@ -9,7 +9,7 @@ pytestmark = pytest.mark.django_db
 def test_bench_review_times_every_action_as_a_user_with_the_annotator_role(capsys):
     # The benchmark's user needs the role group as well as the assignment (issue 11);
     # without it every request answered 404 and the command stopped at the page load.
-    call_command("bench_review", "--words", "1500", "--spans", "80", "--repeat", "1", "--json")
+    call_command("bench_review", "--words", "1500", "--spans", "120", "--repeat", "1", "--json")
     result = json.loads(capsys.readouterr().out)
     text = json.dumps(result)
     for action in ("page_load", "accept", "reject", "relabel", "undo", "relabel_long_line",
@@ -36,7 +36,7 @@ def test_bench_review_lead_does_not_depend_on_the_deployments_https_setting(caps
 
 def test_bench_review_actions_do_not_depend_on_the_deployments_https_setting(capsys, settings):
     settings.SECURE_SSL_REDIRECT = True
-    call_command("bench_review", "--words", "1500", "--spans", "80", "--repeat", "1", "--json")
+    call_command("bench_review", "--words", "1500", "--spans", "120", "--repeat", "1", "--json")
     assert "page_load" in json.loads(capsys.readouterr().out)["timings"]
 
 

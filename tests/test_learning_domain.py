@@ -92,6 +92,20 @@ def test_a_retraining_starts_its_head_from_the_model_it_names(tiny_model):
 
 
 @pytest.mark.slow
+def test_a_retraining_cut_short_never_keeps_a_head_worse_than_its_start(tiny_model, tmp_path):
+    result, _reports, train = tiny_model
+    dev = list(hearings((61,)))
+    config = DomainConfig(
+        out_dir=str(tmp_path / "m"), head_from=result.model_dir, max_epochs=1, max_seconds=0
+    )
+    again = train_domain(train, dev, config=config)
+    start = again.history[0]
+    assert start["epoch"] == 0 and start["f1"] > 0  # the named head, scored before training
+    assert again.figures["overall"]["exact"]["f1"] >= start["f1"]
+    assert again.best_epoch in (0, 1)
+
+
+@pytest.mark.slow
 def test_the_frozen_vectors_are_the_bases_before_and_after_training(tiny_model):
     import spacy
 

@@ -115,18 +115,3 @@ def test_two_heads_on_one_parse_do_not_see_each_others_entities(text):
     assert head_spans(document, "first") == head_spans(document, "second")
     assert head_spans(document, "first") == predict(detector.nlp, text[:5000])
     assert ents(spacy_doc(document, BASE)) == ents(parse(nlp, text[:5000]))
-
-
-def test_heads_predicting_in_a_thread_of_their_own_give_the_same_spans(text):
-    from engine.detectors.nlp import PARALLEL
-
-    detector = DomainDetector()
-    detector.load()
-    results = []
-    for parallel in (False, True):
-        document = Document(text)
-        document.artifacts[PARALLEL] = parallel
-        detector.prepare(document)
-        doc = spacy_doc(document, BASE)
-        results.append((ents(doc), head_spans(document, detector.key)))
-    assert results[0] == results[1] and results[0][1]

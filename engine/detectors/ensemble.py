@@ -27,7 +27,6 @@ from engine.detectors.clean import AllowList, clean
 from engine.detectors.decisions import DROPPED, POSSIBLE_MISS, SPAN, Decision
 from engine.detectors.given import given_names
 from engine.detectors.merge import MergedSpan, merge
-from engine.detectors.nlp import PARALLEL
 from engine.progress import Progress, ProgressFn
 
 logger = logging.getLogger(__name__)
@@ -181,7 +180,6 @@ class Ensemble:
         document.artifacts.setdefault(
             "allow_list", self.allow.protecting(given_names(document.text, document.metadata))
         )
-        document.artifacts.setdefault(PARALLEL, self.parallel)  # the shared parse's heads
         for detector in detectors:
             try:
                 detector.prepare(document)  # e.g. a head on the shared parse

@@ -102,22 +102,10 @@ def head_spans(document: Document, key: str) -> list[tuple[int, int, str]] | Non
     return document.artifacts.get(OUTPUT + key)
 
 
-def run_batch(
-    nlp: Any,
-    docs: list,
-    heads: dict[str, Any],
-    found: dict,
-    offsets: list[int],
-    *,
-    parallel: bool = False,
-) -> None:
+def run_batch(nlp: Any, docs: list, heads: dict[str, Any], found: dict, offsets: list[int]) -> None:
     """Embed ``docs`` once with the base's ``ner`` tok2vec, run every head, then the
     base's ``ner`` itself (its entities are the parse's). ``found[key]`` collects each
-    head's ``(start, end, label)`` with ``offsets`` (each doc's start in the text).
-    ``parallel``: the heads predict in a thread of their own while the base's ``ner``
-    predicts here (both spend their time in matrix products and spaCy's parse loop,
-    which release the GIL); the entities are then set one head after the other, so
-    the results are the same either way."""
+    head's ``(start, end, label)`` with ``offsets`` (each doc's start in the text)."""
     import numpy
 
     tok2vec = share_tok2vec(nlp)
@@ -125,45 +113,23 @@ def run_batch(
     for doc, x in zip(docs, vectors, strict=True):
         doc.tensor = x
         doc.user_data[FLAG] = True
-    ner = nlp.get_pipe("ner")
     try:
-        for head in heads.values():
-            _strings(nlp, head)
-        # every prediction starts from the docs as made: no entity is preset (a preset
-        # "outside" would forbid a head to begin one)
-        if parallel and heads:
-            pending = {key: _pool().submit(head.predict, docs) for key, head in heads.items()}
-            base_states = ner.predict(docs)
-            states = {key: future.result() for key, future in pending.items()}
-        else:
-            states = {key: head.predict(docs) for key, head in heads.items()}
-            base_states = ner.predict(docs)
         for key, head in heads.items():
-            head.set_annotations(docs, states[key])
+            _strings(nlp, head)
+            head.set_annotations(docs, head.predict(docs))
             for doc, offset in zip(docs, offsets, strict=True):
                 found[key].extend(
                     (offset + e.start_char, offset + e.end_char, e.label_) for e in doc.ents
                 )
+                # the next head (and the base's ner) starts from no entity at all: a
+                # preset "outside" would forbid it to begin one
                 doc.set_ents([], default="missing")
-        ner.set_annotations(docs, base_states)
+        ner = nlp.get_pipe("ner")
+        ner.set_annotations(docs, ner.predict(docs))
     finally:
         for doc in docs:
             doc.user_data.pop(FLAG, None)
             doc.tensor = numpy.zeros((0,), dtype="float32")
-
-
-_POOLS: list = []
-
-
-def _pool():
-    """One thread per process for the heads (created on first use)."""
-    if not _POOLS:
-        from concurrent.futures import ThreadPoolExecutor
-
-        with _LOCK:
-            if not _POOLS:
-                _POOLS.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="spacy-head"))
-    return _POOLS[0]
 
 
 def _strings(nlp: Any, head: Any) -> None:

@@ -31,7 +31,6 @@ _LOCK = threading.Lock()
 NER_ONLY_KEEP = ("ner", "entity_ruler", "transformer", "curated_transformer")
 BATCH_CHARS = 4000
 PIPE_BATCH = 16  # line batches per spaCy batch
-PARALLEL = "parallel"  # document.artifacts: the ensemble runs its members in threads
 
 
 def load_spacy(model: str) -> Any:
@@ -96,14 +95,12 @@ def parse(
     progress: ProgressFn | None = None,
     heads: dict[str, Any] | None = None,
     found: dict[str, list] | None = None,
-    parallel: bool = False,
 ) -> Any:
     """Parse ``text`` with the NER components of ``nlp``, batched by lines; one Doc back.
     ``progress``: a cancellation point after every batch (``engine.progress.checkpoint``).
     ``heads``: extra ``ner`` heads on the ``ner``'s own token vectors
     (``engine.detectors.heads``), run when ``ner`` is the only component NER needs; their
-    spans go to ``found[key]`` (a key is absent when its head could not run); with
-    ``parallel`` they predict in a thread of their own beside the ``ner``."""
+    spans go to ``found[key]`` (a key is absent when its head could not run)."""
     from spacy.tokens import Doc
 
     disabled = ner_components_disabled(nlp)
@@ -122,7 +119,7 @@ def parse(
             for piece in pieces[i : i + PIPE_BATCH]:
                 offsets.append(offset)
                 offset += len(piece)
-            run_batch(nlp, batch, heads, outputs, offsets, parallel=parallel)
+            run_batch(nlp, batch, heads, outputs, offsets)
             docs.extend(batch)
             checkpoint(progress)
         if found is not None:
@@ -154,7 +151,6 @@ def spacy_doc(document: Document, model: str) -> Any:
             progress=document.artifacts.get(PROGRESS),
             heads=heads,
             found=found,
-            parallel=bool(document.artifacts.get(PARALLEL)),
         )
         for name, spans in found.items():
             document.artifacts[OUTPUT + name] = spans

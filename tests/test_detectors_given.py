@@ -159,3 +159,21 @@ def test_an_interjection_before_a_comma_is_the_word_where_mr_oh_testified():
     text = "Mr. Oh drives. Oh, I forgot. Oh said no."
     assert everyday_word_here(text, text.index("Oh,"), text.index("Oh,") + 2)
     assert not everyday_word_here(text, text.index("Oh said"), text.index("Oh said") + 2)
+
+
+def test_a_name_that_is_an_everyday_word_in_a_long_line_of_capitals_is_the_word():
+    from engine.detectors.given import everyday_word_here
+
+    text = (
+        "MS. MAY: I was there.\n"
+        "THE BOARD MAY MODIFY THIS DECISION, AND THE GOVERNOR MAY AFFIRM IT.\n"
+        "Was MAY there?\n"
+        "ATTORNEY MAY:\n"
+    )
+    boiler = text.index("BOARD MAY") + 6
+    assert everyday_word_here(text, boiler, boiler + 3)
+    assert not everyday_word_here(text, 4, 7)  # after the title: the name
+    asked = text.index("Was MAY") + 4
+    assert not everyday_word_here(text, asked, asked + 3)  # running text: the name
+    tag = text.index("ATTORNEY MAY") + 9
+    assert not everyday_word_here(text, tag, tag + 3)  # a speaker tag

@@ -444,8 +444,10 @@ def test_a_model_better_on_approved_gold_but_worse_on_generated_hearings_stays_i
     # One held-out approved transcript is thin evidence: the model must not be worse on
     # the recipe's held-out hearings (every layout) either.
     text = "ALDEN: Calvin Quill met Nora Alden in Ione."
-    held = None
-    while held is None:  # one approved transcript in five is held out (by id)
+    held, trained_on = None, 0
+    # one approved transcript in five is held out (by id), and the stand-in model knows
+    # the gold of what it was trained on: at least one of each (ids vary by database)
+    while held is None or not trained_on:
         t = make_transcript(text, state=Transcript.State.APPROVED)
         for word in ("Calvin", "Quill", "Nora"):
             start = text.index(word)
@@ -453,7 +455,9 @@ def test_a_model_better_on_approved_gold_but_worse_on_generated_hearings_stays_i
                 transcript=t, start=start, end=start + len(word), label="PERSON", status="accepted"
             )
         if learning_loop.is_held_out(t.pk):
-            held = t
+            held = held or t
+        else:
+            trained_on += 1
     engine.quality, engine.blind = 1.0, TEXTS[2]  # perfect on the approved, blind on generated
     model = retrain(lead, django_capture_on_commit_callbacks)
     assert model.status == TrainedModel.Status.READY and not model.active

@@ -163,7 +163,7 @@ def long_hearing(db):
     generator's hard cases take part of its words)."""
     user = make_user("long-reader")
     user.groups.add(Group.objects.get_or_create(name=roles.ANNOTATOR)[0])
-    transcript = build_review_transcript(seed=3, words=15000, max_spans=400, assignees=[user])
+    transcript = build_review_transcript(seed=3, words=15000, max_spans=1500, assignees=[user])
     return transcript, user
 
 

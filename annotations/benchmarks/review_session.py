@@ -110,7 +110,14 @@ def build_session_transcript(
     for i, form in enumerate(forms):
         label = "LOCATION" if i == 2 else "PERSON"
         new += [(s, e, label) for s, e in places[form]]
-    singles = sorted(w for w, n in uncovered.items() if n == 1 and w not in FILLERS)
+    # a single word, never a word the gold names elsewhere ("May I say" where Ms. May
+    # testified: the generator's everyday-word names), which would join that name's form
+    named = {normalize_form(text[s.start : s.end]) for s in spans}
+    singles = sorted(
+        w
+        for w, n in uncovered.items()
+        if n == 1 and w not in FILLERS and normalize_form(w) not in named
+    )
     for w in rng.sample(singles, min(6, len(singles))):
         s, e = places[w][0]
         new.append((s, e, "PERSON"))

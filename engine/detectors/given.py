@@ -162,19 +162,37 @@ def everyday_word_here(text: str, start: int, end: int) -> bool:
     """Whether the title-case word at ``[start, end)``, a name elsewhere (``Ms. May``,
     ``Mr. Long``), is the everyday English word here: it opens a sentence, a line or an
     answer and the next word shows the everyday use (``May I say something?``, ``Long
-    before that``; issue 30: false alarms at Submit). Never an honorific's word."""
+    before that``; issue 30: false alarms at Submit); or, in capitals, it stands in a
+    long line set wholly in capitals (``THE BOARD MAY MODIFY THIS DECISION``). Never an
+    honorific's word."""
     from engine.detectors.ordinary import is_ordinary
 
     word = text[start:end]
+    line_start = text.rfind("\n", 0, start) + 1
+    if word.isupper() and len(word) > 1 and is_ordinary(word.title()):
+        # boilerplate set in capitals ("THE BOARD MAY MODIFY THIS DECISION" where Ms. May
+        # testified): a long line with no lower-case letter, the word not after a title
+        line_end = text.find("\n", end)
+        line = text[line_start : len(text) if line_end == -1 else line_end]
+        before = text[max(line_start, start - 12) : start]
+        return (
+            not any(c.islower() for c in line)
+            and len(_CAPS_WORD.findall(line)) >= CAPS_LINE_WORDS
+            and not re.search(r"\b(?:MR|MRS|MS|DR|MX)\.?\s*$", before)
+            and not line.rstrip().endswith(":")
+        )
     if not (word[:1].isupper() and word[1:].islower()) or not is_ordinary(word):
         return False
-    line_start = text.rfind("\n", 0, start) + 1
     before = text[max(line_start, start - 12) : start]
     if not _OPENS_BEFORE.search(before) or re.search(r"\b(?:Mr|Mrs|Ms|Dr|Mx)\.\s*$", before):
         return False
     if word.lower() in _INTERJECTIONS and text[end : end + 1] == ",":
         return True  # "Oh, I forgot" where Mr. Oh drives
     return bool(EVERYDAY_USE.match(text, end))
+
+
+_CAPS_WORD = re.compile(r"[A-Z][A-Z'’-]*")
+CAPS_LINE_WORDS = 8  # words of a line set in capitals that make it boilerplate
 
 
 # words that open a sentence before a comma as an interjection or a discourse word

@@ -128,6 +128,9 @@ class AllowList:
             else None
         )
         self._regions_for: tuple[str, list[tuple[int, int]], list[int], list[int]] | None = None
+        # span text -> whether it is a term: a hearing asks about the same few thousand
+        # values ~17,000 times (every member's every detection); bounded below
+        self._seen: dict[str, bool] = {}
 
     def protecting(self, names: Iterable[str]) -> AllowList:
         """A copy without the terms that are a name this transcript gives (one word, or
@@ -140,9 +143,15 @@ class AllowList:
         return self if len(kept) == len(self.terms) else AllowList(kept)
 
     def __contains__(self, text: str) -> bool:
-        key = normalise_term(text)
-        key = re.sub(r"^the ", "", key)
-        return key in self.terms or re.sub(r"'s?$|s$", "", key) in self.terms
+        known = self._seen.get(text)
+        if known is None:
+            key = normalise_term(text)
+            key = re.sub(r"^the ", "", key)
+            known = key in self.terms or re.sub(r"'s?$|s$", "", key) in self.terms
+            if len(self._seen) >= 100_000:
+                self._seen.clear()
+            self._seen[text] = known
+        return known
 
     def regions(self, text: str) -> list[tuple[int, int]]:
         """Where multi-word terms occur in ``text`` (cached for the last text), in order

@@ -215,6 +215,7 @@ class PresidioDetector(Detector):
             self.model, phone_regions=tuple(self.options.get("phone_regions", ("US",)))
         )
         self.entities = sorted(set(ENTITY_MAP))
+        offline_tldextract()  # the e-mail recognizer's suffix list, read at load
         self._loaded = True
 
     def _artifacts(self, doc: Any) -> Any:

@@ -298,6 +298,9 @@ _NICKNAME = re.compile(
     r"(?<![\w'’-])(?P<a>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)[ ][\"“'‘](?P<b>[A-Z][a-z]+)[\"”'’][ ]"
     r"(?P<c>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?![\w'’-])"
 )
+# a surname after a given name and a nickname is any word rarer than this (Zipf; "nicholls"
+# 3.1, "said" 6.3, "and" 7.5): the frame leaves little else to say there
+NICKNAME_SURNAME_ZIPF = 4.5
 # what makes a party a firm or a body, not a person
 _ORG_HEAD = frozenset(
     """inc corp corporation co company companies llc llp ltd lp plc foundation association
@@ -526,7 +529,7 @@ class PartyNameRecognizer(RegexRecognizer):
     ENTITY = "PERSON"
 
     def find_all(self, text: str):
-        from engine.detectors.ordinary import is_name_word, is_ordinary
+        from engine.detectors.ordinary import ORDINARY_ZIPF, is_name_word, is_ordinary
         from engine.detectors.recognizers.base import Found
 
         found: dict[tuple[int, int], Found] = {}
@@ -558,7 +561,11 @@ class PartyNameRecognizer(RegexRecognizer):
                 add(_case_party_before(text, match.start()), "case-party")
         for match in _NICKNAME.finditer(text):
             a, c = match.group("a"), match.group("c")
-            if (not is_ordinary(a) or is_given_name(a)) and (not is_ordinary(c) or is_name_word(c)):
+            # after a given name and a nickname, only an everyday word is not the surname
+            # (Mitchell "Mitm" Nicholls: "nicholls" is as frequent as many English words)
+            zipf = NICKNAME_SURNAME_ZIPF if is_given_name(a) else ORDINARY_ZIPF
+            surname = not is_ordinary(c, zipf)
+            if (not is_ordinary(a) or is_given_name(a)) and (surname or is_name_word(c)):
                 add([match.span("a"), match.span("b"), match.span("c")], "nickname")
         add(caps_full_names(text), "caps-name")
         add(footer_names(text), "footer-name")

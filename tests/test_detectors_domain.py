@@ -149,3 +149,42 @@ def test_the_default_ensemble_includes_the_domain_member_with_no_setting_to_edit
     assert members["domain"].model_dir == str(SHIPPED_MODEL)
     names = [type(d).__name__ for d in detectors_from_settings(DEFAULT_DETECTORS)]
     assert "DomainDetector" in names
+
+
+PAIR_TEXT = "THE WITNESS: Shelly Landry and a friend of hers.\nColton English came too.\n"
+
+
+class Pairs(Detector):
+    """The domain model's lone name words (no other member found them)."""
+
+    name = "domain"
+    labels = frozenset({"PERSON"})
+    second_opinion = True
+
+    def detect(self, document):
+        out = []
+        for name in ("Shelly Landry", "Colton English"):
+            first = PAIR_TEXT.index(name)
+            space = name.index(" ")
+            out.append(Detection(first, first + space, "PERSON", 0.8, self.name))
+            out.append(Detection(first + space + 1, first + len(name), "PERSON", 0.8, self.name))
+        return out
+
+
+def test_a_lone_given_name_and_a_word_no_english_text_uses_join_the_vote():
+    result = Ensemble([Other(), Pairs(), SafetyNetDetector()]).run(Document(PAIR_TEXT * 40))
+    shelly = PAIR_TEXT.index("Shelly")
+    spans = {(s.start, s.end): s for s in result.spans}
+    assert spans[(shelly, shelly + 6)].detectors == ["domain"]
+    assert spans[(shelly + 7, shelly + 13)].label == "PERSON"
+    decided = {d.rule for d in result.decisions if d.start in (shelly, shelly + 7)}
+    assert decided == {"second-opinion-given-name"}
+
+
+def test_a_lone_given_name_before_an_english_word_stays_a_possible_miss():
+    result = Ensemble([Other(), Pairs(), SafetyNetDetector()]).run(Document(PAIR_TEXT * 40))
+    colton = PAIR_TEXT.index("Colton")
+    decided = [d for d in result.decisions if d.detector == "domain" and d.start == colton]
+    assert decided and decided[0].outcome == POSSIBLE_MISS
+    spans = [s for s in result.spans if s.start == colton]
+    assert not spans or spans[0].detectors == ["safety_net"]

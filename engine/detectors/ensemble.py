@@ -59,6 +59,10 @@ class EnsembleError(RuntimeError):
 # the patterns' business.
 ALONE_LABELS = frozenset({"PERSON", "LOCATION"})
 ALONE_MAX_WORDS = 4
+# a second-opinion member's two lone name words that a given-name list and the English
+# word list agree on become spans (``_given_name_pairs``)
+GIVEN_NAME_PAIR = "second-opinion-given-name"
+_NAME_WORD = re.compile(r"[A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?")
 _NAME_WRITTEN = re.compile(r"[A-Z][a-z'’]+(?:[-' ][A-Z][a-z'’]+)*(?:\.?)")
 _JOINS, _DISAGREES, _ALONE = "joins", "disagrees", "alone"
 
@@ -73,7 +77,9 @@ def second_opinions(result: EnsembleResult, document: Document) -> dict[str, lis
     words are shown anyway); a find no other member touched is left to the safety net as
     a possible miss (``document.artifacts["second_opinion_alone"]``) when its label is a
     person or a place written as a name (``ALONE_LABELS``, ``_shown_alone``), else
-    dropped (``second-opinion-alone-shape``). The decisions say which."""
+    dropped (``second-opinion-alone-shape``), unless the name lists agree with it: a known
+    given name and a word no English text uses, side by side, join the vote
+    (``GIVEN_NAME_PAIR``, ``_given_name_pairs``). The decisions say which."""
     seconds = {name for name, needs in result.members.items() if needs}
     voting = {k: v for k, v in result.by_detector.items() if k not in seconds}
     others = sorted((d.start, d.end, d.label) for ds in voting.values() for d in ds)
@@ -82,13 +88,18 @@ def second_opinions(result: EnsembleResult, document: Document) -> dict[str, lis
     outcome: dict[tuple, tuple[str, str]] = {}
     for name in sorted(seconds & set(result.by_detector)):
         joined = []
-        for d in result.by_detector[name]:
-            verdict = _verdict(others, d)
+        found = result.by_detector[name]
+        verdicts = [_verdict(others, d) for d in found]
+        paired = _given_name_pairs(text, found, verdicts)
+        for d, verdict in zip(found, verdicts, strict=True):
             key = (d.detector, d.start, d.end, d.label)
             if verdict == _JOINS:
                 joined.append(d)
             elif verdict == _DISAGREES:
                 outcome[key] = (DROPPED, "second-opinion-disagrees")
+            elif key in paired:
+                joined.append(d)
+                outcome[key] = (SPAN, GIVEN_NAME_PAIR)
             elif d.label in ALONE_LABELS and _shown_alone(text[d.start : d.end]):
                 alone.append(d)
                 outcome[key] = (POSSIBLE_MISS, "no-second-opinion")
@@ -104,6 +115,35 @@ def second_opinions(result: EnsembleResult, document: Document) -> dict[str, lis
             for x in result.decisions
         ]
     return voting
+
+
+def _given_name_pairs(text: str, found: list[Detection], verdicts: list[str]) -> set[tuple]:
+    """The keys of a second-opinion member's lone PERSON finds that the name lists agree
+    with: a known given name and, after one space, a word no English text uses (``Shelly
+    Landry and a friend of hers``, which no other member found). Both join the vote
+    (rule ``GIVEN_NAME_PAIR``); ``Colton English`` (an English word) stays a possible miss.
+    """
+    from engine.detectors.names import is_given_name
+    from engine.detectors.ordinary import is_name_word, is_ordinary
+
+    keys: set[tuple] = set()
+    pairs = sorted(zip(found, verdicts, strict=True), key=lambda p: (p[0].start, p[0].end))
+    for (a, va), (b, vb) in zip(pairs, pairs[1:], strict=False):
+        if va != _ALONE or vb != _ALONE or a.label != "PERSON" or b.label != "PERSON":
+            continue
+        first, last = text[a.start : a.end], text[b.start : b.end]
+        if text[a.end : b.start] != " " or not (
+            _NAME_WORD.fullmatch(first) and _NAME_WORD.fullmatch(last)
+        ):
+            continue
+        if (
+            is_given_name(first)
+            and not is_ordinary(first)
+            and (not is_ordinary(last) or is_name_word(last))
+        ):
+            keys.add((a.detector, a.start, a.end, a.label))
+            keys.add((b.detector, b.start, b.end, b.label))
+    return keys
 
 
 def _shown_alone(value: str) -> bool:

@@ -8,7 +8,13 @@ import pytest
 from django.urls import reverse
 
 from annotations.models import Span
-from annotations.selectors.carried import carried_decisions
+from annotations.selectors.carried import (
+    carried_context_decisions,
+    carried_context_votes,
+    carried_decisions,
+    context_in,
+    context_of,
+)
 from annotations.selectors.forms import form_alternatives, review_form_table
 from annotations.services import workflow
 from annotations.services.annotation import transcript_annotate
@@ -117,7 +123,13 @@ class WordDetector(Detector):
     member whose false positives repeat across hearings)."""
 
     name = "words"
-    WORDS = {"Camry": "PERSON", "Folsom": "PERSON", "Hope": "PERSON", "Dodge": "PERSON"}
+    WORDS = {
+        "Camry": "PERSON",
+        "Folsom": "PERSON",
+        "Hope": "PERSON",
+        "Dodge": "PERSON",
+        "California": "LOCATION",
+    }
 
     def detect(self, document: Document) -> list[Detection]:
         return [
@@ -333,3 +345,156 @@ def test_the_carried_step_can_be_turned_off(words, settings):
     settings.CARRIED_DECISIONS = False
     t = annotated("QUILL: I drove the Camry home.")
     assert span_of(t, "Camry").status == Span.Status.SUGGESTED
+
+
+# --- Decisions that carry by context (the form's votes mixed) ----------------------------
+
+
+def approved_in_context(text: str, decisions: list[tuple[str, str, str, str]]) -> Transcript:
+    """An approved hearing whose machine proposed ``word`` with ``label`` where ``text``
+    has ``needle`` (a phrase holding the word), left ``status`` by its reviewer."""
+    t = make_transcript(text, state=APPROVED)
+    for needle, word, label, status in decisions:
+        for m in re.finditer(re.escape(needle), text):
+            start = m.start() + needle.index(word)
+            make_suggestion(t, start, start + len(word), label, status=status)
+    return t
+
+
+CALIFORNIA_KEPT_AND_REJECTED = (
+    "ALDEN: You are housed in Represa, California. The program is in Corona, California.\n"
+    "BLAKE: Any family outside California?",
+    [
+        ("Represa, California", "California", "LOCATION", "accepted"),
+        ("Corona, California", "California", "LOCATION", "accepted"),
+        ("outside California", "California", "LOCATION", "rejected"),
+    ],
+)
+
+
+def test_a_form_rejected_in_one_context_and_kept_in_another_arrives_rejected_in_that_one(words):
+    for _ in range(3):
+        approved_in_context(*CALIFORNIA_KEPT_AND_REJECTED)
+    assert ("LOCATION", "california") not in carried_decisions()  # the form: kept 3 times
+    t = annotated("QUILL: No family outside California? I moved to Fresno, California.")
+    outside, address = Span.objects.filter(transcript=t).order_by("start")
+    assert outside.status == Span.Status.REJECTED and outside.reviewer is None
+    assert address.status == Span.Status.SUGGESTED  # kept after a town: not touched
+    entry = carried_entry(outside)
+    assert entry["why"] == 'rejected in 3 approved hearings after "outside", before "." "?" "!"'
+    assert (entry["decision"], entry["context"]) == ("reject", ["outside", "stop"])
+
+
+def test_a_form_decided_both_ways_in_the_same_context_carries_nothing(words):
+    for status in ("rejected", "rejected", "accepted", "accepted"):
+        approved_in_context(
+            "ALDEN: Any family outside California?",
+            [("outside California", "California", "LOCATION", status)],
+        )
+    assert not carried_context_decisions()
+    t = annotated("QUILL: No family outside California?")
+    assert span_of(t, "California").status == Span.Status.SUGGESTED
+
+
+def test_a_form_level_decision_comes_first_and_says_no_context(words):
+    for _ in range(2):  # rejected everywhere: the form carries, the context adds nothing
+        approved_in_context(
+            "ALDEN: Any family outside California? Not in Corona, California.",
+            [
+                ("outside California", "California", "LOCATION", "rejected"),
+                ("Corona, California", "California", "LOCATION", "rejected"),
+            ],
+        )
+    assert carried_decisions()[("LOCATION", "california")].hearings == 2
+    assert not carried_context_decisions()
+    t = annotated("QUILL: No family outside California?")
+    entry = carried_entry(span_of(t, "California"))
+    assert entry["why"] == "rejected in 2 approved hearings" and "context" not in entry
+
+
+@pytest.mark.parametrize(
+    ("text", "metadata", "hidden"),
+    [
+        ("ALDEN: We live in Hope.", {}, True),  # the context carries
+        ("HOPE: Good morning.\nALDEN: We live in Hope.", {}, False),  # a speaker tag
+        ("ALDEN: We live in Hope.", {"incarcerated_person": "Tom Hope"}, False),  # the cover
+    ],
+)
+def test_a_context_decision_never_hides_a_name_the_transcript_gives(words, text, metadata, hidden):
+    for _ in range(3):
+        approved_in_context(
+            "ALDEN: Mr. Hope is here. Hope said so. We live in hope.",
+            [
+                ("Mr. Hope", "Hope", "PERSON", "accepted"),
+                ("Hope said", "Hope", "PERSON", "accepted"),
+                ("in hope", "hope", "PERSON", "rejected"),
+            ],
+        )
+    assert ("PERSON", "hope") not in carried_decisions()
+    assert carried_context_decisions()[("PERSON", "hope", "in", "stop")].hearings == 3
+    t = annotated(text, metadata=metadata)
+    span = span_of(t, "Hope.")
+    assert (span.status == Span.Status.REJECTED) is hidden
+
+
+def test_the_context_keys_can_be_turned_off(words, settings):
+    for _ in range(3):
+        approved_in_context(*CALIFORNIA_KEPT_AND_REJECTED)
+    settings.CARRIED_CONTEXT = False
+    t = annotated("QUILL: No family outside California?")
+    assert span_of(t, "California").status == Span.Status.SUGGESTED
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "context"),
+    [
+        ("housed in Represa, ", ". Mr. Graham", (",", "stop")),
+        ("Any family outside ", "?\nANDREW", ("outside", "stop")),
+        ("parole to ", " first.", ("to", "word")),
+        ("BARSTOW, ", ", ATTENTION", (",", "comma")),
+        ("FOLSOM STATE PRISON\nREPRESA, ", "\nDECEMBER", (",", "line")),
+        ("PRISON\n", " STATE", ("^", "word")),
+        ("", "", ("^", "line")),
+        ("at 4410 ", " Ports", ("#", "word")),
+        ("I'm ", " 47", ("i'm", "digit")),
+        ("the (", ") and", ("(", "other")),
+    ],
+)
+def test_a_mentions_context_is_the_previous_word_or_sign_and_the_class_of_what_follows(
+    before, after, context
+):
+    assert context_of(before, after) == context
+
+
+def test_the_database_cuts_the_same_context_as_the_text_does():
+    text = "California, at the start. " + "x" * 40 + " and a long way later in Represa, California."
+    t = approved_in_context(
+        text,
+        [
+            ("California, at", "California", "LOCATION", "rejected"),
+            ("Represa, California", "California", "LOCATION", "rejected"),
+        ],
+    )
+    expected = {
+        ("LOCATION", "california", *context_in(t.text, s.start, s.end))
+        for s in Span.objects.filter(transcript=t)
+    }
+    assert expected == {("LOCATION", "california", "^", "comma"),
+                        ("LOCATION", "california", ",", "stop")}  # fmt: skip
+    assert set(carried_context_votes()) == expected
+
+
+def test_a_reversed_context_rejection_counts_as_kept_in_that_context(words, annotator):
+    for _ in range(2):
+        approved_in_context(*CALIFORNIA_KEPT_AND_REJECTED)
+    t = annotated("QUILL: No family outside California?")
+    span = span_of(t, "California")
+    assert span.status == Span.Status.REJECTED
+    t.assignees.add(annotator)
+    workflow.transcript_start_review(transcript=t, actor=annotator)
+    span_accept(span=span, actor=annotator)  # one action reverses it
+    assert Span.objects.get(pk=span.pk).status == Span.Status.ACCEPTED
+    t.state = APPROVED
+    t.save(update_fields=["state"])
+    # rejected in 2 of 3 hearings in that context: below the share, it stops carrying
+    assert ("LOCATION", "california", "outside", "stop") not in carried_context_decisions()

@@ -25,4 +25,3 @@ def test_joining_the_line_batches_keeps_every_token_and_entity_as_spacys_own_joi
         (e.start_char, e.end_char, e.label_) for e in spacys.ents
     ]
     assert ours.ents
-

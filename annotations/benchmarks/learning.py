@@ -22,8 +22,11 @@ worse on held-out gold). Per hearing it reports what the reviewer met:
 - ``leaks_after_review``: gold mentions not covered by a kept span after the review;
 - ``training_s``: the retraining after this hearing (if one ran), and whether it became
   active;
-- ``false_forms``: the false suggestions as ``[label, text, members, count]`` (generated
-  text only), to see what repeats.
+- ``false_forms``: the false suggestions as ``[label, text, members, count, votes,
+  context votes]`` (generated text only), to see what repeats: ``votes``, the approved
+  hearings' outcomes for the form before this hearing; ``context votes``, per context of
+  its false mentions (``"previous|follows"``, ``selectors.carried.context_of``), the
+  outcomes in that context (why no decision carried for it).
 
 The summary states the goal's figure (``curve_summary``): the first hearing's false
 suggestions against the mean of the hearings reviewed after 10 approvals, and per layout
@@ -73,7 +76,7 @@ class HearingRow:
     false_proposals: int = 0  # false suggestions + carried rejections of no gold mention
     reversed: int = 0  # carried rejections the reviewer reversed
     not_a_leak: int = 0  # places answered "not a leak here" at Submit
-    false_forms: list = field(default_factory=list)  # [label, form, members, count]
+    false_forms: list = field(default_factory=list)  # [label, form, members, count, ...]
     detector_errors: list = field(default_factory=list)  # members that failed on it
 
 
@@ -248,21 +251,34 @@ def curve_summary(rows: list[dict], *, after: int = 10) -> dict:
     }
 
 
-def _false_forms(text, rows, wanted, votes: dict) -> list:
-    """The false suggestions as ``[label, text, members, count, votes]``: ``votes``, the
-    approved hearings' outcomes for the form before this hearing (why it did not carry)."""
+def _false_forms(text, rows, wanted, votes: dict, context_votes: dict | None = None) -> list:
+    """The false suggestions as ``[label, text, members, count, votes, context votes]``:
+    ``votes``, the approved hearings' outcomes for the form before this hearing (why it
+    did not carry); ``context votes``, ``{"previous|follows": outcomes}`` for the contexts
+    of its false mentions."""
     from collections import Counter
 
+    from annotations.selectors.carried import context_in
     from annotations.services.review.bulk import normalize_form
 
     gold_places = [(s, e) for s, e, _label in wanted]
     c = Counter()
+    contexts: dict[tuple, set] = {}
     for s, e, label, provenance in rows:
         if _overlaps((s, e), gold_places):
             continue
         members = ",".join(sorted({p.get("detector", "") for p in provenance or []}))
         c[(label, text[s:e], members)] += 1
-    return [[*k, n, dict(votes.get((k[0], normalize_form(k[1])), {}))] for k, n in c.most_common()]
+        contexts.setdefault((label, text[s:e], members), set()).add(context_in(text, s, e))
+    out = []
+    for k, n in c.most_common():
+        key = (k[0], normalize_form(k[1]))
+        by_context = {
+            "|".join(ctx): dict((context_votes or {}).get((*key, *ctx), {}))
+            for ctx in sorted(contexts[k])
+        }
+        out.append([*k, n, dict(votes.get(key, {})), by_context])
+    return out
 
 
 def run(
@@ -330,7 +346,7 @@ def bench_users():
 
 def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
     from annotations.models import Span, TrainedModel
-    from annotations.selectors.carried import carried_votes
+    from annotations.selectors.carried import votes_by_level
     from annotations.services import learning, learning_loop, workflow
     from annotations.services.annotation import ensemble_build, transcript_annotate
     from annotations.services.annotation_carried import is_carried
@@ -366,7 +382,8 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
             curve.skipped.append(f"{family} {seed}: the gold's text is not the imported text")
             continue
         i += 1
-        votes = carried_votes()  # what the approved hearings decided, before this one
+        # what the approved hearings decided, before this one (per form, per context)
+        votes, context_votes = votes_by_level()
         tick = time.monotonic()
         ensemble = ensemble_build()
         result = transcript_annotate(transcript=t, ensemble=ensemble)
@@ -420,7 +437,7 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
             false_proposals=figures["false_proposals"],
             reversed=counts["reversed"],
             not_a_leak=counts["not_a_leak"],
-            false_forms=_false_forms(text, suggested_rows, wanted, votes),
+            false_forms=_false_forms(text, suggested_rows, wanted, votes, context_votes),
             detector_errors=sorted(result.errors),
         )
         if curve.retrain_every and approved % curve.retrain_every == 0:

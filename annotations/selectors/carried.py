@@ -16,6 +16,18 @@ more"): it agrees with the decision (it counts in the share) but is no reviewer'
 decision, so it never makes a decision start to carry; a reviewer who reversed it
 counts as a hearing that kept the form.
 
+**By context** where the form's votes are mixed: the same form may be decided one way
+in one context and the other way in another ("California" kept after a town, "Represa,
+California.", and rejected in "any family outside California?"). Each mention also
+votes under a context key: the form plus a coarse signature of its surroundings in the
+transcript text (``context_of``): what precedes it (the previous word, lower-cased, or
+the sign right before it, or the line start) and the class of what follows (a comma, a
+full stop or question mark, a line end, a number, a word, another sign). The same
+``CARRY_MIN`` and ``CARRY_SHARE`` rules decide per context key, and a context decision
+applies only where the form-level one does not (``carried_for``); its ``why`` says the
+context ('rejected in 3 approved hearings after "outside", before "." "?" "!"').
+``settings.CARRIED_CONTEXT = False`` turns the context keys off.
+
 A carried decision never applies to a name the transcript itself gives (its cover page,
 its speaker tags, a spelled-out word, the word after an honorific): the allow-list's
 rule (``engine.detectors.given``), so "Good" rejected in many hearings as "Good
@@ -24,12 +36,14 @@ morning" is not offered for rejection where the facilitator is Jonathon Good.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Max, Q
-from django.db.models.functions import Substr
+from django.conf import settings
+from django.db.models import Count, F, IntegerField, Max, Q, Value
+from django.db.models.functions import Greatest, Least, Substr
 
 from annotations.models import Span
 from annotations.services.review.bulk import normalize_form
@@ -43,6 +57,73 @@ REJECT = "reject"
 RELABEL = "relabel"
 CARRIED = "carried"  # the provenance entry's "detector" of a carried decision
 STOOD = "stood:"  # an untouched carried decision's outcome prefix
+CONTEXT_BEFORE = 32  # characters before a mention read for its context (the previous word)
+CONTEXT_AFTER = 8  # characters after it (the class of what follows)
+LINE_START = "^"  # the context's "previous word" at the start of a line
+NUMBER = "#"  # ... where it is a number (any)
+# what follows a mention, coarsely: its class and how a provenance says it
+FOLLOWS = {
+    "comma": 'before ","',
+    "stop": 'before "." "?" "!"',
+    "line": "at a line end",
+    "digit": "before a number",
+    "word": "before a word",
+    "other": "before a sign",
+}
+_LAST_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*$")
+
+
+def context_of(before: str, after: str) -> tuple[str, str]:
+    """A mention's coarse context from the text right ``before`` and ``after`` it (up to
+    ``CONTEXT_BEFORE`` and ``CONTEXT_AFTER`` characters): ``(previous, follows)``, where
+    ``previous`` is the previous word lower-cased (``#`` for a number), else the sign
+    right before the mention, else ``^`` at a line start; and ``follows`` is one of
+    ``FOLLOWS``' classes (spaces skipped; a line end before anything else is "line")."""
+    b = before.rstrip(" \t")
+    if not b or b[-1] in "\r\n":
+        previous = LINE_START
+    else:
+        m = _LAST_WORD.search(b)
+        if m is None:
+            previous = b[-1]
+        else:
+            word = m.group().lower()
+            previous = NUMBER if word.isdigit() else word
+    a = after.lstrip(" \t")
+    if not a or a[0] in "\r\n":
+        follows = "line"
+    elif a[0] == ",":
+        follows = "comma"
+    elif a[0] in ".?!":
+        follows = "stop"
+    elif a[0].isdigit():
+        follows = "digit"
+    elif a[0].isalpha():
+        follows = "word"
+    else:
+        follows = "other"
+    return previous, follows
+
+
+def context_in(text: str, start: int, end: int) -> tuple[str, str]:
+    """``context_of`` a mention of ``text`` (the same windows the votes read)."""
+    return context_of(text[max(0, start - CONTEXT_BEFORE) : start], text[end : end + CONTEXT_AFTER])
+
+
+def context_words(context: tuple[str, str]) -> str:
+    """How a provenance says a context: 'after "outside", before "." "?" "!"'."""
+    previous, follows = context
+    if previous == LINE_START:
+        at = "at a line start"
+    elif previous == NUMBER:
+        at = "after a number"
+    else:
+        at = f'after "{previous}"'
+    return f"{at}, {FOLLOWS.get(follows, follows)}"
+
+
+def context_enabled() -> bool:
+    return getattr(settings, "CARRIED_CONTEXT", True)
 
 
 @dataclass(frozen=True)
@@ -52,13 +133,15 @@ class Carried:
     hearings: int  # approved hearings whose reviewers decided so
     of: int  # approved hearings where the machine proposed the form with this label
     stood: int = 0  # of ``of``: hearings where it arrived carried and nobody changed it
+    context: tuple[str, str] | None = None  # a context decision's ``context_of``, else None
 
     @property
     def why(self) -> str:
         done = "rejected" if self.decision == REJECT else f"relabelled as {self.label}"
         plural = "s" if self.hearings != 1 else ""
+        where = f" {context_words(self.context)}" if self.context else ""
         more = f", left so in {self.stood} more" if self.stood else ""
-        return f"{done} in {self.hearings} approved hearing{plural}{more}"
+        return f"{done} in {self.hearings} approved hearing{plural}{where}{more}"
 
     def provenance(self) -> dict:
         """The provenance entry of a span this decision made (``annotation_carried``)."""
@@ -70,6 +153,7 @@ class Carried:
             "hearings": self.hearings,
             "of": self.of,
             "stood": self.stood,
+            **({"context": list(self.context)} if self.context else {}),
             "why": self.why,
         }
 
@@ -86,10 +170,10 @@ def _outcome(proposed: str, label: str, status: str) -> str:
     return f"relabel:{label}" if label != proposed else KEEP
 
 
-def carried_votes() -> dict[tuple[str, str], Counter]:
-    """``{(label, form key): Counter(outcome: hearings)}`` over the approved transcripts:
-    each hearing's outcome for the form (``reject``, ``keep``, ``relabel:LABEL``, or one
-    of them prefixed ``stood:`` where a carried decision was left untouched)."""
+def votes_by_level() -> tuple[dict, dict]:
+    """``(form votes, context votes)`` over the approved transcripts, one query: form
+    votes ``{(label, form key): Counter(outcome: hearings)}``, context votes
+    ``{(label, form key, previous, follows): Counter}`` (see ``carried_votes``)."""
     rows = (
         Span.objects.filter(
             transcript__state__in=GOLD_STATES,
@@ -97,31 +181,60 @@ def carried_votes() -> dict[tuple[str, str], Counter]:
             proposal__isnull=False,
             status__in=[Span.Status.ACCEPTED, Span.Status.REJECTED],
         )
-        # the form's text, cut by the database (no transcript text is read here)
-        .annotate(form=Substr("transcript__text", F("start") + 1, F("end") - F("start")))
+        # the form's text and a few characters either side, cut by the database (no
+        # transcript text is read here)
+        .annotate(
+            form=Substr("transcript__text", F("start") + 1, F("end") - F("start")),
+            before=Substr(
+                "transcript__text",
+                Greatest(
+                    F("start") - CONTEXT_BEFORE + 1, Value(1), output_field=IntegerField()
+                ),
+                Least(F("start"), Value(CONTEXT_BEFORE), output_field=IntegerField()),
+            ),
+            after=Substr("transcript__text", F("end") + 1, Value(CONTEXT_AFTER)),
+        )
         .values_list(
             "transcript_id", "proposal__label", "label", "status", "form", "reviewer_id",
-            "provenance",
+            "provenance", "before", "after",
         )
         .iterator(chunk_size=2000)
     )  # fmt: skip
-    per_hearing: dict[tuple[str, str], dict[int, Counter]] = defaultdict(
-        lambda: defaultdict(Counter)
-    )
-    for transcript_id, proposed, label, status, form, reviewer_id, provenance in rows:
+    per_form: dict[tuple, dict[int, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    per_context: dict[tuple, dict[int, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    for transcript_id, proposed, label, status, form, reviewer_id, provenance, b, a in rows:
         key = (proposed, normalize_form(form or ""))
         outcome = _outcome(proposed, label, status)
         if outcome != KEEP and _carried_untouched(reviewer_id, provenance):
             outcome = STOOD + outcome  # the machine's carried proposal, left standing
-        per_hearing[key][transcript_id][outcome] += 1
-    return {
-        key: Counter(outcomes.most_common(1)[0][0] for outcomes in hearings.values())
-        for key, hearings in per_hearing.items()
-    }
+        per_form[key][transcript_id][outcome] += 1
+        per_context[(*key, *context_of(b or "", a or ""))][transcript_id][outcome] += 1
+
+    def counted(per: dict) -> dict:
+        return {
+            key: Counter(outcomes.most_common(1)[0][0] for outcomes in hearings.values())
+            for key, hearings in per.items()
+        }
+
+    return counted(per_form), counted(per_context)
 
 
-def carried_decision(key: tuple[str, str], votes: Counter) -> Carried | None:
-    """The decision that carries for a form with these ``votes``, or None."""
+def carried_votes() -> dict[tuple[str, str], Counter]:
+    """``{(label, form key): Counter(outcome: hearings)}`` over the approved transcripts:
+    each hearing's outcome for the form (``reject``, ``keep``, ``relabel:LABEL``, or one
+    of them prefixed ``stood:`` where a carried decision was left untouched)."""
+    return votes_by_level()[0]
+
+
+def carried_context_votes() -> dict[tuple[str, str, str, str], Counter]:
+    """``{(label, form key, previous, follows): Counter(outcome: hearings)}``: as
+    ``carried_votes``, per context (``context_of``) of the form's mentions."""
+    return votes_by_level()[1]
+
+
+def carried_decision(key: tuple, votes: Counter) -> Carried | None:
+    """The decision that carries for a form (``key`` ``(label, form)``) or a form in a
+    context (``(label, form, previous, follows)``) with these ``votes``, or None."""
     decided = Counter({k: n for k, n in votes.items() if not k.startswith(STOOD)})
     if not decided:
         return None
@@ -130,18 +243,25 @@ def carried_decision(key: tuple[str, str], votes: Counter) -> Carried | None:
     of = sum(votes.values())
     if outcome == KEEP or n < CARRY_MIN or n + stood < CARRY_SHARE * of:
         return None
+    context = tuple(key[2:4]) if len(key) == 4 else None
     if outcome == REJECT:
-        return Carried(REJECT, key[0], n, of, stood)
-    return Carried(RELABEL, outcome.split(":", 1)[1], n, of, stood)
+        return Carried(REJECT, key[0], n, of, stood, context)
+    return Carried(RELABEL, outcome.split(":", 1)[1], n, of, stood, context)
 
 
-def _compute() -> dict[tuple[str, str], Carried]:
-    carried = {}
-    for key, votes in carried_votes().items():
-        decision = carried_decision(key, votes)
-        if decision is not None:
-            carried[key] = decision
-    return carried
+def _compute() -> tuple[dict, dict]:
+    forms, contexts = votes_by_level()
+    decided = []
+    for votes in (forms, contexts):
+        carried = {}
+        for key, counter in votes.items():
+            decision = carried_decision(key, counter)
+            if decision is not None:
+                carried[key] = decision
+        decided.append(carried)
+    # a context decision only where its form carries nothing (form votes mixed)
+    by_context = {k: d for k, d in decided[1].items() if k[:2] not in decided[0]}
+    return decided[0], by_context
 
 
 _cache: dict[tuple, dict] = {}
@@ -157,9 +277,9 @@ def _stamp() -> tuple:
     return (gold["n"], gold["last"], gold["top"])
 
 
-def carried_decisions() -> dict[tuple[str, str], Carried]:
-    """``{(label, form key): Carried}`` from the approved transcripts, computed once per
-    approval (a module cache keyed by the latest transition)."""
+def _decisions() -> tuple[dict, dict]:
+    """``(form decisions, context decisions)``, computed once per approval (a module
+    cache keyed by the latest transition)."""
     stamp = _stamp()
     with _lock:
         hit = _cache.get(stamp)
@@ -170,6 +290,27 @@ def carried_decisions() -> dict[tuple[str, str], Carried]:
         _cache.clear()
         _cache[stamp] = carried
     return carried
+
+
+def carried_decisions() -> dict[tuple[str, str], Carried]:
+    """``{(label, form key): Carried}`` from the approved transcripts (form level)."""
+    return _decisions()[0]
+
+
+def carried_context_decisions() -> dict[tuple[str, str, str, str], Carried]:
+    """``{(label, form key, previous, follows): Carried}``: the context decisions, of
+    forms that carry nothing at form level; empty with ``CARRIED_CONTEXT = False``."""
+    return _decisions()[1] if context_enabled() else {}
+
+
+def carried_for(
+    label: str, form_key: str, context: tuple[str, str], *, forms: dict, contexts: dict
+) -> Carried | None:
+    """The decision that carries for one mention: its form's, else its context's."""
+    decision = forms.get((label, form_key))
+    if decision is None and contexts:
+        decision = contexts.get((label, form_key, *context))
+    return decision
 
 
 def _applied(transcript: Transcript) -> dict[int, dict]:

@@ -4,7 +4,9 @@ suggestions arrive as the reviewers of approved hearings decided them.
 After the ensemble's suggestions are stored, each one whose surface form carries a
 decision (``annotations.selectors.carried``: rejected or relabelled in at least
 ``CARRY_MIN`` approved hearings, and in ``CARRY_SHARE`` of those where the machine
-proposed it) is changed as the decision says:
+proposed it), or, where the form's votes are mixed, whose form *in its context* (the
+previous word or sign, the class of what follows) carries one, is changed as the
+decision says:
 
 - a carried **rejection** arrives *rejected*, with no reviewer: the review page, the
   form table and the approval summary show it as rejected, and its provenance ends with
@@ -33,7 +35,14 @@ from __future__ import annotations
 from django.conf import settings
 
 from annotations.models import Span
-from annotations.selectors.carried import CARRIED, REJECT, carried_decisions
+from annotations.selectors.carried import (
+    CARRIED,
+    REJECT,
+    carried_context_decisions,
+    carried_decisions,
+    carried_for,
+    context_in,
+)
 from annotations.services.review.bulk import normalize_form
 from transcripts.models import Transcript
 
@@ -59,7 +68,8 @@ def carried_apply(*, transcript: Transcript) -> dict[str, int]:
     if not getattr(settings, "CARRIED_DECISIONS", True):
         return done  # turned off (a setting; bench_learning --no-carried measures without)
     carried = carried_decisions()
-    if not carried:
+    contexts = carried_context_decisions()
+    if not carried and not contexts:
         return done
     from engine.pseudonymize.leaks import is_possible_miss
 
@@ -71,7 +81,13 @@ def carried_apply(*, transcript: Transcript) -> dict[str, int]:
         if is_possible_miss(span.provenance) or is_carried(span.provenance):
             continue
         proposed = span.proposal.label if span.proposal_id else span.label
-        decision = carried.get((proposed, normalize_form(text[span.start : span.end])))
+        decision = carried_for(
+            proposed,
+            normalize_form(text[span.start : span.end]),
+            context_in(text, span.start, span.end),
+            forms=carried,
+            contexts=contexts,
+        )
         if decision is not None:
             candidates.append((span, decision))
     if not candidates:

@@ -47,6 +47,10 @@ _HONORIFIC = re.compile(
 )
 
 
+# honorifics that are also everyday kinship words when written in lower case
+_KINSHIP = frozenset({"father", "sister"})
+
+
 def is_role_word(word: str) -> bool:
     """Whether a word of a speaker tag names a role or title, not a person."""
     word = word.lower().rstrip(".")
@@ -116,12 +120,23 @@ def speaker_tag_names(speakers: Iterable[str]) -> set[str]:
 
 
 def honorific_names(text: str) -> set[str]:
-    """The capitalised word after a title or honorific (``Mr. Good`` → ``good``)."""
+    """The capitalised word after a title or honorific (``Mr. Good`` → ``good``).
+
+    ``father`` and ``sister`` in lower case are kinship words first: after them only a
+    given name or a word no English text uses is a name (``my sister Hope``, ``my sister
+    Dorna``), not an everyday word (``his sister Republican``)."""
+    from engine.detectors.names import is_given_name
+    from engine.detectors.ordinary import is_ordinary
+
     out = set()
     for match in _HONORIFIC.finditer(text):
         word = _POSSESSIVE_END.sub("", match.group(1))
-        if not is_role_word(word):
-            out.add(name_key(word))
+        if is_role_word(word):
+            continue
+        kin = match.group(0).split()[0]
+        if kin in _KINSHIP and is_ordinary(word) and not is_given_name(word):
+            continue
+        out.add(name_key(word))
     return out
 
 

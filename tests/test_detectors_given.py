@@ -179,11 +179,12 @@ def test_a_name_that_is_an_everyday_word_in_a_long_line_of_capitals_is_the_word(
     assert not everyday_word_here(text, tag, tag + 3)  # a speaker tag
 
 
-def test_after_a_kinship_word_in_lower_case_only_a_name_is_a_given_name():
+def test_after_a_title_written_as_a_word_in_lower_case_only_a_name_is_a_given_name():
     from engine.detectors.given import honorific_names
 
     text = (
-        "His sister Republican was there. My sister Hope came, my sister Dorna too. "
-        "Sister Angelica and Father Good prayed.\n"
+        "His sister Republican was there, and the doctor Republican. My sister Hope came, "
+        "my sister Dorna too, and the officer Rivera. Sister Angelica and Father Good "
+        "prayed; mr. Long and Judge May spoke.\n"
     )
-    assert honorific_names(text) == {"hope", "dorna", "angelica", "good"}
+    assert honorific_names(text) == {"hope", "dorna", "rivera", "angelica", "good", "long", "may"}

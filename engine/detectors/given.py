@@ -47,8 +47,10 @@ _HONORIFIC = re.compile(
 )
 
 
-# honorifics that are also everyday kinship words when written in lower case
-_KINSHIP = frozenset({"father", "sister"})
+# titles written as abbreviations: a name follows them whatever their case ("mr. Good")
+_ABBREVIATIONS = frozenset(
+    "mr mr. mrs mrs. ms ms. mx mx. dr dr. sgt sgt. lt lt. capt capt. det det. rev rev. prof prof.".split()
+)
 
 
 def is_role_word(word: str) -> bool:
@@ -122,9 +124,10 @@ def speaker_tag_names(speakers: Iterable[str]) -> set[str]:
 def honorific_names(text: str) -> set[str]:
     """The capitalised word after a title or honorific (``Mr. Good`` → ``good``).
 
-    ``father`` and ``sister`` in lower case are kinship words first: after them only a
-    given name or a word no English text uses is a name (``my sister Hope``, ``my sister
-    Dorna``), not an everyday word (``his sister Republican``)."""
+    A title written as a word in lower case (``sister``, ``father``, ``doctor``,
+    ``officer``) is an everyday noun first: after it only a given name or a word no
+    English text uses is a name (``my sister Hope``, ``the officer Rivera``), not an
+    everyday word (``his sister Republican``, ``the doctor Republican``)."""
     from engine.detectors.names import is_given_name
     from engine.detectors.ordinary import is_ordinary
 
@@ -133,9 +136,10 @@ def honorific_names(text: str) -> set[str]:
         word = _POSSESSIVE_END.sub("", match.group(1))
         if is_role_word(word):
             continue
-        kin = match.group(0).split()[0]
-        if kin in _KINSHIP and is_ordinary(word) and not is_given_name(word):
-            continue
+        title = match.group(0).split()[0]
+        if title.islower() and title not in _ABBREVIATIONS:
+            if is_ordinary(word) and not is_given_name(word):
+                continue
         out.add(name_key(word))
     return out
 

@@ -79,10 +79,15 @@
     }
     return null;
   }
+  // The pane the reader scrolled last leads: a later scroll event of the other pane that
+  // this code did not cause (a window loading above the view moves it) must not undo the
+  // reader's scroll (on a busy machine such an event arrived after the reader's next one).
+  const scrolledAt = new Map();
   function sync(from, to) {
     const mine = setBySync.get(from);
     setBySync.delete(from);
     if (mine !== undefined && Math.abs(from.scrollTop - mine) <= 1) return;
+    if ((scrolledAt.get(to) || 0) > (scrolledAt.get(from) || 0)) return;
     let target = null;
     if (from.scrollTop <= 1) target = 0; // the top is the top in both panes
     else if (from.scrollTop + from.clientHeight >= from.scrollHeight - 1) target = to.scrollHeight;
@@ -105,6 +110,10 @@
   function onScroll(from, to) {
     let queued = false;
     return () => {
+      const mine = setBySync.get(from);
+      if (mine === undefined || Math.abs(from.scrollTop - mine) > 1) {
+        scrolledAt.set(from, performance.now()); // the reader's (or the layout's), not ours
+      }
       if (queued) return;
       queued = true;
       requestAnimationFrame(() => {

@@ -10,10 +10,10 @@ from django.urls import reverse
 from annotations.models import Span
 from annotations.selectors.carried import (
     carried_context_decisions,
-    carried_context_votes,
     carried_decisions,
     context_in,
     context_of,
+    votes_by_level,
 )
 from annotations.selectors.forms import form_alternatives, review_form_table
 from annotations.services import workflow
@@ -481,7 +481,7 @@ def test_the_database_cuts_the_same_context_as_the_text_does():
     }
     assert expected == {("LOCATION", "california", "^", "comma"),
                         ("LOCATION", "california", ",", "stop")}  # fmt: skip
-    assert set(carried_context_votes()) == expected
+    assert set(votes_by_level()[1]) == expected
 
 
 def test_a_reversed_context_rejection_counts_as_kept_in_that_context(words, annotator):

@@ -172,8 +172,10 @@ def _outcome(proposed: str, label: str, status: str) -> str:
 
 def votes_by_level() -> tuple[dict, dict]:
     """``(form votes, context votes)`` over the approved transcripts, one query: form
-    votes ``{(label, form key): Counter(outcome: hearings)}``, context votes
-    ``{(label, form key, previous, follows): Counter}`` (see ``carried_votes``)."""
+    votes ``{(label, form key): Counter(outcome: hearings)}``, each hearing's outcome for
+    the form (``reject``, ``keep``, ``relabel:LABEL``, or one of them prefixed ``stood:``
+    where a carried decision was left untouched); context votes the same per
+    ``(label, form key, previous, follows)`` (``context_of``) of the form's mentions."""
     rows = (
         Span.objects.filter(
             transcript__state__in=GOLD_STATES,
@@ -217,19 +219,6 @@ def votes_by_level() -> tuple[dict, dict]:
         }
 
     return counted(per_form), counted(per_context)
-
-
-def carried_votes() -> dict[tuple[str, str], Counter]:
-    """``{(label, form key): Counter(outcome: hearings)}`` over the approved transcripts:
-    each hearing's outcome for the form (``reject``, ``keep``, ``relabel:LABEL``, or one
-    of them prefixed ``stood:`` where a carried decision was left untouched)."""
-    return votes_by_level()[0]
-
-
-def carried_context_votes() -> dict[tuple[str, str, str, str], Counter]:
-    """``{(label, form key, previous, follows): Counter(outcome: hearings)}``: as
-    ``carried_votes``, per context (``context_of``) of the form's mentions."""
-    return votes_by_level()[1]
 
 
 def carried_decision(key: tuple, votes: Counter) -> Carried | None:

@@ -47,10 +47,9 @@ _HONORIFIC = re.compile(
 )
 
 
-# titles written as abbreviations: a name follows them whatever their case ("mr. Good")
-_ABBREVIATIONS = frozenset(
-    "mr mr. mrs mrs. ms ms. mx mx. dr dr. sgt sgt. lt lt. capt capt. det det. rev rev. prof prof.".split()
-)
+# titles written as abbreviations (_HONORIFIC's first group): a name follows them
+# whatever their case ("mr. Good")
+_ABBREVIATIONS = frozenset("mr mrs ms mx dr sgt lt capt det rev prof".split())
 
 
 def is_role_word(word: str) -> bool:
@@ -137,7 +136,7 @@ def honorific_names(text: str) -> set[str]:
         if is_role_word(word):
             continue
         title = match.group(0).split()[0]
-        if title.islower() and title not in _ABBREVIATIONS:
+        if title.islower() and title.rstrip(".") not in _ABBREVIATIONS:
             if is_ordinary(word) and not is_given_name(word):
                 continue
         out.add(name_key(word))

@@ -4,7 +4,7 @@ import random
 from dataclasses import replace
 
 from engine.detectors.base import Detection
-from engine.detectors.clean import AllowList, clean
+from engine.detectors.clean import AllowList, clean, trim
 from engine.detectors.merge import merge
 
 
@@ -457,3 +457,35 @@ def test_allow_list_lookups_agree_with_a_scan_of_every_occurrence():
         scanned_overlap = any(s < end and start < e for s, e in regions)
         assert allow.allows(text, start, end) is scanned_inside
         assert allow.overlaps_term(text, start, end) is scanned_overlap
+
+
+def test_a_sentence_pronoun_after_an_initial_is_cut_from_a_find():
+    text = "I'm a clerk on Facility Q. I work from six."
+    found = clean(text, [Detection(15, 28, "ORGANIZATION", 0.85, "spacy", "ORG")])
+    assert [text[d.start : d.end] for d in found] == ["Facility Q"]
+    # an "I" before a capitalised word may be an initial: kept
+    text = "Paid to Acme Q. I Holdings."
+    d = trim(text, Detection(8, 17, "ORGANIZATION", 0.85, "spacy", "ORG"))
+    assert text[d.start : d.end] == "Acme Q. I"
+
+
+def test_a_body_of_only_function_words_and_roles_is_dropped_also_as_a_merge_piece():
+    text = "last name spelled K-E-N-T. I'm a Commissioner with the Board"
+    assert clean(text, [Detection(27, 45, "ORGANIZATION", 0.85, "spacy", "ORG")]) == []
+    merged = merge(
+        [
+            Detection(18, 45, "ORGANIZATION", 0.85, "spacy", "ORG"),
+            Detection(18, 25, "SPELLED_NAME", 0.9, "presidio", "SpelledNameRecognizer"),
+        ],
+        text,
+    )
+    assert spans(merged, text) == [("K-E-N-T", "SPELLED_NAME")]
+
+
+def test_a_function_word_in_capitals_is_no_name_part_but_a_surname_after_an_honorific_is():
+    text = "ORDER SIGNED BY SEN. MORAYO OGINDAN AT SAN QUENTIN"
+    found = clean(text, [Detection(21, 38, "PERSON", 0.85, "spacy", "PERSON")])
+    assert [text[d.start : d.end] for d in found] == ["MORAYO", "OGINDAN"]
+    text = "MR. ON: Thank you."
+    found = clean(text, [Detection(4, 6, "PERSON", 0.85, "presidio", "SpeakerTagRecognizer")])
+    assert [text[d.start : d.end] for d in found] == ["ON"]

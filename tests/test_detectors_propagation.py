@@ -350,3 +350,47 @@ def test_an_everyday_word_name_opening_a_sentence_before_its_surname_is_copied()
     spans = {d.start for d in PropagationDetector().detect(_doc(text, found))}
     assert text.index("Hope Ellery") in spans
     assert text.index("Hope is") not in spans
+
+
+def test_a_model_named_everyday_word_after_a_title_is_copied_where_it_is_a_subject():
+    text = "Did you talk to Detective Pak? Yes. Pak told me to wait. The pak was heavy."
+    found = [Detection(26, 29, "PERSON", 0.85, "spacy")]
+    assert propagate(text, found) == ["Pak"]
+    # the same word named by one model without a title stays where it was found
+    text = "Did you talk to Pak? Yes. Pak told me to wait."
+    assert propagate(text, [Detection(16, 19, "PERSON", 0.85, "spacy")]) == []
+
+
+def _lower_case_drops(start, end):
+    from engine.detectors.decisions import DROPPED, Decision
+
+    return [
+        Decision("spacy", start, end, "PERSON", DROPPED, "lower-case", "PERSON"),
+        Decision("presidio", start, end, "PERSON", DROPPED, "lower-case", "SpacyRecognizer"),
+        Decision("transformer", start, end, "PERSON", DROPPED, "lower-case", "GIVEN_NAME"),
+        Decision("domain", start, end, "PERSON", DROPPED, "lower-case", "domain model"),
+    ]
+
+
+def test_a_lower_case_slip_of_a_given_name_every_model_called_a_person_is_proposed():
+    from engine.detectors.clean import clean
+
+    text = "Malcolm McDevitt was there. malcolm and me never got along. I hope malcolm knew."
+    document = Document(text, {})
+    document.artifacts["detections"] = [
+        Detection(0, 7, "PERSON", 0.9, "spacy"),
+        Detection(8, 16, "PERSON", 0.9, "spacy"),
+    ]
+    slip = text.index("malcolm")
+    document.artifacts["decisions"] = _lower_case_drops(slip, slip + 7)
+    found = PropagationDetector().detect(document)
+    lower = [d for d in found if text[d.start : d.end] == "malcolm"]
+    # the word the models read, not every lower-case use of it
+    assert [(d.start, d.end) for d in lower] == [(slip, slip + 7)]
+    assert [text[d.start : d.end] for d in clean(text, lower)] == ["malcolm"]
+    # two of the three models (spaCy, also through Presidio, and the token classifier)
+    # are not enough
+    document.artifacts["decisions"] = _lower_case_drops(slip, slip + 7)[:3]
+    assert not [
+        d for d in PropagationDetector().detect(document) if text[d.start : d.end] == "malcolm"
+    ]

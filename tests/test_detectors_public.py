@@ -138,3 +138,37 @@ def test_the_queen_as_a_case_party_is_no_person():
         ],
     )
     assert [text[d.start : d.end] for d in kept] == ["Okafor"]
+
+
+@pytest.mark.parametrize(
+    "text,needle,label",
+    [
+        ("I'm a porter on Facility D. I work nights.", "Facility D. I", "ORGANIZATION"),
+        ("I'm a peer mentor on Facility B.", "Facility B", "PERSON"),
+        ("He moved to B Yard in 2019.", "B Yard", "LOCATION"),
+        ("HOUSED ON FACILITY C SINCE", "FACILITY C", "ORGANIZATION"),
+    ],
+)
+def test_a_prisons_yard_named_by_its_letter_locates_no_one(text, needle, label):
+    assert kept(text, [det(text, needle, label)]) == []
+
+
+def test_the_yard_letter_does_not_make_a_prisons_name_public():
+    text = "He was at Correctional Training Facility and then on Facility A."
+    assert kept(text, [det(text, "Correctional Training Facility", "ORGANIZATION")]) == [
+        "Correctional Training Facility"
+    ]
+
+
+@pytest.mark.parametrize(
+    "text,trade",
+    [
+        ("You completed the Office Services vocation?", "Office Services"),
+        ("Yes. I finished Carpentry on 01/13/2022.", "Carpentry"),
+        ("He is in Small Engine Repair and Machine Shop.", "Small Engine Repair"),
+        ("He is in Small Engine Repair and Machine Shop.", "Machine Shop"),
+    ],
+)
+def test_a_career_technical_education_trade_is_a_public_programme(text, trade):
+    assert public_terms(text).inside(text.index(trade), text.index(trade) + len(trade))
+    assert kept(text, [det(text, trade, "ORGANIZATION")]) == []

@@ -273,3 +273,14 @@ def test_a_whole_name_is_one_gold_mention(seed):
         if h.text[a.end : b.start].strip(" \t") in ("", "-")
     ]
     assert side_by_side == []
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_prison_in_the_stamp_read_in_capitals_is_an_organisation_mention(seed):
+    h = hearing(seed)
+    stamp = re.search(
+        r"ORDER SIGNED BY SEN\. [A-Z' -]+? AT ([A-Z' .-]+?) [A-Z]+(?: [A-Z]+)*, CALIFORNIA", h.text
+    )
+    assert stamp
+    organisations = spans_of(h, "ORGANIZATION")
+    assert any(o in stamp.group(0) and o.startswith(stamp.group(1)[:5]) for o in organisations)

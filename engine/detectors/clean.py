@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from engine.detectors.base import Detection
 from engine.detectors.decisions import (
     DROPPED,
+    LOWER_AGREED,
     POSSIBLE_MISS,
     SPAN,
     Decision,
@@ -29,11 +30,13 @@ from engine.detectors.given import is_given_name_term
 from engine.detectors.names import TITLES, is_given_name, person_name_parts
 from engine.detectors.not_names import person_shape_rule
 from engine.detectors.ordinary import ORDINARY_ZIPF, is_ordinary
-from engine.detectors.public import is_title_or_role, public_terms
+from engine.detectors.public import ROLE_WORDS, is_title_or_role, public_terms
 from engine.detectors.recognizers.base import ocr_digits
 
 _TRAIL = re.compile(r"[\s,;:!?\"'“”‘’()\[\]{}…—–-]+$")
 _LEAD = re.compile(r"^[\s,;:!?\"'“”‘’()\[\]{}…—–-]+")
+_NEXT_SENTENCE_I = re.compile(r"\.[ \t]+I$")
+_PRONOUN_GOES_ON = re.compile(r"(?:['’](?:m|ve|d|ll))?[ \t]+[a-z]")
 _DOTTED_ABBR = re.compile(r"(?:\b[a-zA-Z]\.){2,}$|\b(?:Jr|Sr|St|Mt|Ft|Dr|Inc|Co|Corp|Ltd)\.$")
 
 MONTH_RE = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
@@ -198,6 +201,11 @@ def trim(text: str, d: Detection) -> Detection | None:
         if det and det.end() < end:
             start = det.end()
     segment = text[start:end]
+    pronoun = _NEXT_SENTENCE_I.search(segment)
+    if pronoun and _PRONOUN_GOES_ON.match(text, end):
+        # "on Facility D. I work nights": the next sentence's "I", not an initial
+        end = start + pronoun.start()
+        segment = text[start:end]
     if segment.endswith(".") and not _DOTTED_ABBR.search(segment):
         segment = segment.rstrip(".")
         end = start + len(segment)
@@ -528,7 +536,11 @@ def _person_part_rule(
     part = text[s:e]
     if (len(part) < 2 and not part.isupper()) or part == "I":
         return "single-letter"
-    if part.islower() and not (_LOWER_OK(d) and not is_ordinary(part, _lower_name_zipf(d))):
+    if (
+        part.islower()
+        and d.explanation != LOWER_AGREED
+        and not (_LOWER_OK(d) and not is_ordinary(part, _lower_name_zipf(d)))
+    ):
         # names are capitalised ("godfather" is not one), except a known name's lower-case
         # slip ("Mr. pellegrino") that is no English word (after an honorific, no everyday
         # word: "Mr. griffiths")
@@ -545,7 +557,28 @@ def _person_part_rule(
         return "title-or-role"  # "Ms. Cross" keeps its surname; "Mr. Chief Justice" no name
     if _NOT_NAME_HERE.match(text, s):
         return "not-a-name-here"  # "Last name", "Good luck", "Signed:"
+    if (
+        part.isupper()
+        and part.lower() in _CAPS_FUNCTION_WORDS
+        and not _AFTER_HONORIFIC.search(text, max(0, s - 6), s)
+    ):
+        return "function-word"  # "SIGNED BY SEN. MORAYO OGINDAN AT SAN QUENTIN"
     return None
+
+
+# Function words that no name part is, in a line written in capitals ("OGINDAN AT SAN
+# QUENTIN"); "AN", "TO", "BY" are surnames after an honorific (_SHORT_SURNAME_WORDS), and
+# no word after an honorific is judged here.
+def only_function_and_role_words(value: str) -> bool:
+    """Whether ``value`` holds only function words, titles and roles ("I'm a
+    Commissioner")."""
+    return _only_function_words(value, allowed=_ROLES)
+
+
+_CAPS_FUNCTION_WORDS = frozenset(
+    {"at", "in", "on", "of", "the", "and", "or", "for", "from", "with"}
+)
+_ROLES = frozenset(TITLES) | ROLE_WORDS
 
 
 def _placed(text: str, d: Detection, value: str) -> bool:
@@ -619,6 +652,8 @@ def _value_rule(text: str, d: Detection, value: str, allow: AllowList) -> str | 
             return "function-words"  # "I'm a" as ORGANIZATION
         if _statistical(d) and _only_function_words(value, allowed=allow.terms):
             return "function-and-domain-words"  # "UNLESS THE BOARD" in boilerplate
+        if d.label == "ORGANIZATION" and _statistical(d) and only_function_and_role_words(value):
+            return "function-and-role-words"  # "I'm a Commissioner" as ORGANIZATION
         if d.label != "NRP" and not any(c.isupper() for c in value):
             return "lower-case"  # "robbery", "adolescence": places and bodies are capitalised
         if allow.overlaps_term(text, d.start, d.end):

@@ -55,6 +55,12 @@ SOFT_RULES = frozenset(
 _STATISTICAL = frozenset({"spacy", "transformer", "domain"})
 
 
+# A propagation proposal's reason: a lower-case word every learned model called a person,
+# that the transcript gives capitalised as a name (propagation._models_lower_case); the
+# cleaning's lower-case rule lets it through.
+LOWER_AGREED = "lower-case name the models agree on"
+
+
 def statistical_member(detector: str, reason: str) -> bool:
     """A learned model's guess (spaCy, directly or through Presidio; the token classifier;
     a learned domain member), not a hand-written rule."""

@@ -4,8 +4,9 @@ personal data. Written from public knowledge of California's parole process (CDC
 publications, Title 15, the Penal Code), not from any transcript. Django-free.
 
 Matched case-insensitively as whole words (``public.public_regions``). Single words are
-only distinctive acronyms or instrument names; a surname-like word (``Armstrong``,
-``Clark``, ``Olson``) appears only inside the phrase that makes it a case or a plan.
+only distinctive acronyms, instrument names or trades no one is named after
+(``Carpentry``); a surname-like word (``Armstrong``, ``Clark``, ``Olson``) appears only
+inside the phrase that makes it a case or a plan.
 """
 
 from __future__ import annotations
@@ -101,6 +102,30 @@ PROGRAMMES = (
     "PIA",
     "Career Technical Education",
     "CTE",
+    # CDCR's career technical education trades, as a hearing names them ("You completed
+    # the Office Services vocation?", "I finished Carpentry"): words no one is named
+    "Auto Body",
+    "Auto Mechanics",
+    "Automotive Technology",
+    "Building Maintenance",
+    "Facilities Maintenance",
+    "Carpentry",
+    "Computer Literacy",
+    "Cosmetology",
+    "Electrical Construction",
+    "Electronics",
+    "Heating, Ventilation and Air Conditioning",
+    "HVAC",
+    "Machine Shop",
+    "Machine Shop Practices",
+    "Masonry",
+    "Office Services",
+    "Office Services and Related Technologies",
+    "OSRT",
+    "Plumbing",
+    "Sheet Metal",
+    "Small Engine Repair",
+    "Welding",
     "Offender Mentor Certification Program",
     "OMCP",
     "Alternatives to Violence Project",

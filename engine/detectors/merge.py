@@ -239,6 +239,15 @@ _NAMED = frozenset({"ORGANIZATION", "LOCATION", "NRP"})
 _NO_NAME_PIECE = re.compile(r"(?i:[a-z]\.?|vs?\.?|versus|and|or|of|the|&)")
 
 
+def _no_name_piece(value: str) -> bool:
+    """A piece left of a body's, place's or group's find that names nothing: a letter, a
+    connective, or only function words and roles ("I'm a Commissioner" once the spelled
+    name before it took "K-E-N-T.")."""
+    from engine.detectors.clean import only_function_and_role_words
+
+    return bool(_NO_NAME_PIECE.fullmatch(value)) or only_function_and_role_words(value)
+
+
 def _word_piece(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Trim a leftover piece to whole words; ``None`` when nothing word-like remains."""
     while start < end and not _WORDCHAR.match(text[start]):
@@ -327,7 +336,7 @@ def merge(detections: Iterable[Detection], text: str | None = None) -> list[Merg
             piece = _word_piece(text, s, e)
             if piece is None:
                 continue
-            if span.label in _NAMED and _NO_NAME_PIECE.fullmatch(text[piece[0] : piece[1]]):
+            if span.label in _NAMED and _no_name_piece(text[piece[0] : piece[1]]):
                 continue  # "v" of "Varga v. Okonkwo", "K" of "DORA K. OKONKWO"
             new = MergedSpan(
                 piece[0],

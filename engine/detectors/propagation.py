@@ -21,6 +21,7 @@ from typing import ClassVar
 from engine import vocab
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.cover import COMMON_WORDS, find_word
+from engine.detectors.decisions import LOWER_AGREED
 from engine.detectors.names import TITLES, is_given_name
 from engine.detectors.ordinary import is_ordinary
 from engine.detectors.public import is_title_or_role
@@ -136,6 +137,22 @@ def _given_before_surname(text: str, d: Detection, surnames: set[int]) -> bool:
     )
 
 
+# a title or rank right before the name ("Detective Pak", "Officer Long", "Mr. Young")
+_TITLE_BEFORE = re.compile(
+    r"\b(?:Mr|Mrs|Ms|Mx|Dr|Officer|Detective|Det|Sergeant|Sgt|Lieutenant|Lt|Captain|Capt|"
+    r"Deputy|Agent|Judge|Nurse|Doctor|Professor|Warden|Chaplain|Counselor|Reverend|Pastor)"
+    r"\.?[ \t]+$"
+)
+
+
+def _after_title(text: str, start: int) -> bool:
+    """A capitalised word a model called a person right after a title or rank: the title
+    makes it a name in this transcript (``Detective Pak``: copied to ``Pak told me``)."""
+    return bool(
+        text[start : start + 1].isupper() and _TITLE_BEFORE.search(text, max(0, start - 16), start)
+    )
+
+
 def _in_running_text(text: str, start: int, end: int) -> bool:
     """Whether the words at ``[start, end)`` stand in a line of running text (lower-case
     words beside them), not in a heading, a caption or a paragraph in capitals."""
@@ -195,6 +212,7 @@ class PropagationDetector(Detector):
                         not is_ordinary(key)
                         or _well_supported(d, votes.get((d.start, d.end)))
                         or _given_before_surname(text, d, surnames)
+                        or _after_title(text, d.start)
                     )
                 ):
                     names.setdefault(key, value)
@@ -231,6 +249,9 @@ class PropagationDetector(Detector):
                     Detection(d.start, d.end, "PERSON", 0.9, self.name, explanation="named-surname")
                 )
                 names.setdefault(m.group(1).lower(), m.group(1))
+        out.extend(
+            _models_lower_case(text, names, document.artifacts.get("decisions") or [], score)
+        )
         plain: dict[str, str] = {}  # names that are no English word: every case variant
         for key, value in sorted(names.items()):
             checkpoint(progress)
@@ -451,3 +472,30 @@ def _conjunct(s: int, e: int, label: str, score: float, overrule: bool) -> Detec
     if overrule:
         return Detection(s, e, label, 0.85, "propagation", explanation="coordinated-name")
     return Detection(s, e, label, score, "propagation", explanation="coordinated")
+
+
+# Every learned model the ensemble has (spaCy, also through Presidio; the token
+# classifier; the domain model): all three must call a lower-case word a person.
+_LEARNED = frozenset({"spacy", "transformer", "domain"})
+
+
+def _models_lower_case(text: str, names: dict, decisions: list, score: float) -> list:
+    """A name this transcript gives capitalised ("Malcolm McDevitt"), written once in lower
+    case ("malcolm and me never got along"), where every learned model called that very
+    word a person and only the cleaning's lower-case rule dropped it: a transcriber's slip,
+    proposed here (an everyday word the models misread, "I hope", is never all three's
+    person). The word is found, not copied: no other lower-case use is proposed."""
+    models: dict[tuple[int, int], set[str]] = {}
+    for d in decisions:
+        if d.outcome == "span" or d.label != "PERSON" or d.rule != "lower-case":
+            continue
+        member = (
+            "spacy" if d.detector == "presidio" and d.reason == "SpacyRecognizer" else d.detector
+        )
+        if member in _LEARNED:
+            models.setdefault((d.start, d.end), set()).add(member)
+    return [
+        Detection(s, e, "PERSON", score, "propagation", explanation=LOWER_AGREED)
+        for (s, e), who in sorted(models.items())
+        if who >= _LEARNED and text[s:e].isalpha() and text[s:e] in names
+    ]

@@ -15,6 +15,7 @@ legal boilerplate are kept readable. General shapes, not lists of examples:
   ``Clause``, ``Constitution``, ``Regulations``, ``Rules`` or ``Law`` (``Internal Revenue
   Code``, ``Americans with Disabilities Act``), ``Penal Code section 3041``, ``section
   3041.5``, ``Title 15``, ``Proposition 57``, ``SB 260``, ``42 U.S.C. § 1983``;
+* **a prison's yards** by their letter: ``Facility D``, ``B Yard``;
 * **case and docket numbers**: ``No. 11-393``, ``Case No. 2:14-cv-00123`` (never a time);
 * the **domain lexicon** (``lexicon.py``: CDCR/BPH programmes, forms, instruments);
 * **titles and roles** (``Chief Justice``, ``ESQ.``, ``MR.``, ``Deputy Commissioner``);
@@ -149,6 +150,16 @@ _SHAPES: tuple[tuple[str, re.Pattern], ...] = (
             r"|(?<![\w-])(?:SB|AB|HB|HR|H\.R\.|S\.) ?\d{1,5}(?![\w-])"
             r"|(?<![\w-])\d+ (?:U\.\s?S\.\s?C\.?|C\.F\.R\.|U\.S\.|S\.\s?Ct\.|F\.\s?(?:2d|3d|4th|Supp\.)|"
             r"Cal\.\s?(?:App\.\s?)?(?:2d|3d|4th|5th)?) ?(?:§ ?)?\d+"
+        ),
+    ),
+    # A prison's yard or facility named by its letter ("I work on Facility D", "B Yard",
+    # "FACILITY C"): every CDCR prison has them, so the letter locates no one. A prison's
+    # own name stays apart ("Correctional Training Facility" is an organisation).
+    (
+        "yard",
+        re.compile(
+            r"(?<![\w-])(?:Facility|FACILITY|Yard|YARD) [A-H](?:-?\d)?(?![\w'’-])"
+            r"|(?<![\w-])[A-H][ -](?:Yard|YARD)(?![\w-])"
         ),
     ),
     (

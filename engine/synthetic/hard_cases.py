@@ -41,7 +41,7 @@ from faker import Faker
 from engine.labels import CDCR_ID, LOCATION, SPELLED_OUT_ITEM
 
 from . import model, vocab
-from .marks import D, L, P, Person
+from .marks import D, L, O, P, Person
 from .model import m
 
 NAMES: tuple[str, ...] = (
@@ -231,7 +231,7 @@ def neighbours(g) -> None:
         f"{P(d.last, 'case_party')}, and In re {P(a.last, 'case_party')}, where the "
         f"petitioners {P(b.first, 'party_name')} and {P(e.full, 'party_name')} were heard. "
         f"The copy is stamped ORDER SIGNED BY SEN. {P(f.full.upper(), 'title_run')} "
-        f"AT {prison.upper()} "
+        f"AT {O(prison.upper())} "
         f"{L(city.upper(), 'caps_place')}, CALIFORNIA, ATTENTION {P(given, 'caps_name')} "
         f"{g.pick('ABCDEFGHJKLMNPRSTW')}. {P(clerk.last.upper(), 'caps_name')}, RECORDS OFFICE.",
     )

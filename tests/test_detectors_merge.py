@@ -489,3 +489,18 @@ def test_a_function_word_in_capitals_is_no_name_part_but_a_surname_after_an_hono
     text = "MR. ON: Thank you."
     found = clean(text, [Detection(4, 6, "PERSON", 0.85, "presidio", "SpeakerTagRecognizer")])
     assert [text[d.start : d.end] for d in found] == ["ON"]
+
+
+def test_a_person_two_detectors_found_outranks_one_models_longer_place_on_the_same_words():
+    text = "Logan Mckee said so."
+    merged = merge(
+        [
+            Detection(0, 5, "PERSON", 0.85, "transformer", "GIVEN_NAME"),
+            Detection(0, 5, "PERSON", 0.8, "domain", "domain model"),
+            Detection(6, 11, "PERSON", 0.85, "transformer", "SURNAME"),
+            Detection(6, 11, "PERSON", 0.8, "domain", "domain model"),
+            Detection(0, 11, "LOCATION", 0.85, "spacy", "GPE"),
+        ],
+        text,
+    )
+    assert spans(merged, text) == [("Logan", "PERSON"), ("Mckee", "PERSON")]

@@ -235,7 +235,7 @@ def _rank(span: MergedSpan) -> tuple:
 # What is left of a body, place or group between two kept names is no name: a single
 # letter, a citation's "v."/"versus", a conjunction ("Varga v. Okonkwo" as one ORGANIZATION
 # once both parties are PERSON spans)
-_NAMED = frozenset({"ORGANIZATION", "LOCATION", "NRP"})
+_PIECE_LABELS = frozenset({"ORGANIZATION", "LOCATION", "NRP"})
 _NO_NAME_PIECE = re.compile(r"(?i:[a-z]\.?|vs?\.?|versus|and|or|of|the|&)")
 
 
@@ -336,7 +336,7 @@ def merge(detections: Iterable[Detection], text: str | None = None) -> list[Merg
             piece = _word_piece(text, s, e)
             if piece is None:
                 continue
-            if span.label in _NAMED and _no_name_piece(text[piece[0] : piece[1]]):
+            if span.label in _PIECE_LABELS and _no_name_piece(text[piece[0] : piece[1]]):
                 continue  # "v" of "Varga v. Okonkwo", "K" of "DORA K. OKONKWO"
             new = MergedSpan(
                 piece[0],

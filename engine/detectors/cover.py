@@ -43,6 +43,17 @@ def find_word(
     """
     if not word:
         return
+    if _PLAIN_WORD.fullmatch(word):
+        # one run of word characters: its places come from the text's word index
+        common = word.lower() in COMMON_WORDS
+        for s, e in _word_index(text).get(word.lower(), ()):
+            value = text[s:e]
+            if not ignore_case and value != word:
+                continue
+            if (common or capitalised) and not value[:1].isupper():
+                continue
+            yield s, e
+        return
     flags = re.IGNORECASE if ignore_case else 0
     # not inside a contraction ("Ma" of "Ma'am"); a possessive is fine ("Bo's")
     pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w]|-\w|['’](?![sS]\b)\w)", flags)
@@ -51,6 +62,25 @@ def find_word(
         if (common or capitalised) and not match.group(0)[:1].isupper():
             continue
         yield match.span()
+
+
+_PLAIN_WORD = re.compile(r"\w+")
+# a run of word characters that ``find_word``'s pattern would take whole: not after a
+# hyphen, not before "-x", and not inside a contraction ("Ma" of "Ma'am"; "Bo's" is fine)
+_INDEXED = re.compile(r"(?<![\w-])\w+(?![\w]|-\w|['’](?![sS]\b)\w)")
+_INDEX: list = []  # [(text, {lower word: [(start, end)]})], the last text only
+
+
+def _word_index(text: str) -> dict[str, list[tuple[int, int]]]:
+    """Where each word of ``text`` stands, by its lower case (built once per text object:
+    propagation and the cover page look up a thousand words in one transcript)."""
+    if _INDEX and _INDEX[0][0] is text:
+        return _INDEX[0][1]
+    index: dict[str, list[tuple[int, int]]] = {}
+    for match in _INDEXED.finditer(text):
+        index.setdefault(match.group(0).lower(), []).append(match.span())
+    _INDEX[:] = [(text, index)]
+    return index
 
 
 def _participant_names(metadata: dict[str, Any]) -> Iterable[tuple[str, str]]:

@@ -67,16 +67,21 @@ def spans_from_tags(
             spans.append((offset + start, offset + end, label))
         start = -1
 
-    for k, token in enumerate(doc):
-        tag = (tags[k] if tags is not None else token.tag_) or OUTSIDE
+    if tags is None:
+        tags = [token.tag_ for token in doc]
+    from spacy.attrs import IDX, LENGTH
+
+    # the tokens' offsets from the doc's arrays (no Python object per token)
+    for (idx, length), tag in zip(doc.to_array([IDX, LENGTH]).tolist(), tags, strict=True):
+        tag = tag or OUTSIDE
         if tag == OUTSIDE or len(tag) < 3 or tag[1] != "-":
             close()
             continue
         kind, this = tag[0], tag[2:]
         if kind in "BU" or start < 0 or this != label:
             close()
-            start, label = token.idx, this
-        end = token.idx + len(token.text)
+            start, label = idx, this
+        end = idx + length
         if kind in "LU":
             close()
     close()

@@ -41,3 +41,27 @@ def test_a_question_or_answer_mark_is_no_part_of_a_police_forces_name():
     found = OrganizationRecognizer().find_all
     text = "Who came?\nQ. The Tarrant County Police?\nA. The State Police came."
     assert [text[f.start : f.end] for f in found(text)] == ["The Tarrant County Police"]
+
+
+def test_a_state_prison_is_found_by_its_name_in_capitals_but_never_in_lower_case():
+    text = (
+        "The copy is stamped ORDER SIGNED BY SEN. ANN LEE AT IRONWOOD STATE PRISON BLYTHE, "
+        "CALIFORNIA. He was at Pleasant Valley State Prison; mule creek state prison; CAL."
+    )
+    found = {text[f.start : f.end] for f in OrganizationRecognizer().find_all(text)}
+    assert {"IRONWOOD STATE PRISON", "Pleasant Valley State Prison"} <= found
+    assert not any(v.islower() or v == "CAL" for v in found)
+
+
+def test_a_state_prison_in_a_stamp_in_capitals_reaches_the_ensembles_spans():
+    from engine.detectors.base import Document
+    from engine.detectors.ensemble import Ensemble
+    from engine.detectors.patterns import PatternDetector
+
+    text = (
+        "THE COPY IS STAMPED ORDER SIGNED BY SEN. ANN LEE AT IRONWOOD STATE PRISON BLYTHE, "
+        "CALIFORNIA, ATTENTION RECORDS OFFICE.\n"
+    )
+    result = Ensemble([PatternDetector()]).run(Document(text))
+    spans = {(text[s.start : s.end], s.label) for s in result.spans}
+    assert ("IRONWOOD STATE PRISON", "ORGANIZATION") in spans

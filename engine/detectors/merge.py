@@ -174,6 +174,7 @@ _PATTERN_RECOGNIZERS = frozenset(
         "speaker-tag",
         "honorific",
         "institution-head",
+        "cdcr-institution",
         "employer",
         "employer-firm",
         "CountyRecognizer",

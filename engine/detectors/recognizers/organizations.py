@@ -60,11 +60,29 @@ _EMPLOYER_FIRM = _c(
 )
 
 
+def _cdcr_institutions() -> re.Pattern:
+    """California's state prisons by their full names (``engine.vocab.CALIFORNIA_PRISONS``,
+    CDCR's public list), as written in running text or in capitals (a cover page, a stamp
+    read out: ``AT IRONWOOD STATE PRISON BLYTHE``); never in lower case, never by an
+    acronym (``CAL``, ``CEN`` are words)."""
+    from engine.vocab import CALIFORNIA_PRISONS
+
+    names = sorted({p.name for p in CALIFORNIA_PRISONS}, key=len, reverse=True)
+    body = "|".join(
+        alternative
+        for name in names
+        for alternative in (re.escape(name).replace(r"\ ", " "), re.escape(name.upper()))
+    )
+    return re.compile(rf"(?<![\w'’-])(?:{body})(?![\w-])")
+
+
 class OrganizationRecognizer(RegexRecognizer):
-    """Named institutions: ``San Bernardino High School``, ``Tulare County Jail``."""
+    """Named institutions: ``San Bernardino High School``, ``Tulare County Jail``; a
+    California state prison by its name also in capitals (``IRONWOOD STATE PRISON``)."""
 
     ENTITY = "ORGANIZATION"
     PATTERNS = (
+        ("cdcr-institution", _cdcr_institutions(), 0.95),
         ("institution-head", _ORG, 0.95),
         ("employer", _EMPLOYED_AT, 0.9),
         ("employer-firm", _EMPLOYER_FIRM, 0.9),
@@ -83,6 +101,8 @@ class OrganizationRecognizer(RegexRecognizer):
         return out
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
+        if name == "cdcr-institution":
+            return True
         value = match.group(0)
         if name == "institution-head" and re.fullmatch(r"[A-Z][a-z]+ House", value):
             # "accepted to Marks House" is a programme; "my sponsor is Steven House" a person

@@ -536,7 +536,9 @@ def test_the_inspector_answers_the_page_in_about_5_kb_on_a_long_hearing(client, 
     url = reverse("annotations:review-inspector", args=[transcript.pk])
     sizes = [
         len(client.get(url, {"span": s.pk}, **HX).content)
-        for s in Span.objects.filter(transcript=transcript).order_by("start")[::100]
+        # every 20th span: a sparser sample's median moves with which spans it meets
+        # (every 100th read 5,083 bytes where every 10th reads 4,668)
+        for s in Span.objects.filter(transcript=transcript).order_by("start")[::20]
     ]
     assert statistics.median(sizes) <= 5000, sizes  # 25-31 KB before issue 21
     assert max(sizes) <= 6000, sizes

@@ -105,7 +105,7 @@ def test_the_scripted_reviewer_answers_a_submit_leak_outside_the_gold_as_not_a_l
     from tests.factories import make_transcript
 
     t = make_transcript(
-        "ALDEN: He took the small engine class at Small Engine Repair.\n",
+        "ALDEN: He took the small business class at the Small Business Center.\n",
         assignees=[annotator],
         metadata={"incarcerated_person": "Tom Small"},
     )
@@ -117,7 +117,7 @@ def test_the_scripted_reviewer_answers_a_submit_leak_outside_the_gold_as_not_a_l
     assert t.state == Transcript.State.SUBMITTED
     # inside a gold mention it is the oracle's own mistake: raised, not answered
     t2 = make_transcript(
-        "ALDEN: Small Engine Repair.\n",
+        "ALDEN: Small Business Center.\n",
         assignees=[annotator],
         metadata={"incarcerated_person": "Tom Small"},
     )

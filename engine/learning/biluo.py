@@ -30,9 +30,10 @@ def tag_labels(labels: Sequence[str]) -> list[str]:
 
 
 def head_component(nlp: Any) -> tuple[str, Any]:
-    """The head of a domain pipeline and its pipe name."""
+    """The head of a domain pipeline and its pipe name (``(NER, None)`` for a pipeline
+    with neither: its entities, if any, are what it finds)."""
     name = HEAD if HEAD in nlp.pipe_names else NER
-    return name, nlp.get_pipe(name)
+    return name, nlp.get_pipe(name) if name in nlp.pipe_names else None
 
 
 def is_tagger(component: Any) -> bool:

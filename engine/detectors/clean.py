@@ -566,15 +566,15 @@ def _person_part_rule(
     return None
 
 
-# Function words that no name part is, in a line written in capitals ("OGINDAN AT SAN
-# QUENTIN"); "AN", "TO", "BY" are surnames after an honorific (_SHORT_SURNAME_WORDS), and
-# no word after an honorific is judged here.
 def only_function_and_role_words(value: str) -> bool:
     """Whether ``value`` holds only function words, titles and roles ("I'm a
     Commissioner")."""
     return _only_function_words(value, allowed=_ROLES)
 
 
+# Function words that no name part is, in a line written in capitals ("OGINDAN AT SAN
+# QUENTIN"); "AN", "TO", "BY" are surnames after an honorific (_SHORT_SURNAME_WORDS), and
+# no word after an honorific is judged here.
 _CAPS_FUNCTION_WORDS = frozenset(
     {"at", "in", "on", "of", "the", "and", "or", "for", "from", "with"}
 )

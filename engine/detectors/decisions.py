@@ -61,10 +61,22 @@ _STATISTICAL = frozenset({"spacy", "transformer", "domain"})
 LOWER_AGREED = "lower-case name the models agree on"
 
 
+# Every learned model of the ensemble (Presidio's NER is spaCy's: one model).
+LEARNED_MODELS = _STATISTICAL
+
+
+def learned_model(detector: str, reason: str) -> str | None:
+    """The learned model behind a find (``spacy`` for Presidio's NER), or None for a
+    hand-written rule."""
+    if detector == "presidio" and reason == "SpacyRecognizer":
+        return "spacy"
+    return detector if detector in _STATISTICAL else None
+
+
 def statistical_member(detector: str, reason: str) -> bool:
     """A learned model's guess (spaCy, directly or through Presidio; the token classifier;
     a learned domain member), not a hand-written rule."""
-    return detector in _STATISTICAL or (detector == "presidio" and reason == "SpacyRecognizer")
+    return learned_model(detector, reason) is not None
 
 
 # What makes a word a name or a place *in its context* (general English: a verb of

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.detectors.base import Detection
+from engine.detectors.clean import only_function_and_role_words
 from engine.spans import Source
 
 STRUCTURED = (
@@ -244,8 +245,6 @@ def _no_name_piece(value: str) -> bool:
     """A piece left of a body's, place's or group's find that names nothing: a letter, a
     connective, or only function words and roles ("I'm a Commissioner" once the spelled
     name before it took "K-E-N-T.")."""
-    from engine.detectors.clean import only_function_and_role_words
-
     return bool(_NO_NAME_PIECE.fullmatch(value)) or only_function_and_role_words(value)
 
 

@@ -21,11 +21,12 @@ from typing import ClassVar
 from engine import vocab
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.cover import COMMON_WORDS, find_word
-from engine.detectors.decisions import LOWER_AGREED
+from engine.detectors.decisions import LEARNED_MODELS, LOWER_AGREED, learned_model
 from engine.detectors.names import TITLES, is_given_name
 from engine.detectors.ordinary import is_ordinary
 from engine.detectors.public import is_title_or_role
 from engine.detectors.recognizers.locations import is_known_place, is_state_or_country
+from engine.detectors.recognizers.persons import _TITLE_WORDS
 from engine.progress import PROGRESS, checkpoint, watching
 from engine.spelling import is_misspelling
 
@@ -138,11 +139,7 @@ def _given_before_surname(text: str, d: Detection, surnames: set[int]) -> bool:
 
 
 # a title or rank right before the name ("Detective Pak", "Officer Long", "Mr. Young")
-_TITLE_BEFORE = re.compile(
-    r"\b(?:Mr|Mrs|Ms|Mx|Dr|Officer|Detective|Det|Sergeant|Sgt|Lieutenant|Lt|Captain|Capt|"
-    r"Deputy|Agent|Judge|Nurse|Doctor|Professor|Warden|Chaplain|Counselor|Reverend|Pastor)"
-    r"\.?[ \t]+$"
-)
+_TITLE_BEFORE = re.compile(rf"\b{_TITLE_WORDS}\.?[ \t]+$")
 
 
 def _after_title(text: str, start: int) -> bool:
@@ -474,11 +471,6 @@ def _conjunct(s: int, e: int, label: str, score: float, overrule: bool) -> Detec
     return Detection(s, e, label, score, "propagation", explanation="coordinated")
 
 
-# Every learned model the ensemble has (spaCy, also through Presidio; the token
-# classifier; the domain model): all three must call a lower-case word a person.
-_LEARNED = frozenset({"spacy", "transformer", "domain"})
-
-
 def _models_lower_case(text: str, names: dict, decisions: list, score: float) -> list:
     """A name this transcript gives capitalised ("Malcolm McDevitt"), written once in lower
     case ("malcolm and me never got along"), where every learned model called that very
@@ -489,13 +481,11 @@ def _models_lower_case(text: str, names: dict, decisions: list, score: float) ->
     for d in decisions:
         if d.outcome == "span" or d.label != "PERSON" or d.rule != "lower-case":
             continue
-        member = (
-            "spacy" if d.detector == "presidio" and d.reason == "SpacyRecognizer" else d.detector
-        )
-        if member in _LEARNED:
-            models.setdefault((d.start, d.end), set()).add(member)
+        model = learned_model(d.detector, d.reason)
+        if model:
+            models.setdefault((d.start, d.end), set()).add(model)
     return [
         Detection(s, e, "PERSON", score, "propagation", explanation=LOWER_AGREED)
         for (s, e), who in sorted(models.items())
-        if who >= _LEARNED and text[s:e].isalpha() and text[s:e] in names
+        if who >= LEARNED_MODELS and text[s:e].isalpha() and text[s:e] in names
     ]

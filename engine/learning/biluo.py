@@ -10,7 +10,7 @@ the same held-out F1 (docs/learning.md, "The model family"). Django-free.
     head_component(nlp)      # ("biluo", the tagger) or ("ner", an older model's head)
     tag_labels(labels)       # every tag the head can give, "O" first
     head_spans(head, docs, offsets)   # [(start, end, label)]: best_tags, then spans
-    spans_from_tags(doc)     # [(start_char, end_char, label)] of a tagged Doc
+    spans_from_tags(doc, offset, tags)   # [(start, end, label)] of a doc's tags
 """
 
 from __future__ import annotations
@@ -51,13 +51,11 @@ def head_spans(head: Any, docs: list, offsets: Sequence[int]) -> list[tuple[int,
     return found
 
 
-def spans_from_tags(
-    doc: Any, offset: int = 0, tags: Sequence[str] | None = None
-) -> list[tuple[int, int, str]]:
-    """The entity spans of ``doc``'s BILUO tags (``tags``, else ``token.tag_``), read leniently: a
-    mention begins at ``B``/``U`` or at an ``I``/``L`` that does not continue one of its
-    label, and ends at ``L``/``U`` or where the next tag does not continue it (the softmax
-    picks each tag alone, so a sequence may break the scheme)."""
+def spans_from_tags(doc: Any, offset: int, tags: Sequence[str]) -> list[tuple[int, int, str]]:
+    """The entity spans of ``tags`` (one BILUO tag per token of ``doc``), read leniently:
+    a mention begins at ``B``/``U`` or at an ``I``/``L`` that does not continue one of
+    its label, and ends at ``L``/``U`` or where the next tag does not continue it
+    (``best_tags`` keeps to the scheme; tags picked one by one need not)."""
     spans: list[tuple[int, int, str]] = []
     start = end = -1
     label = ""
@@ -68,8 +66,6 @@ def spans_from_tags(
             spans.append((offset + start, offset + end, label))
         start = -1
 
-    if tags is None:
-        tags = [token.tag_ for token in doc]
     from spacy.attrs import IDX, LENGTH
 
     # the tokens' offsets from the doc's arrays (no Python object per token)
@@ -98,7 +94,7 @@ def tag_example(example: Any) -> Any:
     return Example.from_dict(example.predicted, {"tags": tags})
 
 
-def _layout(tags: Sequence[str]) -> tuple[list[str], Any]:
+def _layout(tags: Sequence[str]) -> tuple[list[str], Any, int]:
     """The labels of ``tags`` and, per label, the indices of its B, I, L, U tags; the
     index of O."""
     import numpy
@@ -125,7 +121,7 @@ def best_tags(tags: Sequence[str], scores: list) -> list[list[str]]:
     if not n_docs:
         return []
     lengths = [len(s) for s in scores]
-    width = max(lengths) if lengths else 0
+    width = max(lengths)
     n_labels = len(labels)
     logp = numpy.full((n_docs, width, len(tags)), -1e9, dtype="float32")
     for d, s in enumerate(scores):

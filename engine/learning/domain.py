@@ -24,6 +24,7 @@ weights. Django-free; docs/learning.md.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import random
@@ -366,7 +367,7 @@ def predict(nlp: Any, text: str, chunk_chars: int = 4000) -> list[tuple[int, int
     name, head = head_component(nlp)
     if name == HEAD:  # its tag scores, decoded to the best sequence (biluo.best_tags)
         docs = list(nlp.pipe(pieces, batch_size=16, disable=[HEAD]))
-        starts = [sum(len(p) for p in pieces[:i]) for i in range(len(pieces))]
+        starts = list(itertools.accumulate((len(p) for p in pieces[:-1]), initial=0))
         for i in range(0, len(docs), 16):
             checkpoint()  # a job's cancellation point (engine.progress.watching)
             out.extend(tagger_spans(head, docs[i : i + 16], starts[i : i + 16]))

@@ -68,11 +68,7 @@ def _cdcr_institutions() -> re.Pattern:
     from engine.vocab import CALIFORNIA_PRISONS
 
     names = sorted({p.name for p in CALIFORNIA_PRISONS}, key=len, reverse=True)
-    body = "|".join(
-        alternative
-        for name in names
-        for alternative in (re.escape(name).replace(r"\ ", " "), re.escape(name.upper()))
-    )
+    body = "|".join(re.escape(n) for name in names for n in (name, name.upper()))
     return re.compile(rf"(?<![\w'’-])(?:{body})(?![\w-])")
 
 

@@ -27,6 +27,10 @@ the context rather than one sentence. Hard-case tags:
 * ``sentence_start_word`` — no span: a sentence opening with a word that is a witness's
   surname elsewhere (``May I…``, ``Long before that…``), which is no name there.
 
+The exchange ends with the kinds of ``clear_kinds.py`` (dotted clocks, day-first dates,
+ages around a number, signatures, meeting places, function-word and East Asian names,
+video links).
+
 Every person, town and street is made up (Faker, seeded; everyday words); countries and
 counties are public places.
 """
@@ -184,6 +188,11 @@ def unseen_exchange(ask: Say, answer: Say, rng: random.Random) -> None:
     # a witness's surname that opens a sentence as an everyday word (no span there)
     ask(f"Ms. {P(word)}, you were there too?")
     answer(f"Yes. {m('', opener, 'sentence_start_word')}")
+    # the kinds left in clear on court and inquiry transcripts (clear_kinds.py), in a
+    # stream of their own drawn last (what comes before does not change)
+    from .clear_kinds import clear_exchange
+
+    clear_exchange(ask, answer, random.Random(rng.randrange(1 << 30)))
 
 
 def board(g) -> None:

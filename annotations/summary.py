@@ -1,5 +1,5 @@
 """Selector: what the reviewers did to a transcript, against what the machine proposed —
-the approval screen's summary (issue 20, finding 5; DESIGN.md "The release rule").
+the approval screen's summary (DESIGN.md "The release rule").
 
 :func:`review_summary` reads, whatever the transcript's size, a fixed number of queries:
 one pass over the spans joined with their proposals, one aggregate over the proposals
@@ -57,8 +57,9 @@ class Form:
     count: int
     label: str
     url: str
-    # a rejected form that arrived so from approved hearings, untouched: its provenance
-    # ("rejected in 4 approved hearings"; ``annotations.services.annotation_carried``)
+    # a rejected form whose rejection was proposed from approved hearings and confirmed
+    # by this transcript's reviewer: the proposal's words ("rejected in 4 approved
+    # hearings"; ``annotations.services.annotation_carried``)
     carried: str = ""
 
 
@@ -92,7 +93,7 @@ class ReviewSummary:
     proposed: int = 0
     counts: dict = field(default_factory=dict)  # category -> {label: n}
     # a form rejected at two or more mentions; a single rejected span is no form decision
-    # (issue 29, 3.5) and is listed apart
+    # and is listed apart
     rejected_forms: list[Form] = field(default_factory=list)
     rejected_spans: list[Form] = field(default_factory=list)
     added_forms: list[Form] = field(default_factory=list)
@@ -196,7 +197,7 @@ def _bulk_name(event_type: str, after: dict) -> str:
 
 
 def _carried_why(provenance) -> str:
-    """A carried decision's provenance words, if one made this span."""
+    """A carried proposal's words, if one was made for this span."""
     for item in provenance or []:
         if isinstance(item, dict) and item.get("detector") == "carried":
             return str(item.get("why") or "carried")
@@ -217,7 +218,7 @@ def _decisions(summary: ReviewSummary, transcript: Transcript, base: str) -> Non
     carried: dict[tuple[str, str], str] = {}
     rows = Span.objects.filter(transcript=transcript).values_list(
         "pk", "start", "end", "label", "status", "provenance",
-        "proposal_id", "proposal__start", "proposal__end", "proposal__label", "reviewer_id",
+        "proposal_id", "proposal__start", "proposal__end", "proposal__label",
     )  # fmt: skip
     for (
         pk,
@@ -230,7 +231,6 @@ def _decisions(summary: ReviewSummary, transcript: Transcript, base: str) -> Non
         p_start,
         p_end,
         p_label,
-        reviewer_id,
     ) in rows.iterator(chunk_size=2000):
         if status == Span.Status.SUGGESTED:
             counts["undecided"][label] += 1
@@ -238,7 +238,7 @@ def _decisions(summary: ReviewSummary, transcript: Transcript, base: str) -> Non
             counts["rejected"][p_label or label] += 1
             forms = rejected.setdefault((label, text[start:end]), [0, pk])
             forms[0] += 1
-            why = _carried_why(provenance) if reviewer_id is None else ""
+            why = _carried_why(provenance)
             if why:
                 carried[(label, text[start:end])] = why
         elif proposal is None and (status == Span.Status.ADDED or _by_reviewer(provenance)):

@@ -1,6 +1,6 @@
-"""Decisions that carry (issue 30): a form rejected or relabelled in approved hearings is
-offered the same way in a new one, with its provenance, and never hides a name the new
-transcript gives."""
+"""Decisions that carry: a form rejected or relabelled in approved hearings is proposed
+the same way in a new one, with its provenance, stays undecided until a person on the
+transcript confirms it, and never hides a name the new transcript gives."""
 
 import re
 
@@ -18,8 +18,14 @@ from annotations.selectors.carried import (
 from annotations.selectors.forms import form_alternatives, review_form_table
 from annotations.services import workflow
 from annotations.services.annotation import transcript_annotate
+from annotations.services.annotation_carried import is_carried
 from annotations.services.leaks import leak_check
-from annotations.services.review import span_accept, spans_accept_form, spans_bulk_save
+from annotations.services.review import (
+    span_accept,
+    spans_accept_form,
+    spans_bulk_save,
+    spans_confirm_carried,
+)
 from annotations.summary import review_summary
 from anonreview.core.models import AuditEvent
 from engine.detectors.base import Detection, Detector, Document
@@ -75,7 +81,7 @@ def test_a_form_relabelled_in_approved_hearings_offers_that_label_first():
 @pytest.mark.parametrize(
     ("text", "metadata"),
     [
-        ("HOPE: Good morning.\nALDEN: Hope, sit down.", {}),  # a speaker tag
+        ("INMATE HOPE: Good morning.\nALDEN: Hope, sit down.", {}),  # a speaker tag
         ("ALDEN: Hope, sit down.", {"incarcerated_person": "Tom Hope"}),  # the cover
         ("ALDEN: Ms. Hope, sit down.", {}),  # an honorific
         ("ALDEN: Spell it. A: H-O-P-E. Hope.", {}),  # a spelling
@@ -160,21 +166,24 @@ def carried_entry(span: Span) -> dict:
     return entry
 
 
-def test_a_form_rejected_in_two_approved_hearings_arrives_rejected_with_its_provenance(words):
+def test_a_form_rejected_in_two_approved_hearings_arrives_undecided_with_the_proposal(words):
     for _ in range(2):
         approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
     t = annotated("QUILL: I drove the Camry home. Folsom was far.")
     camry = span_of(t, "Camry")
-    assert camry.status == Span.Status.REJECTED and camry.reviewer is None
+    assert camry.status == Span.Status.SUGGESTED and camry.reviewer is None
+    assert carried_entry(camry)["decision"] == "reject"
     assert camry.proposal.label == "PERSON"  # the machine's proposal is kept as it was
     assert carried_entry(camry)["why"] == "rejected in 2 approved hearings"
     assert [p["detector"] for p in camry.provenance] == ["words", "carried"]
     assert span_of(t, "Folsom").status == Span.Status.SUGGESTED  # nothing carries for it
     event = AuditEvent.objects.get(transcript=t, event_type="annotation.suggest")
-    assert event.after["carried"] == {"rejected": 1, "relabelled": 0}
+    assert event.after["carried"] == {"reject": 1, "relabel": 0, "named_here": 0}
 
 
-def test_the_form_table_and_the_inspector_show_a_carried_rejection(words, client, annotator):
+def test_the_form_table_and_the_inspector_show_a_carried_rejection_as_a_proposal(
+    words, client, annotator
+):
     for _ in range(2):
         approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
     t = annotated("QUILL: I drove the Camry home, the Camry.")
@@ -182,23 +191,24 @@ def test_the_form_table_and_the_inspector_show_a_carried_rejection(words, client
     table = review_form_table(transcript=t)
     form_alternatives(transcript=t, table=table)
     [camry] = table["PERSON"]
-    assert (camry.status, camry.carried, camry.carried_applied) == ("rejected", "reject", 2)
+    assert (camry.status, camry.carried, camry.carried_pending) == ("open", "reject", 2)
     client.force_login(annotator)
     forms = client.get(reverse("annotations:review-forms", args=[t.pk]) + "?label=PERSON")
     html = forms.content.decode()
-    assert 'data-carried-applied="2"' in html
-    assert "carried · rejected in 2 approved hearings" in html
+    assert 'data-carried-pending="2"' in html
+    assert "carried: reject — rejected in 2 approved hearings" in html
+    assert 'data-form-action="confirm_carried"' in html and 'id="confirm-carried"' in html
     page = client.get(
         reverse("annotations:review", args=[t.pk]) + f"?span={span_of(t, 'Camry').pk}"
     )
-    assert "carried · rejected in 2 approved hearings" in page.content.decode()
+    assert "carried: reject — rejected in 2 approved hearings" in page.content.decode()
     assert '<option value="carried"' in page.content.decode()  # the filter lists them all
 
 
 @pytest.mark.parametrize(
     ("text", "metadata"),
     [
-        ("HOPE: Good morning.\nALDEN: Hope, sit down.", {}),  # a speaker tag
+        ("INMATE HOPE: Good morning.\nALDEN: Hope, sit down.", {}),  # a speaker tag
         ("ALDEN: Hope, sit down.", {"incarcerated_person": "Tom Hope"}),  # the cover
         ("ALDEN: Ms. Hope, sit down.", {}),  # an honorific
         ("ALDEN: Spell it. A: H-O-P-E. Hope.", {}),  # a spelling
@@ -230,21 +240,24 @@ def test_the_reviewer_reverses_a_carried_rejection_in_one_action(words, annotato
     assert ("PERSON", "camry") not in carried_decisions()
 
 
-def test_a_relabel_carries_and_arrives_relabelled_for_the_reviewer_to_accept(words):
+def test_a_relabel_carries_as_a_proposal_on_the_machines_label(words):
     for _ in range(2):
         approved("ALDEN: He went to Folsom.", [("Folsom", "PERSON", "accepted", "LOCATION")])
     t = annotated("QUILL: Folsom was hard.")
     folsom = span_of(t, "Folsom")
     assert (folsom.status, folsom.label, folsom.proposal.label) == (
         Span.Status.SUGGESTED,
-        "LOCATION",
+        "PERSON",
         "PERSON",
     )
-    assert carried_entry(folsom)["why"] == "relabelled as LOCATION in 2 approved hearings"
+    entry = carried_entry(folsom)
+    assert (entry["decision"], entry["label"]) == ("relabel", "LOCATION")
+    assert entry["why"] == "relabelled as LOCATION in 2 approved hearings"
     table = review_form_table(transcript=t)
     form_alternatives(transcript=t, table=table)
-    [row] = table["LOCATION"]
-    assert (row.carried, row.carried_applied) == ("relabel", 1)
+    [row] = table["PERSON"]
+    assert (row.carried, row.carried_label, row.carried_pending) == ("relabel", "LOCATION", 1)
+    assert row.alternative == "LOCATION"
 
 
 def test_double_annotation_copies_do_not_make_a_decision_carry(words):
@@ -253,21 +266,26 @@ def test_double_annotation_copies_do_not_make_a_decision_carry(words):
     copy.double_of = original
     copy.save()
     t = annotated("QUILL: The Dodge was red.")
-    assert span_of(t, "Dodge").status == Span.Status.SUGGESTED
+    assert not is_carried(span_of(t, "Dodge").provenance)
 
 
-def test_a_carried_rejection_left_standing_counts_apart_from_the_reviewers_decisions(words):
+def test_a_confirmed_carried_rejection_counts_apart_from_the_reviewers_own_decisions(
+    words, annotator
+):
     for _ in range(2):
         approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
     t = annotated("QUILL: I drove the Camry home.")
-    t.state = APPROVED  # approved with the carried rejection untouched
+    t.assignees.add(annotator)
+    workflow.transcript_start_review(transcript=t, actor=annotator)
+    spans_confirm_carried(transcript=t, actor=annotator, label="PERSON")
+    t.state = APPROVED  # approved with the carried rejection confirmed
     t.save(update_fields=["state"])
     decision = carried_decisions()[("PERSON", "camry")]
     assert (decision.hearings, decision.stood, decision.of) == (2, 1, 3)
-    assert decision.why == "rejected in 2 approved hearings, left so in 1 more"
+    assert decision.why == "rejected in 2 approved hearings, confirmed in 1 more"
 
 
-def test_reannotation_replaces_an_untouched_carried_rejection_and_keeps_a_decided_one(
+def test_reannotation_replaces_an_undecided_carried_proposal_and_keeps_a_decided_one(
     words, annotator
 ):
     for _ in range(2):
@@ -278,14 +296,16 @@ def test_reannotation_replaces_an_untouched_carried_rejection_and_keeps_a_decide
     transcript_annotate(transcript=t)
     spans = list(Span.objects.filter(transcript=t).order_by("start"))
     assert len(spans) == 2  # no duplicate at either place
-    assert spans[0].pk != first.pk and spans[0].status == Span.Status.REJECTED
+    assert spans[0].pk != first.pk and spans[0].status == Span.Status.SUGGESTED
     assert spans[0].reviewer is None and carried_entry(spans[0])
     assert spans[1].pk == second.pk and spans[1].reviewer == annotator
 
 
-def _review_all_but_carried(t: Transcript, annotator) -> None:
+def _confirm_carried_and_accept_the_rest(t: Transcript, annotator) -> None:
     t.assignees.add(annotator)
     workflow.transcript_start_review(transcript=t, actor=annotator)
+    for label in {s.label for s in Span.objects.filter(transcript=t) if is_carried(s.provenance)}:
+        spans_confirm_carried(transcript=t, actor=annotator, label=label)
     spans_bulk_save(
         list(Span.objects.filter(transcript=t, status=Span.Status.SUGGESTED)),
         annotator,
@@ -300,8 +320,9 @@ def test_the_leak_check_at_submit_flags_a_carried_rejection_of_a_name_kept_elsew
         approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
     text = "QUILL: The witness was Camry. I saw Camry there.\nALDEN: Go on."
     t = annotated(text)
+    assert all(is_carried(s.provenance) for s in Span.objects.filter(transcript=t))
+    _confirm_carried_and_accept_the_rest(t, annotator)
     assert {s.status for s in Span.objects.filter(transcript=t)} == {Span.Status.REJECTED}
-    _review_all_but_carried(t, annotator)
     # the reviewer keeps the first "Camry" as a name (one span); the second stays rejected
     span_accept(span=span_of(t, "Camry"), actor=annotator)
     with pytest.raises(workflow.SubmitLeaksFound) as found:
@@ -314,6 +335,7 @@ def test_the_leak_check_flags_a_carried_rejection_once_the_cover_gives_the_name(
     for _ in range(2):
         approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
     t = annotated("QUILL: Camry was there.\nALDEN: Go on.")
+    _confirm_carried_and_accept_the_rest(t, annotator)
     assert span_of(t, "Camry").status == Span.Status.REJECTED
     t.metadata = {"incarcerated_person": "Lee Camry"}  # the cover page, corrected later
     t.save(update_fields=["metadata"])
@@ -322,10 +344,16 @@ def test_the_leak_check_flags_a_carried_rejection_once_the_cover_gives_the_name(
     assert any(x.source_start == start and x.blocking for x in leaks)
 
 
-def test_the_approval_summary_lists_what_arrived_carried(words, annotator):
+def test_the_approval_summary_lists_the_carried_rejections_confirmed(words, annotator):
     for _ in range(2):
         approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
     t = annotated("QUILL: The Camry, the Camry. The Dodge.")
+    t.assignees.add(annotator)
+    workflow.transcript_start_review(transcript=t, actor=annotator)
+    summary = review_summary(transcript=t, leaks=[])
+    assert summary.counts["undecided"] == {"PERSON": 3}  # proposals are undecided
+    assert not summary.rejected_forms
+    spans_confirm_carried(transcript=t, actor=annotator, label="PERSON", form="camry")
     dodge = span_of(t, "Dodge")
     spans_bulk_save([dodge], annotator, status=Span.Status.REJECTED)  # the reviewer's own
     summary = review_summary(transcript=t, leaks=[])
@@ -344,7 +372,8 @@ def test_the_carried_step_can_be_turned_off(words, settings):
         approved("ALDEN: The Camry was parked.", [("Camry", "PERSON", "rejected", "PERSON")])
     settings.CARRIED_DECISIONS = False
     t = annotated("QUILL: I drove the Camry home.")
-    assert span_of(t, "Camry").status == Span.Status.SUGGESTED
+    camry = span_of(t, "Camry")
+    assert camry.status == Span.Status.SUGGESTED and not is_carried(camry.provenance)
 
 
 # --- Decisions that carry by context (the form's votes mixed) ----------------------------
@@ -372,14 +401,14 @@ CALIFORNIA_KEPT_AND_REJECTED = (
 )
 
 
-def test_a_form_rejected_in_one_context_and_kept_in_another_arrives_rejected_in_that_one(words):
+def test_a_form_rejected_in_one_context_and_kept_in_another_is_proposed_in_that_one(words):
     for _ in range(3):
         approved_in_context(*CALIFORNIA_KEPT_AND_REJECTED)
     assert ("LOCATION", "california") not in carried_decisions()  # the form: kept 3 times
     t = annotated("QUILL: No family outside California? I moved to Fresno, California.")
     outside, address = Span.objects.filter(transcript=t).order_by("start")
-    assert outside.status == Span.Status.REJECTED and outside.reviewer is None
-    assert address.status == Span.Status.SUGGESTED  # kept after a town: not touched
+    assert outside.status == Span.Status.SUGGESTED and outside.reviewer is None
+    assert not is_carried(address.provenance)  # kept after a town: nothing proposed
     entry = carried_entry(outside)
     assert entry["why"] == 'rejected in 3 approved hearings after "outside", before "." "?" "!"'
     assert (entry["decision"], entry["context"]) == ("reject", ["outside", "stop"])
@@ -393,7 +422,7 @@ def test_a_form_decided_both_ways_in_the_same_context_carries_nothing(words):
         )
     assert not carried_context_decisions()
     t = annotated("QUILL: No family outside California?")
-    assert span_of(t, "California").status == Span.Status.SUGGESTED
+    assert not is_carried(span_of(t, "California").provenance)
 
 
 def test_a_form_level_decision_comes_first_and_says_no_context(words):
@@ -416,7 +445,7 @@ def test_a_form_level_decision_comes_first_and_says_no_context(words):
     ("text", "metadata", "hidden"),
     [
         ("ALDEN: We live in Hope.", {}, True),  # the context carries
-        ("HOPE: Good morning.\nALDEN: We live in Hope.", {}, False),  # a speaker tag
+        ("INMATE HOPE: Good morning.\nALDEN: We live in Hope.", {}, False),  # a speaker tag
         ("ALDEN: We live in Hope.", {"incarcerated_person": "Tom Hope"}, False),  # the cover
     ],
 )
@@ -434,7 +463,8 @@ def test_a_context_decision_never_hides_a_name_the_transcript_gives(words, text,
     assert carried_context_decisions()[("PERSON", "hope", "in", "stop")].hearings == 3
     t = annotated(text, metadata=metadata)
     span = span_of(t, "Hope.")
-    assert (span.status == Span.Status.REJECTED) is hidden
+    assert span.status == Span.Status.SUGGESTED
+    assert is_carried(span.provenance) is hidden
 
 
 def test_the_context_keys_can_be_turned_off(words, settings):
@@ -442,7 +472,7 @@ def test_the_context_keys_can_be_turned_off(words, settings):
         approved_in_context(*CALIFORNIA_KEPT_AND_REJECTED)
     settings.CARRIED_CONTEXT = False
     t = annotated("QUILL: No family outside California?")
-    assert span_of(t, "California").status == Span.Status.SUGGESTED
+    assert not is_carried(span_of(t, "California").provenance)
 
 
 @pytest.mark.parametrize(
@@ -489,10 +519,10 @@ def test_a_reversed_context_rejection_counts_as_kept_in_that_context(words, anno
         approved_in_context(*CALIFORNIA_KEPT_AND_REJECTED)
     t = annotated("QUILL: No family outside California?")
     span = span_of(t, "California")
-    assert span.status == Span.Status.REJECTED
+    assert is_carried(span.provenance)
     t.assignees.add(annotator)
     workflow.transcript_start_review(transcript=t, actor=annotator)
-    span_accept(span=span, actor=annotator)  # one action reverses it
+    span_accept(span=span, actor=annotator)  # one action decides against it
     assert Span.objects.get(pk=span.pk).status == Span.Status.ACCEPTED
     t.state = APPROVED
     t.save(update_fields=["state"])

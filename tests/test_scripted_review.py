@@ -51,7 +51,9 @@ def test_review_from_gold_accepts_matches_rejects_the_rest_adds_misses_and_submi
         "accepted": len(suggested & gold),
         "rejected": len(suggested - gold),
         "added": len(gold - suggested),
-        "reversed": 0,  # no approved hearing: no carried rejection to reverse
+        "reversed": 0,  # no approved hearing: no carried proposal to decide against
+        "confirmed": 0,
+        "confirm_inputs": 0,
     }
     assert counts["added"] > 0  # the light detectors miss what only the models find
     kept = set(t.spans.exclude(status=Span.Status.REJECTED).values_list("start", "end", "label"))

@@ -1,4 +1,4 @@
-"""The learning loop measured (issue 30; ``manage.py bench_learning``).
+"""The learning loop measured (``manage.py bench_learning``).
 
 Over N generated hearings of mixed layouts, in order, each hearing is imported,
 annotated by the ensemble as it stands (its ``domain`` member reading the active model),
@@ -9,16 +9,21 @@ worse on held-out gold). Per hearing it reports what the reviewer met:
 
 - ``false_suggestions``: suggestions left for the reviewer that overlap no gold mention
   (the reviewer rejects them);
-- ``carried_rejections``: mentions that arrived rejected by a decision that carries
-  (``annotations.services.annotation_carried``: "rejected in N approved hearings"), of
-  them ``carried_on_gold`` on a gold mention (the reviewer reverses them, one input each:
-  ``reversed``); ``carried_relabels``: suggestions that arrived with a carried label;
+- ``carried_rejections``: mentions that arrived with a carried rejection proposed
+  (``annotations.services.annotation_carried``: "rejected in N approved hearings";
+  undecided until confirmed, and not among the false suggestions: one confirm input
+  decides them all), of them ``carried_on_gold`` on a gold mention (the reviewer accepts
+  them against the proposal, one input each: ``reversed``, which also counts carried
+  relabels the gold does not want); ``carried_relabels``: suggestions that arrived with
+  a carried relabel proposed; ``confirmed``: the carried proposals the gold agrees with,
+  confirmed in ``confirm_inputs`` inputs (one per label);
   ``false_proposals``: the false suggestions plus the carried rejections of no gold
   mention, i.e. what the machine proposed wrongly before the carried step;
 - ``missed_gold``: gold mentions (name parts, as stored) that no proposal of their label
   overlaps (the reviewer adds them);
 - ``reviewer_inputs``: rejections + additions + reversals + places marked "not a leak
-  here" at Submit (``not_a_leak``): the decisions a reviewer makes one by one;
+  here" at Submit (``not_a_leak``) + confirmations (``confirm_inputs``): the decisions a
+  reviewer makes one by one, and each confirm input;
 - ``leaks_after_review``: gold mentions not covered by a kept span after the review;
 - ``training_s``: the retraining after this hearing (if one ran), and whether it became
   active;
@@ -74,7 +79,9 @@ class HearingRow:
     carried_on_gold: int = 0  # carried rejections of a gold mention (the reviewer reverses)
     carried_relabels: int = 0  # suggestions that arrived with a carried label
     false_proposals: int = 0  # false suggestions + carried rejections of no gold mention
-    reversed: int = 0  # carried rejections the reviewer reversed
+    reversed: int = 0  # carried proposals the reviewer decided against, one by one
+    confirmed: int = 0  # carried proposals the reviewer confirmed
+    confirm_inputs: int = 0  # the inputs that confirmed them (one per label)
     not_a_leak: int = 0  # places answered "not a leak here" at Submit
     false_forms: list = field(default_factory=list)  # [label, form, members, count, ...]
     detector_errors: list = field(default_factory=list)  # members that failed on it
@@ -150,8 +157,8 @@ def hearing_figures(
     carried: list[tuple[int, int, str]] = (),
 ) -> dict:
     """What a reviewer met on one hearing (see the module docstring). ``suggested``: the
-    spans left for the reviewer (suggested); ``carried``: those that arrived rejected by
-    a carried decision. Django-free."""
+    spans left for the reviewer (suggested, carried rejections aside); ``carried``: those
+    that arrived with a carried rejection proposed. Django-free."""
     gold_places = [(s, e) for s, e, _label in gold]
     false = [p for p in suggested if not _overlaps(p[:2], gold_places)]
     carried_false = [p for p in carried if not _overlaps(p[:2], gold_places)]
@@ -349,7 +356,7 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
     from annotations.selectors.carried import votes_by_level
     from annotations.services import learning, learning_loop, workflow
     from annotations.services.annotation import ensemble_build, transcript_annotate
-    from annotations.services.annotation_carried import is_carried
+    from annotations.services.annotation_carried import carried_proposal
     from annotations.services.scripted_review import gold_spans_in, transcript_review_from_gold
     from transcripts.services.importing import transcript_import
 
@@ -389,20 +396,23 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
         result = transcript_annotate(transcript=t, ensemble=ensemble)
         annotate_s = time.monotonic() - tick
         text = t.text
-        suggested_rows = list(
+        proposed_rows = list(
             Span.objects.filter(transcript=t, status=Span.Status.SUGGESTED).values_list(
                 "start", "end", "label", "provenance"
             )
         )
+        # carried rejections are proposals on suggested spans: apart from the suggestions
+        # the reviewer decides by hand (one confirm input per label decides them)
+        suggested_rows = [
+            r for r in proposed_rows if (carried_proposal(r[3]) or {}).get("decision") != "reject"
+        ]
         suggested = [(s, e, lab) for s, e, lab, _p in suggested_rows]
         carried = [
             (s, e, lab)
-            for s, e, lab, provenance in Span.objects.filter(
-                transcript=t, status=Span.Status.REJECTED
-            ).values_list("start", "end", "label", "provenance")
-            if is_carried(provenance)
+            for s, e, lab, provenance in proposed_rows
+            if (carried_proposal(provenance) or {}).get("decision") == "reject"
         ]
-        relabels = sum(1 for *_x, provenance in suggested_rows if is_carried(provenance))
+        relabels = sum(1 for *_x, provenance in suggested_rows if carried_proposal(provenance))
         counts = transcript_review_from_gold(
             transcript=t, gold=gold, annotator=annotator, answer_leaks=True
         )
@@ -426,7 +436,8 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
             reviewer_inputs=counts["rejected"]
             + counts["added"]
             + counts["not_a_leak"]
-            + counts["reversed"],
+            + counts["reversed"]
+            + counts["confirm_inputs"],
             rejected=counts["rejected"],
             added=counts["added"],
             carried_rejections=len(carried),
@@ -436,6 +447,8 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
             carried_relabels=relabels,
             false_proposals=figures["false_proposals"],
             reversed=counts["reversed"],
+            confirmed=counts["confirmed"],
+            confirm_inputs=counts["confirm_inputs"],
             not_a_leak=counts["not_a_leak"],
             false_forms=_false_forms(text, suggested_rows, wanted, votes, context_votes),
             detector_errors=sorted(result.errors),

@@ -1,20 +1,20 @@
-"""Decisions that carry (issue 30): a surface form the reviewers rejected or relabelled in
-approved transcripts is proposed the same way in a new one, with its provenance
-("rejected in 4 approved hearings"), and stays the reviewer's decision. The annotation
-applies it (``annotations.services.annotation_carried``: a carried rejection arrives
-rejected, a carried relabel arrives relabelled, both marked ``carried`` in their
-provenance and reversible in one action); the form table shows it on the form's row
-(``form_carried``) and offers it as the first choice where the form is still open.
+"""Decisions that carry: a surface form the reviewers rejected or relabelled in approved
+transcripts is proposed the same way in a new one, with its provenance ("rejected in 4
+approved hearings"), and stays the decision of that transcript's reviewer. The
+annotation records it on the span as a proposal (``annotations.services.annotation_carried``:
+the span stays undecided); the form table shows it on the form's row (``form_carried``)
+with one input to confirm it, for the form or for every carried proposal of the label
+(``annotations.services.review.carried``).
 
 A decision carries when the reviewers of at least ``CARRY_MIN`` approved hearings made
 it for the form (case-folded, as the table groups forms) proposed with that label, and
 those are at least ``CARRY_SHARE`` of the approved hearings where the machine proposed
 it: a form kept as often as rejected carries nothing. Each hearing counts once (its
 mentions' most frequent outcome). Double-annotation copies are left out. A hearing
-where the decision arrived carried and nobody touched it counts apart ("left so in N
-more"): it agrees with the decision (it counts in the share) but is no reviewer's
-decision, so it never makes a decision start to carry; a reviewer who reversed it
-counts as a hearing that kept the form.
+whose reviewer confirmed the carried proposal counts apart ("confirmed in N more"): it
+agrees with the decision (it counts in the share) but followed it rather than made it,
+so it never makes a decision start to carry; a reviewer who decided otherwise counts as
+a hearing that kept the form.
 
 **By context** where the form's votes are mixed: the same form may be decided one way
 in one context and the other way in another ("California" kept after a town, "Represa,
@@ -28,9 +28,8 @@ applies only where the form-level one does not (``carried_for``); its ``why`` sa
 context ('rejected in 3 approved hearings after "outside", before "." "?" "!"').
 ``settings.CARRIED_CONTEXT = False`` turns the context keys off.
 
-A carried decision never applies to a name the transcript itself gives (its cover page,
-its speaker tags, a spelled-out word, the word after an honorific): the allow-list's
-rule (``engine.detectors.given``), so "Good" rejected in many hearings as "Good
+A carried rejection is never proposed for a form the transcript gives as a name
+(``engine.detectors.named_here``), so "Good" rejected in many hearings as "Good
 morning" is not offered for rejection where the facilitator is Jonathon Good.
 """
 
@@ -42,7 +41,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import Count, F, IntegerField, Max, Q, Value
+from django.db.models import Count, F, IntegerField, Max, Value
 from django.db.models.functions import Greatest, Least, Substr
 
 from annotations.models import Span
@@ -56,7 +55,7 @@ KEEP = "keep"
 REJECT = "reject"
 RELABEL = "relabel"
 CARRIED = "carried"  # the provenance entry's "detector" of a carried decision
-STOOD = "stood:"  # an untouched carried decision's outcome prefix
+STOOD = "stood:"  # the outcome prefix of a hearing that followed a carried proposal
 CONTEXT_BEFORE = 32  # characters before a mention read for its context (the previous word)
 CONTEXT_AFTER = 8  # characters after it (the class of what follows)
 LINE_START = "^"  # the context's "previous word" at the start of a line
@@ -132,7 +131,7 @@ class Carried:
     label: str  # the label it goes to (relabel) or had (reject)
     hearings: int  # approved hearings whose reviewers decided so
     of: int  # approved hearings where the machine proposed the form with this label
-    stood: int = 0  # of ``of``: hearings where it arrived carried and nobody changed it
+    stood: int = 0  # of ``of``: hearings whose reviewer confirmed it as carried
     context: tuple[str, str] | None = None  # a context decision's ``context_of``, else None
 
     @property
@@ -140,7 +139,7 @@ class Carried:
         done = "rejected" if self.decision == REJECT else f"relabelled as {self.label}"
         plural = "s" if self.hearings != 1 else ""
         where = f" {context_words(self.context)}" if self.context else ""
-        more = f", left so in {self.stood} more" if self.stood else ""
+        more = f", confirmed in {self.stood} more" if self.stood else ""
         return f"{done} in {self.hearings} approved hearing{plural}{where}{more}"
 
     def provenance(self) -> dict:
@@ -158,10 +157,15 @@ class Carried:
         }
 
 
-def _carried_untouched(reviewer_id, provenance) -> bool:
-    return reviewer_id is None and any(
-        isinstance(p, dict) and p.get("detector") == CARRIED for p in provenance or []
-    )
+def _followed(outcome: str, provenance) -> bool:
+    """Whether a span's outcome is the carried decision proposed for it (confirmed, or
+    left standing by the earlier step that applied it without a reviewer)."""
+    for p in provenance or []:
+        if isinstance(p, dict) and p.get("detector") == CARRIED:
+            if p.get("decision") == REJECT:
+                return outcome == REJECT
+            return outcome == f"relabel:{p.get('label')}"
+    return False
 
 
 def _outcome(proposed: str, label: str, status: str) -> str:
@@ -174,7 +178,7 @@ def votes_by_level() -> tuple[dict, dict]:
     """``(form votes, context votes)`` over the approved transcripts, one query: form
     votes ``{(label, form key): Counter(outcome: hearings)}``, each hearing's outcome for
     the form (``reject``, ``keep``, ``relabel:LABEL``, or one of them prefixed ``stood:``
-    where a carried decision was left untouched); context votes the same per
+    where the reviewer followed a carried proposal); context votes the same per
     ``(label, form key, previous, follows)`` (``context_of``) of the form's mentions."""
     rows = (
         Span.objects.filter(
@@ -197,18 +201,18 @@ def votes_by_level() -> tuple[dict, dict]:
             after=Substr("transcript__text", F("end") + 1, Value(CONTEXT_AFTER)),
         )
         .values_list(
-            "transcript_id", "proposal__label", "label", "status", "form", "reviewer_id",
-            "provenance", "before", "after",
+            "transcript_id", "proposal__label", "label", "status", "form", "provenance",
+            "before", "after",
         )
         .iterator(chunk_size=2000)
     )  # fmt: skip
     per_form: dict[tuple, dict[int, Counter]] = defaultdict(lambda: defaultdict(Counter))
     per_context: dict[tuple, dict[int, Counter]] = defaultdict(lambda: defaultdict(Counter))
-    for transcript_id, proposed, label, status, form, reviewer_id, provenance, b, a in rows:
+    for transcript_id, proposed, label, status, form, provenance, b, a in rows:
         key = (proposed, normalize_form(form or ""))
         outcome = _outcome(proposed, label, status)
-        if outcome != KEEP and _carried_untouched(reviewer_id, provenance):
-            outcome = STOOD + outcome  # the machine's carried proposal, left standing
+        if outcome != KEEP and _followed(outcome, provenance):
+            outcome = STOOD + outcome  # the reviewer followed a carried proposal
         per_form[key][transcript_id][outcome] += 1
         per_context[(*key, *context_of(b or "", a or ""))][transcript_id][outcome] += 1
 
@@ -302,19 +306,13 @@ def carried_for(
     return decision
 
 
-def _applied(transcript: Transcript) -> dict[int, dict]:
-    """``{span id: its carried provenance entry}`` of the transcript's carried spans that
-    no reviewer has touched (one query over the few spans that can be: rejected without
-    a reviewer, or suggested with another label than proposed)."""
-    rows = (
-        Span.objects.filter(transcript=transcript, reviewer__isnull=True)
-        .filter(
-            Q(status=Span.Status.REJECTED)
-            | (Q(status=Span.Status.SUGGESTED) & ~Q(label=F("proposal__label")))
-        )
-        .values_list("pk", "provenance")
-    )
+def carried_proposals(transcript: Transcript) -> dict[int, dict]:
+    """``{span id: its carried provenance entry}`` of the transcript's undecided spans
+    with a carried proposal (one query over its suggested spans' provenance)."""
     out = {}
+    rows = Span.objects.filter(transcript=transcript, status=Span.Status.SUGGESTED).values_list(
+        "pk", "provenance"
+    )
     for pk, provenance in rows:
         entry = next(
             (p for p in provenance or [] if isinstance(p, dict) and p.get("detector") == CARRIED),
@@ -328,41 +326,44 @@ def _applied(transcript: Transcript) -> dict[int, dict]:
 def form_carried(*, transcript: Transcript, table: dict) -> None:
     """Mark the forms of ``table`` (``review_form_table``) with what carries for them.
 
-    A form whose mentions arrived decided by a carried decision (``annotation_carried``)
-    shows it (``carried_applied``: how many mentions; its Accept ``a`` reverses a
-    rejection, its label menu a relabel). An undecided form with a decision that carries
-    (a transcript annotated before it carried) is offered it as the first choice: a
-    carried relabel becomes the row's relabel (key ``r``), a carried rejection the row's
-    suggested answer (key ``x``). Never for a name the transcript gives; the reviewer
-    still decides."""
-    applied = _applied(transcript)
+    A form whose undecided mentions hold a carried proposal (``annotation_carried``)
+    shows it (``carried_pending``: how many mentions; ``carried_label``: a relabel's
+    label) with one input that confirms it. An undecided form with a decision that carries
+    but no proposal (a transcript annotated before it carried) shows the decision beside
+    it: a carried relabel becomes the row's relabel (key ``r``), a carried rejection the
+    row's suggested answer. A carried rejection never for a form the transcript gives as
+    a name; the reviewer decides either way."""
+    proposals = carried_proposals(transcript)
     for forms in table.values():
         for form in forms:
-            entries = [applied[o.span_id] for o in form.occurrences if o.span_id in applied]
+            entries = [proposals[o.span_id] for o in form.occurrences if o.span_id in proposals]
             if entries:
                 form.carried = entries[0].get("decision", "")
                 form.carried_why = entries[0].get("why", "")
-                form.carried_applied = len(entries)
+                form.carried_label = entries[0].get("label", "")
+                form.carried_pending = len(entries)
+                if form.carried == RELABEL:
+                    form.alternative = form.carried_label
+                    form.alternative_habit = False
+                    form.alternative_why = form.carried_why
     carried = carried_decisions()
     if not carried:
         return
-    from engine.detectors.given import given_names, is_given_name_term
+    from annotations.services.annotation_carried import named_here
 
-    names = None
+    named = None
     for label, forms in table.items():
         for form in forms:
-            if not form.open or form.carried_applied:
+            if not form.open or form.carried_pending:
                 continue
             decision = carried.get((label, form.key))
             if decision is None:
                 continue
-            if names is None:
-                speakers = transcript.utterances.values_list("speaker", flat=True).distinct()
-                names = set(
-                    given_names(transcript.text, transcript.metadata or {}, speakers=speakers)
-                )
-            if names and is_given_name_term(form.form, names):
-                continue  # a name this transcript gives is never hidden by the corpus
+            if decision.decision == REJECT:
+                if named is None:
+                    named = named_here(transcript=transcript)
+                if form.key in named:
+                    continue  # a name this transcript gives is never offered for rejection
             form.carried = decision.decision
             form.carried_why = decision.why
             if decision.decision == RELABEL:

@@ -1,4 +1,4 @@
-"""Read side of the surface-form table (issue 21): per label, the distinct surface forms
+"""Read side of the surface-form table: per label, the distinct surface forms
 of its spans with their counts, a context line and every occurrence.
 
 One query reads every span of the transcript (``review_span_rows``); forms are grouped
@@ -46,7 +46,8 @@ class FormRow:
     # what reviewers decided for this form in approved transcripts (``selectors.carried``)
     carried: str = ""  # "reject" or "relabel"
     carried_why: str = ""  # "rejected in 4 approved hearings"
-    carried_applied: int = 0  # mentions that arrived so (``annotation_carried``), untouched
+    carried_label: str = ""  # the label a carried decision gives (a relabel's target)
+    carried_pending: int = 0  # undecided mentions holding it as a proposal (to confirm)
 
     @property
     def count(self) -> int:

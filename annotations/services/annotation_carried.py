@@ -1,33 +1,27 @@
-"""The annotation's last step (issue 30, "decisions that carry"): a new transcript's
-suggestions arrive as the reviewers of approved hearings decided them.
+"""The annotation's last step: a new transcript's suggestions arrive with the decisions
+the reviewers of approved hearings made for their forms, as *proposals*.
 
 After the ensemble's suggestions are stored, each one whose surface form carries a
 decision (``annotations.selectors.carried``: rejected or relabelled in at least
 ``CARRY_MIN`` approved hearings, and in ``CARRY_SHARE`` of those where the machine
-proposed it), or, where the form's votes are mixed, whose form *in its context* (the
-previous word or sign, the class of what follows) carries one, is changed as the
-decision says:
+proposed it), or, where the form's votes are mixed, whose form *in its context* carries
+one, gets that decision as a proposal: the span stays *suggested* with the machine's
+label (undecided: Submit, approval, the leak check and every export treat it so), and its
+provenance ends with ``{"detector": "carried", "decision": "reject", "why": "rejected in
+4 approved hearings", ...}``. A person on this transcript confirms it (the form table:
+one input for a form, or for every carried proposal of a label;
+``services.review.carried``), which applies the rejection or relabel as that person's
+decision, or decides otherwise. Nobody else's decision ever stands for this
+transcript's reviewer: an unconfirmed carried rejection released names ("my wife Rose")
+that nobody on the transcript had decided.
 
-- a carried **rejection** arrives *rejected*, with no reviewer: the review page, the
-  form table and the approval summary show it as rejected, and its provenance ends with
-  ``{"detector": "carried", "decision": "reject", "why": "rejected in 4 approved
-  hearings", ...}``; one action (Accept, or the form table's Accept ``a``) reverses it;
-- a carried **relabel** arrives *suggested* with the label the reviewers gave it (its
-  proposal keeps the machine's label), for the reviewer to accept.
+A carried **rejection** is never proposed for a form this transcript gives as a name
+(``engine.detectors.named_here``: the names it gives, a form beside another person
+mention, after "my wife" / "my lawyer is", or proposed as a person by two independent
+members here), and no carried decision is proposed on a machine's possible miss.
 
-Never for a name the transcript itself gives (cover page, speaker tags, a spelled-out
-word, the word after an honorific: ``engine.detectors.given``, the allow-list's rule),
-and never on a machine's possible miss. A carried rejection hides nothing from the leak
-check: if the same word is kept as a name anywhere in the transcript (a span, a cover
-name, a speaker tag), Submit lists the rejected place as a leak (``services.leaks``).
-
-``settings.CARRIED_DECISIONS = False`` turns the step off (the form table still offers
-a carried decision as the first choice).
-
-A carried span that nobody touched (``reviewer`` empty) is still the machine's: a new
-annotation of the transcript replaces it with the suggestions
-(``annotation.transcript_spans_replace``), and once approved it counts as "left as
-carried", not as a reviewer's rejection (``selectors.carried``).
+``settings.CARRIED_DECISIONS = False`` turns the step off (the form table still shows a
+carried decision beside the form).
 """
 
 from __future__ import annotations
@@ -53,7 +47,9 @@ def is_carried(provenance) -> bool:
 
 
 def untouched_carried_ids(*, transcript: Transcript) -> list[int]:
-    """The transcript's carried rejections that no reviewer has touched (the machine's)."""
+    """The transcript's rejected spans with a carried decision and no reviewer: rows an
+    earlier version of this step rejected by itself, which a new annotation replaces by
+    undecided proposals."""
     rows = Span.objects.filter(
         transcript=transcript, status=Span.Status.REJECTED, reviewer__isnull=True
     ).values_list("pk", "provenance")
@@ -61,10 +57,11 @@ def untouched_carried_ids(*, transcript: Transcript) -> list[int]:
 
 
 def carried_apply(*, transcript: Transcript) -> dict[str, int]:
-    """Apply the decisions that carry to ``transcript``'s suggested spans (see the module
-    docstring). Returns ``{"rejected": n, "relabelled": n}``. The caller holds the
-    transaction (``transcript_annotate``)."""
-    done = {"rejected": 0, "relabelled": 0}
+    """Propose the decisions that carry on ``transcript``'s suggested spans (see the
+    module docstring). Returns ``{"reject": n, "relabel": n, "named_here": n}`` (proposals
+    made, and carried rejections not proposed because the transcript gives the form as a
+    name). The caller holds the transaction (``transcript_annotate``)."""
+    done = {"reject": 0, "relabel": 0, "named_here": 0}
     if not getattr(settings, "CARRIED_DECISIONS", True):
         return done  # turned off (a setting; bench_learning --no-carried measures without)
     carried = carried_decisions()
@@ -92,22 +89,43 @@ def carried_apply(*, transcript: Transcript) -> dict[str, int]:
             candidates.append((span, decision))
     if not candidates:
         return done
-    from engine.detectors.given import given_names, is_given_name_term
-
-    speakers = transcript.utterances.exclude(speaker="").values_list("speaker", flat=True)
-    names = given_names(text, transcript.metadata or {}, speakers=set(speakers))
+    named = None
     changed = []
     for span, decision in candidates:
-        form = text[span.start : span.end]
-        if names and is_given_name_term(form, names):
-            continue  # a name this transcript gives is never hidden by the corpus
-        span.provenance = [*(span.provenance or []), decision.provenance()]
         if decision.decision == REJECT:
-            span.status = Span.Status.REJECTED
-            done["rejected"] += 1
-        else:
-            span.label = decision.label
-            done["relabelled"] += 1
+            if named is None:
+                named = named_here(transcript=transcript)
+            if normalize_form(text[span.start : span.end]) in named:
+                done["named_here"] += 1
+                continue  # a name this transcript gives is never proposed for rejection
+        span.provenance = [*(span.provenance or []), decision.provenance()]
+        done[decision.decision] += 1
         changed.append(span)
-    Span.objects.bulk_update(changed, ["status", "label", "provenance"], batch_size=500)
+    Span.objects.bulk_update(changed, ["provenance"], batch_size=500)
     return done
+
+
+def named_here(*, transcript: Transcript) -> dict[str, str]:
+    """``{form key: why}``: the forms ``transcript`` gives as a name
+    (``engine.detectors.named_here.forms_named_here`` over its spans, cover page and
+    speaker tags; two queries)."""
+    from engine.detectors.given import given_names
+    from engine.detectors.named_here import Mention, forms_named_here
+
+    speakers = transcript.utterances.exclude(speaker="").values_list("speaker", flat=True)
+    names = given_names(transcript.text, transcript.metadata or {}, speakers=set(speakers))
+    mentions = [
+        Mention(start, end, label, tuple(provenance or ()), status == Span.Status.REJECTED)
+        for start, end, label, status, provenance in Span.objects.filter(
+            transcript=transcript
+        ).values_list("start", "end", "label", "status", "provenance")
+    ]
+    return forms_named_here(transcript.text, mentions, names=names)
+
+
+def carried_proposal(provenance) -> dict | None:
+    """The carried decision proposed for a span (its provenance entry), or None."""
+    return next(
+        (p for p in provenance or [] if isinstance(p, dict) and p.get("detector") == CARRIED),
+        None,
+    )

@@ -2,7 +2,9 @@
 
 The generator (``engine.synthetic``) knows every mention it wrote, so a transcript
 made from it can be reviewed without a person: suggestions that match the gold exactly
-are accepted, the others rejected, the gold the machine missed is added. The review is
+are accepted, the others rejected, the gold the machine missed is added; carried
+proposals the gold agrees with are confirmed (one input per label), the others decided
+against the proposal one by one. The review is
 audited as what it is (``review.scripted``, with its counts), so nobody mistakes it for
 a person's work. ``load_demo --reviewed`` uses it to give a new installation an approved
 hearing (the dashboard, exports and training have something to show);
@@ -15,9 +17,9 @@ from django.db import transaction
 
 from annotations.models import Span
 from annotations.services import workflow
-from annotations.services.annotation_carried import is_carried
+from annotations.services.annotation_carried import carried_proposal
 from annotations.services.entities import entities_assign
-from annotations.services.review import HUMAN, spans_bulk_save
+from annotations.services.review import HUMAN, spans_bulk_save, spans_confirm_carried
 from anonreview.core.audit import audit_record
 from engine.detectors.names import stored_pieces
 from engine.gold import GoldDoc
@@ -55,18 +57,33 @@ def transcript_review_from_gold(
     wanted = gold_spans_in(transcript, gold)
     workflow.transcript_start_review(transcript=transcript, actor=annotator)
     spans = list(Span.objects.filter(transcript=transcript, status=Span.Status.SUGGESTED))
-    accepted = [s for s in spans if (s.start, s.end, s.label) in wanted]
-    rejected = [s for s in spans if (s.start, s.end, s.label) not in wanted]
-    # a carried rejection (annotation_carried) of a gold mention: reversed, one input each
-    reversed_ = [
-        s
-        for s in Span.objects.filter(
-            transcript=transcript, status=Span.Status.REJECTED, reviewer__isnull=True
-        )
-        if (s.start, s.end, s.label) in wanted and is_carried(s.provenance)
-    ]
+    proposals = {s.pk: carried_proposal(s.provenance) for s in spans}
+    plain = [s for s in spans if proposals[s.pk] is None]
+    accepted = [s for s in plain if (s.start, s.end, s.label) in wanted]
+    rejected = [s for s in plain if (s.start, s.end, s.label) not in wanted]
+    # Carried proposals (annotation_carried): those the gold agrees with are confirmed,
+    # one input per label; the others are decided one by one against the proposal (a
+    # carried rejection of a gold mention is accepted: "reversed").
+    agree, reversed_, overruled = [], [], []
+    for s in spans:
+        entry = proposals[s.pk]
+        if entry is None:
+            continue
+        if entry.get("decision") == "reject":
+            ok = (s.start, s.end, s.label) not in wanted
+        else:
+            ok = (s.start, s.end, entry.get("label")) in wanted
+        if ok:
+            agree.append(s)
+        elif (s.start, s.end, s.label) in wanted:
+            reversed_.append(s)
+        else:
+            overruled.append(s)
     spans_bulk_save(accepted + reversed_, annotator, status=Span.Status.ACCEPTED)
-    spans_bulk_save(rejected, annotator, status=Span.Status.REJECTED)
+    spans_bulk_save(rejected + overruled, annotator, status=Span.Status.REJECTED)
+    confirm_labels = sorted({s.label for s in agree})
+    for label in confirm_labels:
+        spans_confirm_carried(transcript=transcript, actor=annotator, label=label)
     have = set(
         Span.objects.filter(transcript=transcript)
         .exclude(status=Span.Status.REJECTED)
@@ -93,7 +110,9 @@ def transcript_review_from_gold(
         "accepted": len(accepted),
         "rejected": len(rejected),
         "added": len(added),
-        "reversed": len(reversed_),
+        "reversed": len(reversed_) + len(overruled),
+        "confirmed": len(agree),
+        "confirm_inputs": len(confirm_labels),
     }
     audit_record(actor=annotator, event_type="review.scripted", transcript=transcript, after=counts)
     if not answer_leaks:

@@ -37,13 +37,16 @@ logger = logging.getLogger(__name__)
 ACTIONS = (
     "accept", "reject", "relabel", "resize", "add", "delete", "merge", "split",
     "apply_all", "accept_all", "undo", "resume", "flag",
-    "accept_form", "reject_form", "relabel_form", "reject_all", "accept_page",
+    "accept_form", "reject_form", "relabel_form", "reject_all", "accept_page", "confirm_carried",
 )  # fmt: skip
 # Decisions on many spans: one undo step each; the answer's toast offers undo.
 BULK = frozenset(
-    {"accept_all", "accept_form", "reject_form", "relabel_form", "reject_all", "accept_page"}
-)
-# Actions on one span: each needs the span's version (optimistic locking, issue 11).
+    {
+        "accept_all", "accept_form", "reject_form", "relabel_form", "reject_all", "accept_page",
+        "confirm_carried",
+    }
+)  # fmt: skip
+# Actions on one span: each needs the span's version (optimistic locking).
 VERSIONED = frozenset(
     {"accept", "reject", "relabel", "resize", "delete", "apply_all", "split", "flag"}
 )
@@ -256,6 +259,13 @@ def _do(request: HttpRequest, transcript: Transcript, action: str):
         )
         shown = _shown_form(transcript, spans, form)
         return f"Relabelled every “{shown}” as {to} ({len(spans)} spans).", span_id
+    if action == "confirm_carried":
+        form = post.get("form", "")
+        spans = services.spans_confirm_carried(
+            transcript=transcript, actor=actor, label=post.get("label", ""), form=form
+        )
+        what = f"of “{_shown_form(transcript, spans, form)}”" if form else f"of {post.get('label')}"
+        return f"Confirmed the carried decisions {what} ({len(spans)} spans).", span_id
     if action == "reject_all":
         spans = services.spans_reject_all(
             transcript=transcript, actor=actor, entity=post.get("entity") or ""

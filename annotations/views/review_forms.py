@@ -1,5 +1,5 @@
 """The surface-form table: per label, its distinct surface forms with counts and context;
-one input accepts or rejects every mention of a form (issue 21).
+one input accepts or rejects every mention of a form.
 
 The page is keyboard-driven (``static/js/review_forms.js``): ``j``/``k`` move between
 forms, ``a``/``x`` decide the focused form and move on, ``A`` accepts the rest of the
@@ -30,7 +30,9 @@ from annotations.services.review.bulk import normalize_form
 from annotations.views.review import BULK, _do, _needs_confirmation, _transcript
 from annotations.views.review_context import LABEL_KEYS, int_or
 
-FORM_ACTIONS = frozenset({"accept_form", "reject_form", "relabel_form", "accept_all", "undo"})
+FORM_ACTIONS = frozenset(
+    {"accept_form", "reject_form", "relabel_form", "accept_all", "confirm_carried", "undo"}
+)
 # Decisions on one occurrence of a form (its list, ``o``): the review's span services,
 # with the span's version (a stale one answers 409 and redraws the row).
 OCCURRENCE_ACTIONS = frozenset({"accept", "reject", "relabel"})
@@ -62,6 +64,7 @@ def _context(request, transcript, table, label) -> dict:
         "can_edit": refusal is None,
         "refusal": refusal,
         "confirm_above": services.CONFIRM_ABOVE,
+        "carried_open": sum(f.carried_pending for f in table.get(label, [])),
         "label_keys": LABEL_KEYS,
         "label_keys_json": json.dumps(dict(LABEL_KEYS)),
         "progress": selectors.Progress(

@@ -1,6 +1,7 @@
 /* The surface-form table: j/k move between forms, a/x accept/reject every mention of the
  * focused form and move on to the next open one, r (or 1–9) relabels every mention of it,
- * A accepts the rest of the label, o shows every occurrence, h/l switch labels, u undoes,
+ * A accepts the rest of the label, c confirms the focused form's carried proposal and C
+ * every carried proposal of the label (each one input, one undo step), o shows every occurrence, h/l switch labels, u undoes,
  * Esc goes back to the review. A label whose mentions are all decided moves on to the
  * next label with open ones (then back to the review). Actions go one at a time (fast
  * typing never drops one); a row shows its decision at once and the server's answer
@@ -171,6 +172,24 @@
     });
     post("accept_all", { label: root.dataset.label, confirm: "yes" });
   }
+  // Confirm carried proposals: the focused form's (c), or every one of the label (C).
+  function confirmCarried(r, form) {
+    if (!canEdit) return toast("This transcript is read-only for you.", "error");
+    if (!r) {
+      const f = form || document.getElementById("confirm-carried-label");
+      if (!f) return toast("No carried proposal left to confirm in this label.", "info");
+      if (f.dataset.confirm && !window.confirm(f.dataset.confirm)) return;
+      rows().forEach((row) => {
+        if (row.querySelector("form[data-form-action=confirm_carried]")) row.classList.add("pending");
+      });
+      return post("confirm_carried", { label: root.dataset.label, confirm: "yes" });
+    }
+    if (!r.querySelector("form[data-form-action=confirm_carried]")) return toast("No carried proposal on this form.", "info");
+    r.dataset.pending = "1";
+    r.classList.add("pending");
+    post("confirm_carried", { label: r.dataset.label, form: r.dataset.form, confirm: "yes" });
+    if (r.id === current) step(1, true);
+  }
   function toggle(r) {
     r = r || rowById(current);
     if (!r) return;
@@ -315,6 +334,7 @@
     if (action === "accept_form" || action === "reject_form") return decide(action, form.closest("li.fm-row"));
     if (action === "relabel_form") return relabel(form.querySelector("input[name=to]").value, form.closest("li.fm-row"));
     if (action === "accept_all") return acceptRest();
+    if (action === "confirm_carried") return confirmCarried(form.closest("li.fm-row"), form);
     if (action === "undo") return post("undo", {});
   });
   document.addEventListener("click", (e) => {
@@ -386,6 +406,8 @@
       case "a": decide("accept_form"); break;
       case "x": decide("reject_form"); break;
       case "A": acceptRest(); break;
+      case "c": confirmCarried(rowById(current)); break;
+      case "C": confirmCarried(null); break;
       case "r": relabel(); break;
       case "o": case "Enter": toggle(); break;
       case "u": post("undo", {}); break;

@@ -7,9 +7,9 @@
 Over N generated hearings of mixed layouts (seeds from ``--seed``, disjoint from the
 recipe's and the tests'), in order: annotate with the ensemble as it stands, review as
 the gold says, approve, and retrain the domain model every K approvals. Prints per
-hearing: false suggestions (still to reject), carried rejections (arrived rejected by a
-decision that carries, and those on a gold mention), missed gold mentions, reviewer
-inputs, leaks after review, training seconds; then the halving figure: the first
+hearing: false suggestions (still to reject), carried rejections (proposed from
+decisions that carry, confirmed in one input per label; and those on a gold mention),
+missed gold mentions, reviewer inputs (confirmations counted), leaks after review, training seconds; then the halving figure: the first
 hearing against those reviewed after 10 approvals, and each layout's first hearing
 against its later ones (``annotations.benchmarks.learning.curve_summary``). The database is left as it
 was; ``--save`` stores the curve for the Measurements page. docs/measurements.md.

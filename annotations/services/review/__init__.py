@@ -15,7 +15,8 @@ characters into ``Transcript.text``, end exclusive.
 Modules: ``permissions`` (who may edit, errors), ``snapshots`` (audit snapshots, locking,
 versioned saves), ``geometry`` (word boundaries, occurrences), ``spans`` (single-span and
 many-span actions), ``exceptions`` ("not a leak here"), ``bulk`` (a surface form, a group, a page or a label at once, one
-undo step each), ``touched`` (what an action changed, for the view), ``groups`` (reference groups: assign, merge, split, candidates) and
+undo step each), ``carried`` (confirm carried proposals: a form or a label at once, one undo step),
+``touched`` (what an action changed, for the view), ``groups`` (reference groups: assign, merge, split, candidates) and
 ``undo``. Import from this package; the names below are its API.
 """
 
@@ -26,6 +27,11 @@ from annotations.services.review.bulk import (
     spans_accept_page,
     spans_reject_all,
     spans_reject_form,
+)
+from annotations.services.review.carried import (
+    CONFIRM_ACTION,
+    carried_pending,
+    spans_confirm_carried,
 )
 from annotations.services.review.exceptions import NOT_A_LEAK_ACTION, leak_exception_add
 from annotations.services.review.geometry import occurrences, snap_to_words, word_step
@@ -67,14 +73,15 @@ from annotations.services.review.touched import Touched, review_touched
 from annotations.services.review.undo import review_undo, review_undoable
 
 __all__ = [
-    "CONFIRM_ABOVE", "EVENT_PREFIX", "HUMAN", "LEAD_EDITABLE_STATES", "NOT_A_LEAK_ACTION", "OCCURRENCE",
+    "CONFIRM_ABOVE", "CONFIRM_ACTION", "EVENT_PREFIX", "HUMAN", "LEAD_EDITABLE_STATES", "NOT_A_LEAK_ACTION", "OCCURRENCE",
     "UNDO_EVENT",
     "ReviewError", "ReviewPermissionError", "SpanConflict", "Touched",
     "entity_merge", "entity_split", "entity_split_form", "leak_exception_add", "occurrences",
     "review_assign_entities",
     "review_edit_refusal", "review_resume", "review_touched", "review_undo", "review_undoable",
-    "bulk_size", "snap_to_words", "span_accept", "span_add", "span_apply_to_all", "span_delete",
+    "bulk_size", "carried_pending", "snap_to_words", "span_accept", "span_add", "span_apply_to_all", "span_delete",
     "span_flag", "span_reject", "span_relabel", "span_resize", "span_snapshot", "spans_accept_all",
-    "spans_accept_form", "spans_accept_page", "spans_bulk_save", "spans_reject_all",
+    "spans_accept_form", "spans_accept_page", "spans_bulk_save", "spans_confirm_carried",
+    "spans_reject_all",
     "spans_reject_form", "spans_relabel_form", "word_step",
 ]  # fmt: skip

@@ -1,5 +1,5 @@
 """Decisions on many spans at once: every mention of a surface form, every mention of a
-group, the rest of a page, every suggestion of a label (issue 21).
+group, the rest of a page, every suggestion of a label.
 
 Each is one ``@transaction.atomic`` service that checks the actor may edit
 (``_check_edit``), changes the spans in bounded UPDATEs (``IN`` lists of at most
@@ -101,7 +101,7 @@ def _form_spans(*, transcript: Transcript, label: str, form: str, statuses) -> l
 @transaction.atomic
 def spans_accept_form(*, transcript: Transcript, actor, label: str, form: str) -> list[Span]:
     """Accept every mention of ``form`` as ``label`` (undecided or rejected ones). The audit
-    row names the spans, never the form: it is text of the transcript (issue 20)."""
+    row names the spans, never the form: it is text of the transcript."""
     _check_edit(transcript=transcript, actor=actor)
     spans = _form_spans(
         transcript=transcript, label=_label(label), form=form, statuses=(S.SUGGESTED, S.REJECTED)
@@ -188,6 +188,12 @@ def bulk_size(*, transcript: Transcript, action: str, post) -> int:
             return 0
         queryset = queryset.filter(status=S.SUGGESTED, start__gte=low)
         return (queryset.filter(start__lt=high) if high is not None else queryset).count()
+    if action == "confirm_carried":
+        from annotations.services.review.carried import carried_pending
+
+        return carried_pending(
+            transcript=transcript, label=post.get("label", ""), form=post.get("form", "")
+        )
     if action in {"accept_form", "reject_form", "relabel_form"}:
         statuses = {
             "accept_form": (S.SUGGESTED, S.REJECTED),

@@ -38,7 +38,7 @@ def _set_status(
     *, span: Span | int, actor, version: int | None, status: str | Callable, action: str
 ) -> Span:
     """Lock the span (the transcript first), then read it: never read before the lock (a
-    delete committed in between gave a 500, issue 20). ``status`` may be a function of
+    delete committed in between gave a 500). ``status`` may be a function of
     the locked span."""
     locked = _lock_span(span=span, version=version)
     _check_edit(transcript=locked.transcript, actor=actor)
@@ -147,29 +147,16 @@ def _relabel_locked(locked: Span, *, actor, label: str) -> list[Span]:
     return result
 
 
-@transaction.atomic
-def spans_relabel_form(
-    *, transcript: Transcript, actor, label: str, form: str, to: str
+def relabel_locked_spans(
+    transcript: Transcript, spans: list[Span], *, actor, to: str
 ) -> list[Span]:
-    """Relabel every mention of ``form`` as ``label`` to ``to`` (undecided, accepted or
-    added ones; rejected mentions stay rejected) in ONE audit event (``bulk`` "form"): one
-    input and one undo step for "this form is a place, not an organisation". The audit
-    row names the spans, never the form (issue 20)."""
-    _check_edit(transcript=transcript, actor=actor)
-    to = _known_label(to)
-    if to == _known_label(label):
-        raise ReviewError(f"These mentions are {label} already.")
-    spans = _form_spans(
-        transcript=transcript, label=label, form=form,
-        statuses=(Span.Status.SUGGESTED, Span.Status.ACCEPTED, Span.Status.ADDED),
-    )  # fmt: skip
-    if not spans:
-        raise ReviewError("Nothing left to relabel there.")
-    entities_before = _entity_ids(transcript)
-    before = [span_snapshot(s) for s in spans]
-    # A mention that stays one span (most of them) changes in one UPDATE per status; a
-    # PERSON mention cut into name parts goes one by one. (288 mentions one UPDATE each, and
-    # the transcript's text read once per span, took 2 s on a 15,000-word hearing.)
+    """Relabel locked ``spans`` to ``to`` as decided (accepted, or added if the reviewer
+    added them); no audit row, no groups (the caller does both, once). Returns the
+    resulting spans.
+
+    A mention that stays one span (most of them) changes in one UPDATE per status; a
+    PERSON mention cut into name parts goes one by one. (288 mentions one UPDATE each, and
+    the transcript's text read once per span, took 2 s on a 15,000-word hearing.)"""
     text, result, whole = transcript.text, [], {}
     for span in spans:
         span.transcript = transcript
@@ -182,8 +169,32 @@ def spans_relabel_form(
         else:
             result.extend(_relabel_locked(span, actor=actor, label=to))
     for status, group in whole.items():
-        spans_bulk_save(group, actor, label=to, status=status, entity=None)
-    result = _regrouped(transcript, result)
+        for part in chunks(group):  # bounded IN lists
+            spans_bulk_save(part, actor, label=to, status=status, entity=None)
+    return result
+
+
+@transaction.atomic
+def spans_relabel_form(
+    *, transcript: Transcript, actor, label: str, form: str, to: str
+) -> list[Span]:
+    """Relabel every mention of ``form`` as ``label`` to ``to`` (undecided, accepted or
+    added ones; rejected mentions stay rejected) in ONE audit event (``bulk`` "form"): one
+    input and one undo step for "this form is a place, not an organisation". The audit
+    row names the spans, never the form."""
+    _check_edit(transcript=transcript, actor=actor)
+    to = _known_label(to)
+    if to == _known_label(label):
+        raise ReviewError(f"These mentions are {label} already.")
+    spans = _form_spans(
+        transcript=transcript, label=label, form=form,
+        statuses=(Span.Status.SUGGESTED, Span.Status.ACCEPTED, Span.Status.ADDED),
+    )  # fmt: skip
+    if not spans:
+        raise ReviewError("Nothing left to relabel there.")
+    entities_before = _entity_ids(transcript)
+    before = [span_snapshot(s) for s in spans]
+    result = _regrouped(transcript, relabel_locked_spans(transcript, spans, actor=actor, to=to))
     _record(
         actor=actor,
         action="relabel_form",
@@ -293,7 +304,7 @@ def span_add(*, transcript: Transcript, actor, start: int, end: int, label: str)
     if not parts:
         raise ReviewError("The selection holds no name (titles such as Mr. are not names).")
     entities_before = _entity_ids(transcript)
-    # One selection over the pieces of one item (a spelling cut in three, issue 29, 3.2):
+    # One selection over the pieces of one item (a spelling cut in three):
     # the spans wholly inside it are swallowed by the new span, in the same undo step.
     swallowed = []
     if len(parts) == 1:

@@ -142,7 +142,7 @@ class AllowListTerm(models.Model):
 
 class LeakException(models.Model):
     """ "Not a leak here": one occurrence the leak check reports that a reviewer decided is
-    no identifier *at this place* (issue 20). Per occurrence, never global: it holds the
+    no identifier *at this place*. Per occurrence, never global: it holds the
     place (characters into ``Transcript.text``, end exclusive), never the text; audited
     (``review.not_a_leak``) and shown to the lead on the approval screen."""
 
@@ -221,7 +221,7 @@ class TrainedModel(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     trained_at = models.DateTimeField(null=True, blank=True)
-    # The learning loop (issue 30): which family, what started it, whether the ensemble
+    # The learning loop: which family, what started it, whether the ensemble
     # reads it now, and how it compared with the model that was active when it finished.
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.TRANSFORMER)
     trigger = models.CharField(max_length=16, blank=True, help_text="button, approvals or command")
@@ -230,7 +230,7 @@ class TrainedModel(models.Model):
     baseline = models.JSONField(
         default=dict, blank=True, help_text="the then active model's figures on the same gold"
     )
-    decision = models.CharField(max_length=300, blank=True)
+    decision = models.CharField(max_length=600, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -239,7 +239,15 @@ class TrainedModel(models.Model):
                 fields=["active"],
                 condition=models.Q(active=True),
                 name="trained_model_one_active",
-            )
+            ),
+            # One training at a time across every worker and command: at most one row
+            # queued or training (an index on a constant, partial on those states; both
+            # SQLite and PostgreSQL refuse the second insert, whatever the race).
+            models.UniqueConstraint(
+                models.Value(1),
+                condition=models.Q(status__in=["queued", "training"]),
+                name="trained_model_one_training",
+            ),
         ]
 
     def __str__(self) -> str:

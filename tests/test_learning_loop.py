@@ -1,6 +1,7 @@
-"""The learning loop (issue 30): retraining the domain model in the background,
-activation only when not worse, rollback, cancel, interruption, and the ensemble
-reading the active model.
+"""The learning loop: retraining the domain model in the background, activation only
+by the gate (better beyond the noise, on held-out documents other than those the epoch
+was selected on; a tie keeps the active model), one training at a time, rollback, cancel
+(in every phase), interruption, and the ensemble reading the active model.
 
 The engine's trainer is slow (spaCy, minutes), so these tests stand a small trainer in
 for it (``StandIn``) whose models are as good as the test says: that is what deciding
@@ -33,7 +34,12 @@ TEXTS = [
     "Calvin Quill met Nora Alden in Ione on Monday.",
     "Officer Dana Pike drove to Jamestown with Ray Sol.",
     "Ms. Ivy Lark wrote from Soledad to Tom Reed.",
+    "Paul Dunn called Mia Cobb from Tracy.",
+    "Rosa Venn met Hal Ford and Eli Marsh.",
+    "Ms. Jo Pratt saw Ned Oakes in Delano.",
 ]
+# the recipe's documents: training, selection (the best epoch), gate (activation)
+TRAIN, SELECTION, GATE = TEXTS[:2], TEXTS[2:3], TEXTS[3:]
 
 
 def _gold(i: int, text: str) -> GoldDoc:
@@ -57,18 +63,24 @@ class StandIn:
 
     def __init__(self):
         self.quality = 1.0  # of the next model trained
-        self.blind = ""
+        self.blind = ""  # texts (one a line) the next model finds nothing in
         self.gold_by_text: dict[str, list] = {}
         self.steps = 5
         self.on_step = None  # called with the step number
         self.trained = 0
         self.DomainConfig = Config
+        self.selected_on: list[str] = []  # the texts the trainer chose its epoch on
+        self.trained_on: list[str] = []
+        self.scored: list[str] = []  # the texts a model was scored on after training
+        self.best_epoch, self.epochs = 2, 3
 
     def recipe_docs(self):
         docs = [_gold(i, t) for i, t in enumerate(TEXTS)]
-        return docs[:2], docs[2:]
+        return docs[:2], docs[2:3], docs[3:]
 
     def train_domain(self, train, dev, *, config, progress=None):
+        self.selected_on = [d.text for d in dev]
+        self.trained_on = [d.text for d in train]
         for doc in list(train) + list(dev):
             self.gold_by_text[doc.text] = list(doc.spans)
         out = Path(config.out_dir)
@@ -80,9 +92,17 @@ class StandIn:
                 self.on_step(step)
             if progress:
                 progress(Progress(step, self.steps, f"Epoch 1/1 · step {step}"))
-        (out / "meta.json").write_text("{}")
+        history = [{"epoch": e, "f1": 0.5} for e in range(self.epochs + 1)]
+        record = {"epochs": self.epochs, "best_epoch": self.best_epoch, "history": history}
+        (out / "training.json").write_text(json.dumps(record))
         self.trained += 1
-        return SimpleNamespace(model_dir=str(out), figures={}, training_s=0.5, history=[])
+        return SimpleNamespace(
+            model_dir=str(out),
+            figures={"overall": {"exact": {"f1": 0.5}}},
+            training_s=0.5,
+            history=history,
+            best_epoch=self.best_epoch,
+        )
 
     def DomainDetector(self, model_dir=None):  # noqa: N802 (the engine's class name)
         stand_in = self
@@ -95,8 +115,10 @@ class StandIn:
 
         class _Found:
             def detect(self, document):
+                stand_in.scored.append(document.text)
                 gold = stand_in.gold_by_text.get(document.text, [])
-                keep = gold[: round(len(gold) * quality)] if document.text != blind else []
+                blinded = document.text in blind.split("\n")
+                keep = gold[: round(len(gold) * quality)] if not blinded else []
                 return [Detection(s.start, s.end, s.label, detector="domain") for s in keep]
 
         return _Found()
@@ -106,6 +128,7 @@ class StandIn:
 def engine(monkeypatch, settings, tmp_path):
     settings.LEARNING_MODELS_DIR = tmp_path / "trained_models"
     settings.LEARNING_RETRAIN_EVERY = 0
+    settings.LEARNING_GATE = {"min_mentions": 5}  # the stand-in's texts are short
     stand_in = StandIn()
     monkeypatch.setattr(learning_loop, "_domain", lambda: stand_in)
     # held-out gold the models are compared on: the recipe's dev document here
@@ -121,7 +144,7 @@ def retrain(lead, capture) -> TrainedModel:
     return model
 
 
-def test_a_retrained_model_becomes_active_only_when_not_worse_on_held_out_gold(
+def test_a_retrained_model_becomes_active_only_when_better_on_the_gate_and_a_tie_keeps_the_active(
     db, lead, engine, django_capture_on_commit_callbacks
 ):
     engine.quality = 1.0  # better than the shipped model (0.5 of the gold)
@@ -140,17 +163,23 @@ def test_a_retrained_model_becomes_active_only_when_not_worse_on_held_out_gold(
     assert second.decision.startswith("Not activated") and second.baseline["model"] == first.pk
     assert first.active and learning_loop.active_domain_dir() == first.path
 
-    engine.quality = 1.0  # as good as the active model: not worse, so it replaces it
+    engine.quality = 1.0  # as good as the active model: a tie keeps the active model
     third = retrain(lead, django_capture_on_commit_callbacks)
-    assert third.active and TrainedModel.objects.filter(active=True).count() == 1
+    first.refresh_from_db()
+    assert third.status == TrainedModel.Status.READY and not third.active
+    assert first.active and TrainedModel.objects.filter(active=True).count() == 1
+    assert "tie keeps the active model" in third.decision
+    assert third.metrics["gate"]["difference"] == 0.0
     job = Job.objects.get(pk=third.job_id)
-    assert job.status == Job.Status.DONE and job.result["active"] is True
+    assert job.status == Job.Status.DONE and job.result["active"] is False
 
 
 def test_rollback_returns_to_the_previous_model_then_to_the_shipped_one(
     db, lead, engine, django_capture_on_commit_callbacks
 ):
+    engine.quality = 0.75
     first = retrain(lead, django_capture_on_commit_callbacks)
+    engine.quality = 1.0
     second = retrain(lead, django_capture_on_commit_callbacks)
     assert second.active
 
@@ -265,20 +294,22 @@ def test_approvals_queue_a_retraining_every_n(
     assert learning_queue.retrain_after_approval(actor=lead) is None
 
 
-def test_approved_gold_trains_except_the_held_out_transcripts_and_copies(db, engine):
-    made = [make_transcript(TEXTS[i % 3], state=Transcript.State.APPROVED) for i in range(12)]
+def test_approved_gold_trains_except_the_held_out_transcripts_which_split_into_selection_and_gate(
+    db, engine
+):
+    made = [make_transcript(TEXTS[i % 3], state=Transcript.State.APPROVED) for i in range(22)]
     for t in made:
         Span.objects.create(transcript=t, start=0, end=6, label="PERSON", status="accepted")
     copy = make_transcript(TEXTS[0], state=Transcript.State.APPROVED)
     copy.double_of = made[0]
     copy.save()
-    train, held = learning_loop.approved_split()
-    ids = {d.meta["transcript"] for d in train} | {d.meta["transcript"] for d in held}
-    assert ids == {t.pk for t in made}  # the copy is left out
-    assert {d.meta["transcript"] for d in held} == {
-        t.pk for t in made if learning_loop.is_held_out(t.pk)
-    }
-    assert not {d.meta["transcript"] for d in train} & {d.meta["transcript"] for d in held}
+    train, selection, gate = (
+        {d.meta["transcript"] for d in docs} for docs in learning_loop.approved_sets()
+    )
+    assert train | selection | gate == {t.pk for t in made}  # the copy is left out
+    assert selection | gate == {t.pk for t in made if learning_loop.is_held_out(t.pk)}
+    assert selection and gate  # 22 ids hold at least one of each
+    assert not train & selection and not train & gate and not selection & gate
 
 
 class DomainDetector(Detector):
@@ -443,10 +474,12 @@ def test_a_model_better_on_approved_gold_but_worse_on_generated_hearings_stays_i
 ):
     # One held-out approved transcript is thin evidence: the model must not be worse on
     # the recipe's held-out hearings (every layout) either.
+    from annotations.services.learning_gate import is_gate
+
     text = "ALDEN: Calvin Quill met Nora Alden in Ione."
     held, trained_on = None, 0
-    # one approved transcript in five is held out (by id), and the stand-in model knows
-    # the gold of what it was trained on: at least one of each (ids vary by database)
+    # one approved transcript in ten is in the gate set (by id), and the stand-in model
+    # knows the gold of what it was trained on: at least one of each (ids vary by database)
     while held is None or not trained_on:
         t = make_transcript(text, state=Transcript.State.APPROVED)
         for word in ("Calvin", "Quill", "Nora"):
@@ -454,17 +487,18 @@ def test_a_model_better_on_approved_gold_but_worse_on_generated_hearings_stays_i
             Span.objects.create(
                 transcript=t, start=start, end=start + len(word), label="PERSON", status="accepted"
             )
-        if learning_loop.is_held_out(t.pk):
+        if is_gate(t.pk):
             held = held or t
-        else:
+        elif not learning_loop.is_held_out(t.pk):
             trained_on += 1
-    engine.quality, engine.blind = 1.0, TEXTS[2]  # perfect on the approved, blind on generated
+    # perfect on the approved, blind on the generated gate hearings
+    engine.quality, engine.blind = 1.0, "\n".join(GATE)
     model = retrain(lead, django_capture_on_commit_callbacks)
     assert model.status == TrainedModel.Status.READY and not model.active
-    groups = model.metrics["groups"]
-    assert groups["approved"]["f1"] == 1.0 and groups["generated"]["f1"] == 0.0
-    assert model.baseline["groups"]["generated"]["f1"] > 0  # the shipped model finds some
-    assert model.decision.startswith("Not activated: F1 1.000 against")
+    groups = model.metrics["gate"]["groups"]
+    assert groups["approved"]["candidate_f1"] == 1.0 and groups["generated"]["candidate_f1"] == 0.0
+    assert groups["generated"]["active_f1"] > 0  # the shipped model finds some
+    assert model.decision.startswith("Not activated: worse on the generated gold")
     assert "held-out approved transcript" in model.decision
     assert "0.000 against" in model.decision and "held-out generated hearing" in model.decision
 
@@ -487,3 +521,109 @@ def test_the_training_thread_lowers_itself_to_the_configured_niceness(settings):
     assert seen == [min(base + 3, 19)] and len(reports) == 1
     # the caller's own priority is untouched
     assert os.getpriority(os.PRIO_PROCESS, 0) == base
+
+
+def test_the_gate_never_reads_the_documents_the_best_epoch_was_selected_on(
+    db, lead, engine, django_capture_on_commit_callbacks
+):
+    model = retrain(lead, django_capture_on_commit_callbacks)
+    assert set(engine.selected_on) == set(SELECTION)
+    # after training, both models are scored on the gate documents only
+    assert engine.scored and set(engine.scored) == set(GATE)
+    assert not set(engine.scored) & set(engine.selected_on)
+    assert not set(engine.scored) & set(engine.trained_on)
+    # both figures are recorded with their sizes
+    gate, selection = model.metrics["gate"], model.metrics["selection"]
+    assert gate["documents"] == len(GATE) and gate["mentions"] == 16
+    assert selection["documents"] == len(SELECTION) and selection["mentions"] > 0
+    assert gate["low"] is not None and gate["high"] >= gate["low"]
+
+
+def test_the_model_row_agrees_with_its_training_json(
+    db, lead, engine, django_capture_on_commit_callbacks
+):
+    engine.epochs, engine.best_epoch = 3, 2
+    model = retrain(lead, django_capture_on_commit_callbacks)
+    record = json.loads((Path(model.path) / "training.json").read_text())
+    assert (model.epochs, model.best_epoch) == (record["epochs"], record["best_epoch"]) == (3, 2)
+    assert model.metrics["selection"]["best_epoch"] == 2
+
+
+def test_a_second_retrain_is_refused_with_a_sentence_while_one_is_queued(db, lead, engine):
+    first = learning_queue.retrain_start(user=lead)  # queued: no commit, no worker yet
+    with pytest.raises(learning.LearningError, match="already queued or running"):
+        learning_queue.retrain_start(user=lead)
+    # the database refuses it too, whatever the checks before it saw
+    Job.objects.filter(pk=first.job_id).update(status=Job.Status.RUNNING)
+    from django.db import IntegrityError, transaction
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        TrainedModel.objects.create(
+            kind=TrainedModel.Kind.DOMAIN, status=TrainedModel.Status.TRAINING, source="x"
+        )
+    assert TrainedModel.objects.count() == 1
+
+
+def test_a_cancel_stops_the_training_thread_inside_its_data_preparation(db):
+    # The data preparation reports nothing for minutes; it only calls checkpoint() (as
+    # domain_data's loop does per chunk). The job's check raises once it was cancelled:
+    # the thread must stop there, and the call return.
+    import threading
+
+    from engine.progress import Cancelled, checkpoint
+
+    cancelled = threading.Event()
+    in_prep = threading.Event()
+    turns = {"after_cancel": 0}
+
+    def prepare(report):
+        in_prep.set()
+        for _ in range(200_000):  # a limit for a broken cancel, not a speed assertion
+            checkpoint()
+            if cancelled.is_set():
+                turns["after_cancel"] += 1
+            cancelled.wait(0.001)
+        return "prepared"  # never reached when the cancel works
+
+    class JobCallback:
+        def __call__(self, progress):
+            pass
+
+        def check(self):
+            if in_prep.is_set():
+                cancelled.set()
+                raise Cancelled("the job was cancelled")
+
+    with pytest.raises(Cancelled):
+        learning_loop._niced(prepare, JobCallback())
+    assert cancelled.is_set() and turns["after_cancel"] <= 1
+
+
+@pytest.mark.slow
+def test_a_training_whose_wall_clock_runs_past_its_budget_still_finishes_its_epochs(
+    monkeypatch, tmp_path
+):
+    # The budget is CPU time: a training starved of CPU (here: a wall clock that jumps
+    # 600 s at every reading) finishes its epochs as long as it has used less CPU time
+    # than its budget.
+    domain = pytest.importorskip("engine.learning.domain")
+    from engine.synthetic import generate_hearing
+
+    real = domain.time
+    clock = {"t": real.monotonic()}
+
+    def jumping() -> float:
+        clock["t"] += 600.0
+        return clock["t"]
+
+    monkeypatch.setattr(domain, "time", SimpleNamespace(monotonic=jumping))
+    train = [generate_hearing(7101, words=300).gold]
+    dev = [generate_hearing(7102, words=300).gold]
+    config = domain.DomainConfig(
+        out_dir=str(tmp_path / "m"), max_epochs=2, max_seconds=540, swap_share=0.0
+    )
+    result = domain.train_domain(train, dev, config=config)
+    record = domain.read_training(result.model_dir)
+    assert record["stopped_by"] == "epochs"
+    assert [h["epoch"] for h in record["history"]] == [1, 2]
+    assert record["epochs"] == 2 and record["cpu_s"] < 540

@@ -48,7 +48,10 @@ def add_domain_arguments(parser) -> None:
         "--max-seconds",
         type=float,
         default=domain.DomainConfig().max_seconds,
-        help="Training time budget in seconds (the data preparation counts).",
+        help=(
+            "Training budget in CPU seconds of this process (the data preparation counts); "
+            "a wall-clock cap of 12 times it stops a starved run."
+        ),
     )
     group.add_argument(
         "--from-scratch",
@@ -117,7 +120,10 @@ def train_domain_command(command, options, labels, train_docs, test_docs) -> Non
         "labels": info["labels"],
         "train_documents": len(train_docs),
         "heldout_documents": len(dev_docs),
+        "epochs": info.get("epochs"),
         "best_epoch": result.best_epoch,
+        "stopped_by": info.get("stopped_by"),
+        "cpu_s": info.get("cpu_s"),
         "training_s": result.training_s,
         "words_per_s": result.words_per_s,
         "heldout": result.figures,

@@ -1,8 +1,8 @@
-"""Trained detectors' records and the transformer's training (issue 7).
+"""Trained detectors' records and the transformer's training.
 
 Writes go through the ``trained_model_*`` services (audited); the training itself
 (minutes to hours) runs outside any transaction, in the ``train_detector`` command. The
-domain model's retraining in the background (issue 30) is ``learning_loop`` (the work)
+domain model's retraining in the background is ``learning_loop`` (the work)
 and ``learning_queue`` (queueing it); this module keeps what they share: the models
 directory, the gold transcripts, the one-training-at-a-time check and the closing of
 rows whose job ended.
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from annotations.models import TrainedModel
@@ -129,17 +129,25 @@ def trained_model_create(
     base_model: str | None = None,
     user=None,
 ) -> TrainedModel:
-    """A history row for a training that starts now in this process (the command)."""
-    model = TrainedModel.objects.create(
-        status=TrainedModel.Status.TRAINING,
-        path=path,
-        source=source,
-        base_model=base_model or "",
-        labels=list(labels or []),
-        epochs=epochs,
-        seed=seed,
-        created_by=user if getattr(user, "is_authenticated", False) else None,
-    )
+    """A history row for a training that starts now in this process (the command).
+    One training at a time (the ``trained_model_one_training`` constraint): refused with
+    ``LearningError`` while another is queued or training."""
+    try:
+        with transaction.atomic():
+            model = TrainedModel.objects.create(
+                status=TrainedModel.Status.TRAINING,
+                path=path,
+                source=source,
+                base_model=base_model or "",
+                labels=list(labels or []),
+                epochs=epochs,
+                seed=seed,
+                created_by=user if getattr(user, "is_authenticated", False) else None,
+            )
+    except IntegrityError:
+        raise LearningError(
+            "A training is already queued or running; wait for it to end or cancel it."
+        ) from None
     # A job of its own, run in this process: its progress is the row's heartbeat, so a
     # killed command's row is ended by the stale-job sweep, never "Training" forever.
     job = jobs.job_create(kind=Job.Kind.TRAIN, user=model.created_by, message="Training (command)")
@@ -286,7 +294,7 @@ def _with_heartbeat(model: TrainedModel, progress):
 
 def trained_models_fail_for_job(*, job) -> int:
     """A training job was failed from outside its task (the stale sweep, a cancel, a
-    lost connection): its model row says so instead of "training" forever (issue 23).
+    lost connection): its model row says so instead of "training" forever.
     Registered as ``transcripts.hooks.job_failed``; returns how many rows changed."""
     return TrainedModel.objects.filter(
         job_id=job.pk, status__in=[TrainedModel.Status.QUEUED, TrainedModel.Status.TRAINING]
@@ -299,7 +307,7 @@ ORPHANED = "The training stopped before its end (its job ended without it); star
 def trained_models_close_orphans() -> int:
     """Rows still "queued" or "training" whose job has ended (or that never had one and
     whose process is gone: ``train_detector`` rows carry a job too) end as failed with
-    the job's reason: nothing stays "Training" forever (issue 30). Returns how many."""
+    the job's reason: nothing stays "Training" forever. Returns how many."""
     open_rows = TrainedModel.objects.filter(
         status__in=[TrainedModel.Status.QUEUED, TrainedModel.Status.TRAINING]
     ).exclude(job__status__in=[Job.Status.QUEUED, Job.Status.RUNNING])

@@ -1,18 +1,27 @@
-"""Learning from the reviewers in the background (issue 30): the domain model
+"""Learning from the reviewers in the background: the domain model
 (``engine.learning.domain``, spaCy on the CPU) retrained on the shipped recipe's data
-plus the approved gold, made active only when it is not worse than the active one on
-held-out gold, and rolled back in one click.
+plus the approved gold, made active only when it beats the active one on held-out gold
+it was not selected on by more than the figure's noise, and rolled back in one click.
 
 - **Which model the ensemble reads**: the active ``TrainedModel`` of kind ``domain``
   (at most one, a database constraint), else the model shipped in the repository.
   ``active_domain_dir`` is read once per annotation job (one small query);
   ``annotations.services.annotation`` keeps one loaded detector per model directory.
-- **Held-out gold**: one approved transcript in five, chosen by its id
-  (``is_held_out``: every fifth id), never trains any model, so that every model is compared on gold it
-  has not seen. While no approved transcript is held out, the recipe's own held-out
-  hearings (generated) are the comparison, and the page says so.
-- **Not worse**: the new model's exact micro F1 on that gold, rounded to three decimals,
-  is at least the active model's (measured in the same run on the same documents).
+- **Held-out gold** (``learning_gate``): one approved transcript in five, chosen by its
+  id, never trains any model. The held-out documents form two disjoint sets: the
+  *selection* set picks the trainer's best epoch, the *gate* set decides activation
+  (generated hearings of other seeds, and the other half of the held-out approved
+  transcripts), so a retraining that starts from the active model is not judged on the
+  documents it was selected on.
+- **The gate** (``engine.learning.gate.gate_decide``): activation needs a strict
+  improvement of exact micro F1 on the gate set whose bootstrap interval over documents
+  lies above 0, a minimum number of gold mentions, and no group worse; a tie keeps the
+  active model.
+- **One training at a time**: a database constraint (``trained_model_one_training``) allows
+  one queued or training row; ``learning_queue.retrain_start`` refuses a second in words.
+- **Stops when asked**: the training thread runs ``watching`` a callback whose check
+  raises once the job was cancelled; the data preparation, every batch and every
+  scoring pass call it, and the worker waits at most ``JOIN_S`` for the thread.
 - **No half-written model**: training writes ``model-<id>.partial/``; only a model that
   finished and was scored is renamed to ``model-<id>/`` (one rename). A cancelled,
   failed or interrupted run removes its partial directory and ends ``failed`` with its
@@ -28,9 +37,7 @@ from __future__ import annotations
 
 import logging
 import os
-import queue
 import shutil
-import threading
 import time
 from pathlib import Path
 
@@ -38,32 +45,25 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from annotations.models import TrainedModel
+from annotations.services import learning_gate
 from annotations.services.learning import (
     LearningError,
     _failure_words,
-    gold_transcripts,
     models_dir,
 )
+from annotations.services.learning_gate import approved_sets, is_held_out  # noqa: F401 (API)
+from annotations.services.learning_thread import JOIN_S, training_niceness  # noqa: F401 (API)
+from annotations.services.learning_thread import niced as _niced
+from annotations.services.learning_thread import reporter as _reporter
 from anonreview.core.audit import audit_record
 from engine.gold import GoldDoc
-from engine.progress import Cancelled, Progress
+from engine.progress import Cancelled, checkpoint, watching
 from transcripts.services import jobs
 
 logger = logging.getLogger(__name__)
 
 DOMAIN = TrainedModel.Kind.DOMAIN
-HELD_OUT_ONE_IN = 5
 PARTIAL = ".partial"
-PRIORITY = 19  # the training thread's niceness: it yields to the web server and annotation
-
-
-def training_niceness() -> int:
-    """The niceness the training thread lowers itself to: ``settings.LEARNING_TRAINING_NICE``
-    (default 19, the lowest priority). The tests keep their own priority (0): a thread at 19
-    beside busy processes at 0 gets almost no CPU, and a tiny training took minutes."""
-    from django.conf import settings
-
-    return int(getattr(settings, "LEARNING_TRAINING_NICE", PRIORITY))
 
 
 # --- the engine's domain trainer (engine.learning.domain, engine.detectors.domain) -----
@@ -80,16 +80,17 @@ def _domain():
         DomainConfig=trainer.DomainConfig,
         train_domain=trainer.train_domain,
         DomainDetector=detector.DomainDetector,
-        recipe_docs=getattr(trainer, "recipe_docs", None) or _generated_recipe_docs,
+        recipe_docs=_generated_recipe_docs,
         shipped=str(detector.SHIPPED_MODEL),
     )
 
 
-def _generated_recipe_docs() -> tuple[list[GoldDoc], list[GoldDoc]]:
-    """The recipe's generated hearings: the shipped model's recipe
-    (``engine.learning.domain_recipe``: its seeds, families and words), sized by
-    ``settings.LEARNING_RECIPE`` (``hearings``, ``dev``, ``words``); or, where that names
-    ``seeds``, those bph hearings (one in five held out)."""
+def _generated_recipe_docs() -> tuple[list[GoldDoc], list[GoldDoc], list[GoldDoc]]:
+    """The recipe's generated hearings (training, selection, gate): the shipped model's
+    recipe (``engine.learning.domain_recipe``: its seeds, families and words) and its gate
+    hearings, sized by ``settings.LEARNING_RECIPE`` (``hearings``, ``dev``, ``gate``,
+    ``words``); or, where that names ``seeds``, those bph hearings (the last one in five
+    for the gate, the one in five before them for the selection)."""
     from django.conf import settings
 
     from engine.learning import domain_recipe
@@ -99,20 +100,27 @@ def _generated_recipe_docs() -> tuple[list[GoldDoc], list[GoldDoc]]:
         from engine.synthetic import generate_hearing
 
         words = int(recipe.get("words") or 3000)
-        docs = [generate_hearing(int(seed), words=words).gold for seed in recipe["seeds"]]
-        n_dev = max(1, len(docs) // 5) if len(docs) > 1 else 0
-        return docs[: len(docs) - n_dev], docs[len(docs) - n_dev :]
-    return domain_recipe.recipe_docs(
+        docs = []
+        for seed in recipe["seeds"]:
+            checkpoint()
+            docs.append(generate_hearing(int(seed), words=words).gold)
+        n = max(1, len(docs) // 5) if len(docs) > 2 else 0
+        train = docs[: len(docs) - 2 * n] if n else docs
+        return train, docs[len(train) : len(train) + n], docs[len(train) + n :]
+    words = int(recipe.get("words") or domain_recipe.WORDS)
+    train, dev = domain_recipe.recipe_docs(
         hearings=int(recipe.get("hearings") or domain_recipe.HEARINGS),
         dev=int(recipe.get("dev") or domain_recipe.DEV_HEARINGS),
-        words=int(recipe.get("words") or domain_recipe.WORDS),
+        words=words,
     )
+    gate = domain_recipe.gate_docs(int(recipe.get("gate") or domain_recipe.GATE_HEARINGS), words)
+    return train, dev, gate
 
 
-def recipe_docs() -> tuple[list[GoldDoc], list[GoldDoc]]:
-    """The shipped recipe's training and held-out documents (generated hearings)."""
-    train, dev = _domain().recipe_docs()
-    return list(train), list(dev)
+def recipe_docs() -> tuple[list[GoldDoc], list[GoldDoc], list[GoldDoc]]:
+    """The shipped recipe's training, selection and gate documents (generated hearings)."""
+    train, selection, gate = _domain().recipe_docs()
+    return list(train), list(selection), list(gate)
 
 
 def domain_config(*, out_dir: str, seed: int, start_from: str | None = None):
@@ -171,24 +179,6 @@ def _forget(model_dir: str) -> None:
 # --- reads -------------------------------------------------------------------------
 
 
-def is_held_out(transcript_id: int) -> bool:
-    """Whether an approved transcript is held out of every training: every fifth id
-    (stable whatever is approved later; the fifth approval of a new installation is the
-    first held out)."""
-    return transcript_id % HELD_OUT_ONE_IN == 0
-
-
-def approved_split() -> tuple[list[GoldDoc], list[GoldDoc]]:
-    """(training, held-out) gold of the approved transcripts, whole mentions,
-    double-annotation copies excluded (``learning.gold_transcripts``)."""
-    from annotations.services.export import gold_docs
-
-    transcripts = list(gold_transcripts())
-    held = [t for t in transcripts if is_held_out(t.pk)]
-    train = [t for t in transcripts if not is_held_out(t.pk)]
-    return gold_docs(transcripts=train), gold_docs(transcripts=held)
-
-
 def active_model() -> TrainedModel | None:
     return TrainedModel.objects.filter(active=True, kind=DOMAIN).first()
 
@@ -213,19 +203,13 @@ def active_domain_dir() -> str | None:
     return path or None
 
 
-def domain_score(model_dir: str | None, docs: list[GoldDoc]) -> dict:
-    """The domain model alone on ``docs``: exact and token P/R/F1 (``evaluate``'s)."""
+def domain_counts(model_dir: str | None, groups: dict[str, list[GoldDoc]]) -> list:
+    """The domain model alone on every document of ``groups``: per-document exact counts
+    (``engine.learning.gate.DocCounts``), what the gate reads."""
     from engine.detectors.base import Document
-    from engine.evaluation import evaluate_documents
 
     detector = domain_detector(model_dir)
-    preds = {doc.id: list(detector.detect(Document(doc.text, {}))) for doc in docs}
-    scored = evaluate_documents(docs, preds)
-    return {"overall": scored["overall"], "labels": scored["labels"], "documents": len(docs)}
-
-
-def _f1(figures: dict) -> float:
-    return round(float(figures["overall"]["exact"]["f1"]), 3)
+    return learning_gate.model_counts(lambda doc: detector.detect(Document(doc.text, {})), groups)
 
 
 # --- activation and rollback -------------------------------------------------------
@@ -289,89 +273,6 @@ def trained_model_rollback(*, user) -> TrainedModel | None:
 # --- the retraining job --------------------------------------------------------------
 
 
-def _clock(seconds: float) -> str:
-    seconds = int(max(0, seconds))
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def _reporter(job_id: int, started: float):
-    """The trainer's progress → the job's bar (5-90 %) with elapsed time and ETA, at most
-    once a second; a cancelled job raises ``JobStopped`` here (the cancellation point)."""
-    last = [0.0]
-
-    def report(progress: Progress) -> None:
-        now = time.monotonic()
-        if now - last[0] < 1.0 and progress.fraction < 1.0:
-            return
-        last[0] = now
-        elapsed = now - started
-        fraction = progress.fraction
-        eta = (
-            f" · about {_clock(elapsed * (1 - fraction) / fraction)} left"
-            if fraction > 0.02
-            else ""
-        )
-        words = progress.message or "Training"
-        if "elapsed" not in words:  # the trainer's own line says it already
-            words = f"{words} · {_clock(elapsed)} elapsed{eta}"
-        jobs.job_progress(job_id=job_id, progress=5 + int(85 * fraction), message=words)
-
-    return report
-
-
-def _niced(work, progress):
-    """Run ``work(relay)`` in a thread of its own at the lowest CPU priority (Linux: a
-    niceness belongs to a thread, and only this thread is lowered). Its progress reports
-    are handed to ``progress`` here, in the calling thread (which holds the database
-    connection); when ``progress`` raises (a cancelled job), the training thread stops at
-    its next report and that exception is raised here. The thread's own exception is
-    raised here too."""
-    reports: queue.SimpleQueue = queue.SimpleQueue()
-    stop = threading.Event()
-    box: dict = {}
-
-    def relay(report: Progress) -> None:
-        if stop.is_set():
-            raise Cancelled("the job was stopped")
-        reports.put(report)
-
-    niceness = training_niceness()
-
-    def run() -> None:
-        try:
-            if hasattr(os, "setpriority"):
-                try:
-                    tid = threading.get_native_id()
-                    if os.getpriority(os.PRIO_PROCESS, tid) < niceness:
-                        os.setpriority(os.PRIO_PROCESS, tid, niceness)
-                except OSError:
-                    pass
-            box["result"] = work(relay)
-        except BaseException as exc:  # handed to the caller
-            box["error"] = exc
-
-    thread = threading.Thread(target=run, name="domain-training", daemon=True)
-    thread.start()
-    stopped: BaseException | None = None
-    while thread.is_alive() or not reports.empty():
-        try:
-            report = reports.get(timeout=0.2)
-        except queue.Empty:
-            continue
-        if stopped is None and progress is not None:
-            try:
-                progress(report)
-            except BaseException as exc:  # noqa: BLE001 (a cancel, or the caller's error)
-                stopped = exc
-                stop.set()
-    thread.join()
-    if stopped is not None:
-        raise stopped
-    if "error" in box:
-        raise box["error"]
-    return box["result"]
-
-
 def _partial(model: TrainedModel) -> Path:
     return Path(model.path + PARTIAL)
 
@@ -403,44 +304,46 @@ def _stopped_words(exc: BaseException) -> str:
 def domain_retrain(
     *, model: TrainedModel, progress=None, job_id: int | None = None
 ) -> TrainedModel:
-    """Train ``model`` (a row of kind ``domain``) now, in this process, score it and the
-    active model on the held-out gold, keep it only when it finished, and activate it when
-    it is not worse. Any stop (an error, a cancel, Ctrl-C) fails the row with its reason
-    and removes what was written; the exception is raised again."""
+    """Train ``model`` (a row of kind ``domain``) now, in this process, select its best
+    epoch on the selection set, run it and the active model on the gate set, keep it only
+    when it finished, and activate it when the gate says so (``learning_gate``). Any stop
+    (an error, a cancel, Ctrl-C) fails the row with its reason and removes what was
+    written; the exception is raised again."""
     user = model.created_by
     partial = _partial(model)
     try:
-        partial_dirs_remove()
-        recipe_train, recipe_dev = recipe_docs()
-        approved_train, approved_held = approved_split()
-        # Both models are compared on the approved held-out gold and on the recipe's
-        # held-out hearings (every layout family in turn): not worse on either.
-        groups = {"approved": approved_held, "generated": recipe_dev}
-        groups = {name: docs for name, docs in groups.items() if docs}
-        held_what = "+".join(groups) or "none"
-        train = recipe_train + approved_train
-        active_now = active_model()
-        config = domain_config(
-            out_dir=str(partial),
-            seed=model.seed,
-            start_from=active_now.path if active_now else None,
-        )
+        with watching(progress):
+            partial_dirs_remove()
+            recipe_train, recipe_selection, recipe_gate = recipe_docs()
+            approved_train, approved_selection, approved_gate = approved_sets()
+            groups = {"approved": approved_gate, "generated": recipe_gate}
+            groups = {name: docs for name, docs in groups.items() if docs}
+            selection = recipe_selection + approved_selection
+            train = recipe_train + approved_train
+            active_now = active_model()
+            config = domain_config(
+                out_dir=str(partial),
+                seed=model.seed,
+                start_from=active_now.path if active_now else None,
+            )
         result = _niced(
-            lambda relay: domain_train(train, recipe_dev, config=config, progress=relay),
+            lambda relay: domain_train(train, selection, config=config, progress=relay),
             progress,
         )
-        if job_id is not None:
-            jobs.job_progress(job_id=job_id, progress=92, message="Scoring on held-out gold")
-        trained_dir = str(getattr(result, "model_dir", "") or partial)
-        new = _scores(trained_dir, groups)
-        _forget(trained_dir)
-        active = active_model()
-        try:
-            base = _scores(active.path if active else None, groups)
-        except OSError:  # no model to compare with (none shipped in this checkout)
-            base = {"overall": {"exact": {"f1": 0.0}}, "labels": {}, "missing": True, "groups": {}}
-        if job_id is not None:
-            jobs.job_check(job_id=job_id)
+        with watching(progress):
+            if job_id is not None:
+                jobs.job_progress(job_id=job_id, progress=92, message="Scoring on the gate set")
+            trained_dir = str(getattr(result, "model_dir", "") or partial)
+            new = domain_counts(trained_dir, groups)
+            _forget(trained_dir)
+            active = active_model()
+            try:
+                base = domain_counts(active.path if active else None, groups)
+            except OSError:  # no model to compare with (none shipped in this checkout)
+                base = None
+            decision = learning_gate.model_gate(new, base)
+            if job_id is not None:
+                jobs.job_check(job_id=job_id)
         final = Path(model.path)
         if final.exists():
             shutil.rmtree(final)
@@ -452,46 +355,30 @@ def domain_retrain(
     return trained_model_finish_domain(
         model=model,
         result=result,
-        new=new,
-        base=base,
+        decision=decision,
+        groups=groups,
+        selection=selection,
         base_model=active,
-        held_what=held_what,
         train_documents=len(approved_train),
         user=user,
     )
 
 
-def _scores(model_dir: str | None, groups: dict[str, list[GoldDoc]]) -> dict:
-    """Figures on every held-out document, with each group's own (``groups``: F1 and
-    documents per group)."""
-    docs = [doc for group in groups.values() for doc in group]
-    figures = domain_score(model_dir, docs)
-    figures["groups"] = {}
-    for name, group in groups.items():
-        alone = domain_score(model_dir, group) if len(groups) > 1 else figures
-        figures["groups"][name] = {"f1": _f1(alone), "documents": len(group)}
-    return figures
+def _training_record(model_dir: str, result) -> dict:
+    """What the trainer wrote (``training.json``), else what it returned: the row reads
+    its epochs and best epoch from the same place as the file."""
+    try:
+        from engine.learning.domain import read_training
 
-
-def _not_worse(new: dict, base: dict) -> bool:
-    """Not worse on each group of held-out gold (rounded to three decimals)."""
-    if base.get("missing"):
-        return True
-    return all(
-        figures["f1"] >= base["groups"].get(name, {}).get("f1", 0.0)
-        for name, figures in new["groups"].items()
-    )
-
-
-def _group_words(new: dict, base: dict) -> str:
-    names = {"approved": "held-out approved transcript", "generated": "held-out generated hearing"}
-    parts = []
-    for name, figures in new["groups"].items():
-        n = figures["documents"]
-        other = base.get("groups", {}).get(name, {}).get("f1")
-        against = f" against {other:.3f}" if other is not None else ""
-        parts.append(f"{figures['f1']:.3f}{against} on {n} {names[name]}{'s' if n != 1 else ''}")
-    return "; ".join(parts)
+        record = read_training(model_dir)
+    except (OSError, ValueError, ImportError):
+        record = {}
+    history = list(record.get("history") or getattr(result, "history", []) or [])
+    epochs = record.get("epochs")
+    if epochs is None:
+        epochs = sum(1 for h in history if int(h.get("epoch", 1)) > 0)
+    best = record.get("best_epoch", getattr(result, "best_epoch", 0))
+    return {"history": history, "epochs": int(epochs or 0), "best_epoch": int(best or 0)}
 
 
 @transaction.atomic
@@ -506,37 +393,59 @@ def trained_model_fail_domain(*, model: TrainedModel, error: str, user=None) -> 
 
 @transaction.atomic
 def trained_model_finish_domain(
-    *, model, result, new, base, base_model, held_what, train_documents, user=None
+    *, model, result, decision, groups, selection, base_model, train_documents, user=None
 ) -> TrainedModel:
-    """Record a finished retraining and activate it when not worse (one transaction)."""
+    """Record a finished retraining (both figures with their sizes: the selection set's
+    best epoch and the gate's comparison) and activate it when the gate says so (one
+    transaction)."""
     model.refresh_from_db()
+    record = _training_record(model.path, result)
+    gate = decision.as_dict()
+    figures = dict(getattr(result, "figures", {}) or {})
     model.status = TrainedModel.Status.READY
-    model.metrics = {**new, "held_out": held_what}
+    model.metrics = {
+        # the gate's figure is the model's F1 (``TrainedModel.f1``)
+        "overall": {"exact": {"f1": decision.candidate_f1}},
+        "gate": gate,
+        "selection": {
+            "f1": (figures.get("overall") or {}).get("exact", {}).get("f1"),
+            "best_epoch": record["best_epoch"],
+            **learning_gate.sizes(selection),
+            "overall": figures.get("overall") or {},
+        },
+        "labels": figures.get("labels") or {},  # the best epoch's, on the selection set
+        "held_out": "+".join(groups) or "none",
+    }
     model.baseline = {
-        **base,
+        "overall": {"exact": {"f1": decision.active_f1}},
         "model": base_model.pk if base_model else None,
-        "held_out": held_what,
+        "held_out": "+".join(groups) or "none",
     }
     model.train_documents = train_documents
-    model.heldout_documents = new["documents"]
-    model.history = list(getattr(result, "history", []) or [])[:200]
+    model.heldout_documents = decision.documents
+    model.epochs = record["epochs"]
+    model.best_epoch = record["best_epoch"]
+    model.history = record["history"][:200]
     model.training_seconds = float(getattr(result, "training_s", 0.0) or 0.0)
     model.trained_at = timezone.now()
     model.error = ""
     was = f"model {base_model.pk}" if base_model else "the shipped model"
-    better = _not_worse(new, base)
-    model.decision = (
-        f"{'Activated' if better else 'Not activated'}: F1 {_group_words(new, base)} "
-        f"(the active one: {was})"
-    )[:300]
+    model.decision = (f"{learning_gate.decision_words(decision, groups)} (the active one: {was})")[
+        :300
+    ]
     model.save()
     audit_record(
         actor=user,
         event_type="detector_trained",
-        after={"trained_model": model.pk, "exact_f1": _f1(new), "baseline_f1": _f1(base)},
+        after={
+            "trained_model": model.pk,
+            "exact_f1": decision.candidate_f1,
+            "baseline_f1": decision.active_f1,
+            "activate": decision.activate,
+        },
     )
-    if better:
-        model = trained_model_activate(model=model, user=user, reason="not worse on held-out gold")
+    if decision.activate:
+        model = trained_model_activate(model=model, user=user, reason=decision.reason)
     return model
 
 

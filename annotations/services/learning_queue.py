@@ -1,9 +1,9 @@
-"""Queueing the domain model's retraining (issue 30): a lead's button on the Learning
+"""Queueing the domain model's retraining: a lead's button on the Learning
 page, and every ``LEARNING_RETRAIN_EVERY`` approvals (default 5; 0 turns it off).
 
 The work itself is ``annotations.services.learning_loop`` (what ``annotations.tasks``
 imports); this module is the only one that imports the tasks, so that the services
-and the tasks import each other in one direction only (issue 28, finding 14).
+and the tasks import each other in one direction only.
 """
 
 from __future__ import annotations
@@ -11,13 +11,14 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from annotations.models import TrainedModel
 from annotations.services.learning import (
     LearningError,
     gold_transcripts,
     models_dir,
+    trained_models_close_orphans,
     training_job_active,
 )
 from anonreview.core.audit import audit_record
@@ -28,6 +29,7 @@ from transcripts.services import jobs
 logger = logging.getLogger(__name__)
 
 RETRAIN_EVERY = 5
+ALREADY = "A training is already queued or running; wait for it to end or cancel it."
 
 
 def retrain_every() -> int:
@@ -53,18 +55,28 @@ def approvals_since_last_training() -> int:
 
 @transaction.atomic
 def retrain_start(*, user, trigger: str = "button", seed: int = 13) -> TrainedModel:
-    """Queue a retraining of the domain model on the recipe plus the approved gold."""
+    """Queue a retraining of the domain model on the recipe plus the approved gold.
+
+    One training at a time across every worker: the row is inserted under the
+    ``trained_model_one_training`` constraint (one row queued or training), so of two
+    concurrent requests the database lets one in and refuses the other, which raises
+    ``LearningError`` with a sentence. Rows whose job already ended are closed first."""
     if training_job_active() is not None:
-        raise LearningError("A training job is already queued or running; wait for it to end.")
-    model = TrainedModel.objects.create(
-        kind=TrainedModel.Kind.DOMAIN,
-        status=TrainedModel.Status.QUEUED,
-        source="recipe+approved",
-        trigger=trigger,
-        seed=seed,
-        epochs=0,
-        created_by=user if getattr(user, "is_authenticated", False) else None,
-    )
+        raise LearningError(ALREADY)
+    trained_models_close_orphans()
+    try:
+        with transaction.atomic():  # a savepoint: the refusal leaves the caller's transaction
+            model = TrainedModel.objects.create(
+                kind=TrainedModel.Kind.DOMAIN,
+                status=TrainedModel.Status.QUEUED,
+                source="recipe+approved",
+                trigger=trigger,
+                seed=seed,
+                epochs=0,
+                created_by=user if getattr(user, "is_authenticated", False) else None,
+            )
+    except IntegrityError:
+        raise LearningError(ALREADY) from None
     model.path = str(models_dir() / f"model-{model.pk}")
     job = jobs.job_create(kind=Job.Kind.TRAIN, user=model.created_by, message="Queued")
     model.job = job

@@ -15,7 +15,8 @@ from transcripts.services import jobs
 def _rows(metrics: dict) -> list[dict]:
     """Rows for ``annotations/_prf_table.html``: overall first, then each label."""
     rows = []
-    overall = metrics.get("overall") or {}
+    # a retraining's full figures are its selection set's (the gate keeps exact counts)
+    overall = (metrics.get("selection") or {}).get("overall") or metrics.get("overall") or {}
     if overall:
         rows.append({"name": "overall", **overall})
     for label, figures in (metrics.get("labels") or {}).items():

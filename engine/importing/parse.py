@@ -28,7 +28,7 @@ from engine.importing.layout import (
 )
 from engine.importing.pdf import looks_like_pdf, pdf_pages
 from engine.importing.proceeding import proceeding_kind
-from engine.importing.sources import decode_text
+from engine.importing.sources import UNSUPPORTED, decode_text
 from engine.importing.testimony import Testimony
 from engine.importing.textpages import split_text_pages
 
@@ -224,8 +224,11 @@ def split_glued_turns(pages: list[Page]) -> int:
     return count
 
 
-def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtterance]]:
-    """Join the body and certification lines into canonical lines (utterances)."""
+def segment(
+    pages: list[Page], metadata: dict, standalone: frozenset[str] = frozenset()
+) -> tuple[str, list[ParsedUtterance]]:
+    """Join the body and certification lines into canonical lines (utterances);
+    ``standalone``: lines the file marks as headings (Markdown, reStructuredText)."""
     headings = set(HEADINGS)
     for page in pages:
         headings.update(entry.upper() for entry in page.index_entries)
@@ -262,6 +265,7 @@ def segment(pages: list[Page], metadata: dict) -> tuple[str, list[ParsedUtteranc
                 or _STAGE.match(line)
                 or _DECISION_FOOTER.match(line)
                 or _is_heading(line, headings)
+                or line in standalone
                 or (section == BODY and is_caption_line(line))
                 or (row.x0 is None and section == CERTIFICATION and _cert_line_alone(line))
             ):
@@ -408,6 +412,7 @@ def parse_pages(
     source_format: str,
     layout_extra: dict | None = None,
     raw_text: str | None = None,
+    standalone: frozenset[str] = frozenset(),
 ) -> ParsedTranscript:
     stats: dict = {}
     # Invisible characters out before anything reads the text (engine.importing.invisible).
@@ -417,7 +422,7 @@ def parse_pages(
     pages = clean_pages(raw_pages, stats)
     cover_lines = [line for page in pages if page.kind == "cover" for line in page.lines]
     metadata = parse_cover(cover_lines) if cover_lines else empty_metadata()
-    text, utterances = segment(pages, metadata)
+    text, utterances = segment(pages, metadata, standalone)
     notices: list[str] = [invisible_notice(invisible)] if invisible else []
     dropped = [p.number for p in pages if p.kind == "word_index"]
     if dropped:
@@ -469,14 +474,22 @@ def parse_pdf(
         return parse_scanned_pdf(data, on_page=on_page)
 
 
+from engine.importing.captions import (  # noqa: E402
+    CAPTION_SUFFIXES,
+    looks_like_captions,
+    parse_captions,
+)
 from engine.importing.documents import DOCUMENT_SUFFIXES, parse_document  # noqa: E402
+from engine.importing.speech import parse_speech, speech_turns  # noqa: E402
 from engine.importing.text import clean_text  # noqa: E402
 
 
-def parse_text(data: bytes | str) -> ParsedTranscript:
+def parse_text(data: bytes | str, *, standalone: frozenset[str] = frozenset()) -> ParsedTranscript:
     """Parse a plain-text transcript: ``SPEAKER: text`` lines; pages split by form feeds
     or found from their marks (``textpages``); text extracted from a PDF keeps its
-    cover, index, headers and line numbers: they are handled as in a PDF."""
+    cover, index, headers and line numbers: they are handled as in a PDF. A caption file
+    or a timestamped speech-to-text transcript saved as text is read as one
+    (``captions``, ``speech``). ``standalone``: heading lines of a markup file."""
     if isinstance(data, bytes):
         text, encoding = decode_text(data)
     else:
@@ -487,6 +500,10 @@ def parse_text(data: bytes | str) -> ParsedTranscript:
     # Some extractors (pdfium) turn a hyphen at a line end into a soft-hyphen
     # marker and glue the next line (with its margin number) on: "Q-U\ufffe9 I-L-L".
     text = _SOFT_BREAK.sub("-\n", text).replace("\ufffe", "-")
+    if kind := looks_like_captions(text):
+        return parse_captions(text, kind)
+    if (segments := speech_turns(text)) is not None:
+        return parse_speech(segments, extra={"encoding": encoding})
     found = split_text_pages(text)
     extra = {
         "encoding": encoding,
@@ -494,7 +511,13 @@ def parse_text(data: bytes | str) -> ParsedTranscript:
         "number_blocks_removed": found.number_blocks,
         "page_numbers_removed": found.page_numbers,
     }
-    return parse_pages(found.pages, source_format="txt", layout_extra=extra, raw_text=text)
+    return parse_pages(
+        found.pages,
+        source_format="txt",
+        layout_extra=extra,
+        raw_text=text,
+        standalone=frozenset(standalone),
+    )
 
 
 def parse_file(
@@ -508,11 +531,10 @@ def parse_file(
         return parse_pdf(data, on_page=on_page)
     if lower.endswith(".pdf"):
         raise NotSupported("This is not a PDF (the file does not start with %PDF).")
-    if lower.endswith(DOCUMENT_SUFFIXES):  # .docx, .rtf, .md: engine.importing.documents
+    if lower.endswith(DOCUMENT_SUFFIXES):  # .docx, .rtf, .md, .rst: engine.importing.documents
         return parse_document(lower, data)
+    if lower.endswith(CAPTION_SUFFIXES):  # .vtt, .srt: engine.importing.captions
+        return parse_captions(clean_text(decode_text(data)[0]), lower.rsplit(".", 1)[-1])
     if not lower.endswith((".txt", ".text")) and "." in lower.rsplit("/", 1)[-1]:
-        raise NotSupported(
-            "Unsupported file type: import PDFs, .txt, .md, .docx or .rtf files, folders or "
-            ".zip archives."
-        )
+        raise NotSupported(UNSUPPORTED)
     return parse_text(data)

@@ -22,7 +22,10 @@ from engine.importing.errors import (
     UnsafeArchive,
 )
 
-IMPORTABLE = (".pdf", ".txt", ".text", ".md", ".markdown", ".docx", ".rtf")
+IMPORTABLE = (".pdf", ".txt", ".text", ".md", ".markdown", ".rst", ".docx", ".rtf", ".vtt", ".srt")
+# The accepted types in words, for every sentence that names them (upload, command, zip).
+TYPES = "PDF, .txt, .md, .rst, .docx, .rtf, .vtt or .srt"
+UNSUPPORTED = f"Unsupported file type: import {TYPES} files, folders or .zip archives."
 
 
 @dataclass
@@ -119,8 +122,7 @@ def iter_zip(
             yield SourceFile(
                 display,
                 error=NotSupported(
-                    "Unsupported file type in the archive: only PDF, .txt, .md, .docx and .rtf files "
-                    "are imported."
+                    f"Unsupported file type in the archive: only {TYPES} files are imported."
                 ),
             )
             continue
@@ -167,8 +169,7 @@ def iter_bytes(
 def iter_paths(
     paths: list[str], *, max_bytes: int, max_members: int, max_total: int
 ) -> Iterator[SourceFile]:
-    """Files named on the command line; folders are walked (PDF, .txt, .md, .docx, .rtf and
-    .zip files)."""
+    """Files named on the command line; folders are walked (``IMPORTABLE`` and .zip files)."""
     limits = {"max_bytes": max_bytes, "max_members": max_members, "max_total": max_total}
     for raw in paths:
         path = Path(raw)
@@ -183,9 +184,7 @@ def iter_paths(
             if not files:
                 yield SourceFile(
                     raw,
-                    error=NotSupported(
-                        "The folder holds no PDF, .txt, .md, .docx, .rtf or .zip files."
-                    ),
+                    error=NotSupported(f"The folder holds no {TYPES} or .zip files."),
                 )
             for p in files:
                 yield from _read(p, str(p), limits)

@@ -20,14 +20,13 @@ from engine.detectors.names import person_name_parts
 from engine.pseudonymize.leaks import (
     Leak,
     Needle,
-    cover_needles,
+    beside_name_needles,
     find_leaks,
-    honorific_needles,
     is_possible_miss,
+    name_needles,
     possible_miss_needles,
     source_offset,
     span_needles,
-    speaker_tag_needles,
 )
 from transcripts.models import Transcript, Utterance
 
@@ -67,17 +66,15 @@ def transcript_needles(*, transcript: Transcript, scan: str | None = None) -> li
     }
     for form, label in decided:
         needles.extend(span_needles(form, label))
-    needles.extend(cover_needles(transcript.metadata or {}))
-    # Name-shaped text whether or not anyone annotated it: speaker tags, honorifics.
+    # Name-shaped text whether or not anyone annotated it: the cover page, speaker tags,
+    # examination and swearing-in lines, honorifics.
     speakers = (
         Utterance.objects.filter(transcript=transcript)
         .exclude(speaker="")
         .values_list("speaker", flat=True)
         .distinct()
     )
-    for speaker in speakers:
-        needles.extend(speaker_tag_needles(speaker))
-    needles.extend(honorific_needles(text if scan is None else scan))
+    needles.extend(name_needles(text, transcript.metadata or {}, speakers, scan))
     # Undecided possible misses (the safety net's suggestions) block; so do other
     # still-suggested spans (the release rule: nothing undecided leaves), as "suggested".
     for start, end, label, status, provenance in spans:
@@ -134,9 +131,14 @@ def leak_check(
         .distinct()
     )
     scan = None if source is None else transcript.text[source[0] : source[1]]
+    needles = transcript_needles(transcript=transcript, scan=scan)
+    if replacements is not None:
+        # the other part of a name beside an accepted one ("[PERSON_4] Young")
+        part = transcript.text if source is None else scan
+        needles.extend(beside_name_needles(output_text, replacements, part))
     leaks = find_leaks(
         output_text,
-        transcript_needles(transcript=transcript, scan=scan),
+        needles,
         allow=allow,
         replaced=replaced or (),
         protect=given_names(
@@ -174,7 +176,7 @@ def release_leaks(*, transcript: Transcript) -> tuple:
     """``(release text, leaks)``: the release text (tags, reviewed spans only, as
     ``transcript_pseudonymize`` writes it) and its leak check, computed once per state of
     the transcript (``release_state.release_fingerprint``; the approval screen, reading
-    mode, Submit and Approve each ran both, 1–2 s on a 15,000-word hearing, issue 29 §4).
+    mode, Submit and Approve each ran both, 1–2 s on a 15,000-word hearing).
     Read with the fingerprint, so a changed span, group, allow-list term or exception is
     a new state; in this process only."""
     from annotations.services.pseudonymization import transcript_pseudonymize

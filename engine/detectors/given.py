@@ -1,9 +1,9 @@
-"""The names a transcript itself gives (issue 20): its cover page, its speaker tags, the
+"""The names a transcript itself gives: its cover page, its speaker tags, the
 words spelled out letter by letter and the capitalised word after an honorific. Django-free.
 
 A corpus-wide allow-list must never hide one of these: "Good" or "Good morning" may be
 allow-listed, but neither hides anything in a hearing whose facilitator is Jonathon Good,
-nor does a phrase such as "Moreno was" in a hearing of Mr. Moreno (issue 28)
+nor does a phrase such as "Moreno was" in a hearing of Mr. Moreno
 (:func:`is_given_name_term`; :meth:`engine.detectors.clean.AllowList.protecting`), and the
 leak check keeps reporting it (:func:`engine.pseudonymize.leaks.find_leaks`, ``protect``).
 """
@@ -90,7 +90,7 @@ def is_given_name_term(term: str, names: set[str] | frozenset[str]) -> bool:
     """Whether an allow-list ``term`` holds a name this transcript gives, titles and roles
     aside: the bare name (``Good``, ``Calvin Quill``), a title with it (``Mr. Good``), or a
     phrase containing it (``Moreno was``; ``Good morning`` in a hearing whose facilitator
-    is Jonathon Good). Such a term hides nothing in this transcript (issue 28): the name
+    is Jonathon Good). Such a term hides nothing in this transcript: the name
     is suggested and the leak check reports it, and a reviewer who finds the word is no
     name at one place says so there ("not a leak here")."""
     for match in _TERM_WORD.finditer(term):
@@ -110,14 +110,11 @@ def cover_names(metadata: Mapping) -> set[str]:
 
 
 def speaker_tag_names(speakers: Iterable[str]) -> set[str]:
-    """Name words of speaker tags (``INMATE QUILL`` → ``quill``); roles left out."""
-    out = set()
-    for speaker in speakers:
-        for match in _TAG_WORD.finditer(speaker):
-            word = _POSSESSIVE_END.sub("", match.group(0)).rstrip(".")
-            if not is_role_word(word):
-                out.add(name_key(word))
-    return out
+    """Name words of speaker tags (``INMATE QUILL`` → ``quill``, ``MR. JUDGE`` →
+    ``judge``); a tag of roles only names nobody (:func:`tag_name_words`)."""
+    from engine.detectors.role_names import tag_name_words
+
+    return {name_key(word) for speaker in speakers for _s, _e, word in tag_name_words(speaker)}
 
 
 def honorific_names(text: str) -> set[str]:
@@ -180,7 +177,7 @@ def everyday_word_here(text: str, start: int, end: int) -> bool:
     """Whether the title-case word at ``[start, end)``, a name elsewhere (``Ms. May``,
     ``Mr. Long``), is the everyday English word here: it opens a sentence, a line or an
     answer and the next word shows the everyday use (``May I say something?``, ``Long
-    before that``; issue 30: false alarms at Submit); or, in capitals, it stands in a
+    before that``: false alarms at Submit otherwise); or, in capitals, it stands in a
     long line set wholly in capitals (``THE BOARD MAY MODIFY THIS DECISION``). Never an
     honorific's word."""
     from engine.detectors.ordinary import is_ordinary

@@ -84,7 +84,9 @@ def person_name_parts(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Split ``text[start:end]`` into name parts (character offsets into ``text``).
 
     Titles and honorifics (``Mr.``, ``Commissioner``, ``Jr.``) and a trailing possessive
-    (``'s``) are left out; initials (``J.``) are kept as parts without their period.
+    (``'s``) are left out, except a title that the text makes a surname (``Mr. Judge``,
+    ``Carla Justice``: ``engine.detectors.role_names``); initials (``J.``) are kept as
+    parts without their period.
     Hyphenated surnames stay one part (``Smith-Jones``).
     """
     parts = []
@@ -95,10 +97,25 @@ def person_name_parts(text: str, start: int, end: int) -> list[tuple[int, int]]:
         if possessive and e - s > 2:
             e -= len(possessive.group(0))
             word = text[s:e]
-        if not word or word.lower().rstrip(".") in TITLES:
+        if not word:
+            continue
+        key = word.lower().rstrip(".")
+        if key in TITLES and (key in _SUFFIXES or not _title_named_here(text, s, e)):
             continue
         parts.append((s, e))
     return parts
+
+
+# Titles after a name that are never a surname ("John Quill Jr.", "Ann Alden, Esq.").
+_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "esq"})
+
+
+def _title_named_here(text: str, start: int, end: int) -> bool:
+    """A title word that the text makes a surname: after an honorific or a given name
+    (``Mr. Judge``, ``Carla Justice``), not before a name (``Mr. Justice Kennedy``)."""
+    from engine.detectors.role_names import role_word_named_here
+
+    return role_word_named_here(text, start, end)
 
 
 def stored_pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int]]:

@@ -11,10 +11,10 @@ cover page block a release; the others (an ORGANIZATION, an AGE, a state or coun
 again) are reported with ``blocking=False``. A name part that occurs only in lower case (``rose`` for the surname
 ``Rose``) is reported with ``blocking=False`` too: transcribers capitalise names, so it is
 most likely the common word, but a lead sees it. The texts of spans still only suggested
-(``Needle.unreviewed``, reported as kind ``suggested``) block like any other (issue 20: an
+(``Needle.unreviewed``, reported as kind ``suggested``) block like any other (an
 undecided suggestion is not replaced, so its text would be released in clear).
 
-Name-shaped text that no accepted span covers is found too (issue 11): every name part
+Name-shaped text that no accepted span covers is found too: every name part
 of a speaker tag (``INCARCERATED PERSON QUILLFEATHER:``; roles and titles such as
 ``PRESIDING COMMISSIONER`` or ``THE COURT`` are not names), the cover page's person names
 in any case (``quillfeather`` blocks too), the capitalised word after a title or
@@ -42,10 +42,22 @@ from engine.detectors.given import (  # noqa: F401 (ROLE_WORDS: re-exported)
     is_role_word,
 )
 from engine.detectors.names import TITLES, person_name_parts
+from engine.detectors.ordinary import is_ordinary
+from engine.detectors.public import ROLE_WORDS as PUBLIC_ROLE_WORDS
 from engine.detectors.public import PublicTerms
+from engine.detectors.role_names import (
+    ADDRESS_ROLES,
+    FUNCTION_WORDS,
+    NAME_HONORIFICS,
+    line_names,
+    role_word_named_here,
+    strong_given_name,
+    tag_name_words,
+)
 from engine.labels import DIRECT_IDENTIFIERS
 from engine.pseudonymize.dates import MONTHS
 from engine.pseudonymize.keys import cdcr_key, spelled_letters
+from engine.pseudonymize.partial_tags import partial_tag_leaks
 from engine.pseudonymize.subtypes import rule_subtype
 
 TAG = re.compile(r"\[[A-Z][A-Z_]*(?:_\d+)?\]")
@@ -55,6 +67,8 @@ SAFETY_NET = "safety_net"
 POSSIBLE_MISS = "possible_miss"
 SPEAKER_TAG = "speaker_tag"
 HONORIFIC = "honorific"
+SWORN = "sworn"  # the name of an examination or swearing-in line
+BESIDE_NAME = "beside_name"  # a word left in clear beside a person's tag
 # Labels whose mention text is only a leak when it carries a number (``May`` is a verb,
 # ``last year`` identifies nobody).
 NUMERIC_ONLY = frozenset({"DATE", "TIME", "AGE", "HEIGHT"})
@@ -70,6 +84,9 @@ class Needle:
     name_like: bool = False  # lower-case occurrences are non-blocking
     unreviewed: bool = False  # from a still-suggested span: reported as "suggested"; blocks
     coarse: bool = False  # a state or country: identifies no one; reported, never blocking
+    # a role word that this transcript makes a name ("MR. JUDGE", "GEORGE FOREMAN"): found
+    # only where it stands as a name (role_names.role_word_named_here), never as the role
+    role: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,9 +172,11 @@ def span_needles(text: str, label: str) -> list[Needle]:
 
 def name_part_needles(part: str, label: str = "PERSON", kind: str = "name_part") -> list[Needle]:
     part = part.strip().rstrip(".")
-    if len(part) < 2 or part.lower() in TITLES:
+    key = part.lower()
+    if len(part) < 2 or key in NAME_HONORIFICS or key in FUNCTION_WORDS:
         return []
-    needles = [Needle(re.escape(part), kind, label, name_like=True)]
+    role = key in TITLES or is_role_word(part) or key in PUBLIC_ROLE_WORDS
+    needles = [Needle(re.escape(part), kind, label, name_like=True, role=role)]
     letters = spelled_letters(part)
     if len(letters) >= 3:
         needles.append(Needle(r"[\s.\-]+".join(re.escape(c) for c in letters), "spelled", label))
@@ -213,29 +232,116 @@ def cover_needles(metadata: dict) -> list[Needle]:
     return out
 
 
-def speaker_tag_needles(speaker: str) -> list[Needle]:
+def speaker_tag_needles(speaker: str, address_names: Iterable[str] = ()) -> list[Needle]:
     """Needles for every name part of a speaker tag (``INCARCERATED PERSON QUILLFEATHER``
-    → ``QUILLFEATHER``); roles and titles are left out."""
+    → ``QUILLFEATHER``, ``MR. JUDGE`` → ``JUDGE``, ``GEORGE FOREMAN`` → both); a tag of
+    roles only (``THE COURT SECURITY OFFICER``) names nobody (``role_names``)."""
     out: list[Needle] = []
-    for match in _TAG_WORD.finditer(speaker):
-        word = _POSSESSIVE_END.sub("", match.group(0)).rstrip(".")
-        if not is_role_word(word):
-            out.extend(name_part_needles(word, "PERSON", SPEAKER_TAG))
+    for _s, _e, word in tag_name_words(speaker, address_names):
+        out.extend(name_part_needles(word, "PERSON", SPEAKER_TAG))
     return out
 
 
-def honorific_needles(text: str) -> list[Needle]:
+def honorific_needles(text: str, address_names: Iterable[str] = ()) -> list[Needle]:
     """Needles for each capitalised word after a title or honorific (``Mr. Quillfeather``,
-    ``Commissioner Alden``), once per distinct word."""
+    ``Commissioner Alden``), once per distinct word. A role word is one only right after
+    an honorific (``MR. JUDGE``, ``Ms. Justice``), not before a name (``Mr. Justice
+    Kennedy``), and a role of address after ``Mr.`` (``Mr. Foreman``) only when in
+    ``address_names`` (the transcript names someone so in another way)."""
     out: list[Needle] = []
     seen: set[str] = set()
+    named = {w.casefold() for w in address_names}
     for match in _HONORIFIC.finditer(text):
         word = _POSSESSIVE_END.sub("", match.group(1))
-        if is_role_word(word) or word.casefold() in seen:
+        key = word.casefold()
+        if key in seen:
             continue
-        seen.add(word.casefold())
+        if is_role_word(word) or key in TITLES or key in PUBLIC_ROLE_WORDS:
+            title = match.group(0).split()[0].rstrip(".").lower()
+            if title not in NAME_HONORIFICS or key in FUNCTION_WORDS:
+                continue
+            if title in ("mr", "mister") and key in ADDRESS_ROLES and key not in named:
+                continue  # "Mr. Foreman" addressing the grand jury's foreman
+            if not role_word_named_here(text, match.start(1), match.start(1) + len(word)):
+                continue  # "Mr. Justice Kennedy"
+        seen.add(key)
         out.extend(name_part_needles(word, "PERSON", HONORIFIC))
     return out
+
+
+def line_needles(text: str, address_names: Iterable[str] = ()) -> list[Needle]:
+    """Needles for the names of examination and swearing-in lines (``BY MS. SPEAKER:``,
+    ``GEORGE FOREMAN, having been first duly sworn``), once per distinct word."""
+    words = {w.casefold(): w for _s, _e, w in line_names(text, address_names)}
+    return [n for w in words.values() for n in name_part_needles(w, "PERSON", SWORN)]
+
+
+def beside_name_needles(output: str, replacements: Iterable, source: str) -> list[Needle]:
+    """A capitalised word left in clear right after a person's tag whose original is a
+    given name (``[PERSON_4] Young`` of "Daniel Young"), or a given name right before a
+    person's tag (``Daniel [PERSON_5]``): the other part of that person's name.
+    ``replacements``: the pseudonymization's (``label``, ``start``, ``end``, ``out_start``,
+    ``out_end``); ``source``: the canonical text they point into."""
+    from engine.detectors.names import is_given_name
+
+    out: list[Needle] = []
+    seen: set[str] = set()
+    for r in replacements:
+        if getattr(r, "label", "") != "PERSON":
+            continue
+        after = _BESIDE_AFTER.match(output, r.out_end)
+        original = source[r.start : r.end]
+        if after and is_given_name(original) and _beside_word(after.group(1)):
+            seen.add(after.group(1))
+        line_start = output.rfind("\n", 0, r.out_start) + 1
+        before = _BESIDE_BEFORE.search(output, line_start, r.out_start)
+        if before and strong_given_name(before.group(1)):
+            seen.add(before.group(1))
+    for word in seen:
+        out.extend(name_part_needles(word, "PERSON", BESIDE_NAME))
+    return out
+
+
+_BESIDE_AFTER = re.compile(r"[ \t]+([A-Z][a-z]+(?:['’-][A-Z][a-z]+)?|[A-Z]{2,})(?![\w'’-])")
+_BESIDE_BEFORE = re.compile(r"(?<![\w'’.-])([A-Z][a-z]+|[A-Z]{2,})[ \t]+$")
+
+
+def _beside_word(word: str) -> bool:
+    """A word after a given name that can be its surname: no function word, role,
+    month or weekday ("[PERSON_1] Monday", "[PERSON_1] I", "[PERSON_2] The")."""
+    key = word.lower()
+    return not (
+        len(key) < 2
+        or key in FUNCTION_WORDS
+        or key in _CALENDAR_WORDS
+        or key in {"i", "he", "she", "we", "they", "you", "it", "yes", "okay"}
+    )
+
+
+_CALENDAR_WORDS = frozenset(
+    m.lower()
+    for m in (*MONTHS, "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+)
+
+
+def name_needles(
+    text: str, metadata: dict, speakers: Iterable[str], scan: str | None = None
+) -> list[Needle]:
+    """The needles of the people a transcript names whether or not anyone annotated them:
+    its cover page, speaker tags, examination and swearing-in lines and honorifics (read
+    in ``scan``, default ``text``: one part of a long transcript in reading mode)."""
+    from engine.detectors.given import cover_names
+    from engine.detectors.role_names import role_names
+
+    speakers = set(speakers)
+    scan = text if scan is None else scan
+    address = role_names(scan, speakers, cover_names(metadata or {}))
+    needles = cover_needles(metadata or {})
+    for speaker in sorted(speakers):
+        needles.extend(speaker_tag_needles(speaker, address))
+    needles.extend(honorific_needles(scan, address))
+    needles.extend(line_needles(scan, address))
+    return needles
 
 
 def is_possible_miss(provenance) -> bool:
@@ -297,7 +403,7 @@ def _allowed(output: str, allow: Iterable[str], protect: Iterable[str]):
 
 
 # A match ends at a word's end, and not before a contraction's tail: "don" is no leak in
-# "don't" (issue 20), but "Don's" (a possessive) is.
+# "don't", but "Don's" (a possessive) is.
 _WORD_END = r"(?![\w])(?!['’](?!s\b)[^\W\d_])"
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9]+")
 _WORDS = re.compile(rf"(?<!\w)\w+{_WORD_END}")
@@ -356,7 +462,7 @@ def find_leaks(
     (``Good morning``) hides what lies inside its occurrences, in context. A term that
     holds a name the transcript gives (``protect``: keys of
     :func:`engine.detectors.given.given_names`) hides nothing: the bare name, ``Mr.
-    Good``, or a phrase containing it (``Moreno was``; issue 28).
+    Good``, or a phrase containing it (``Moreno was``).
 
     ``replaced``: output ranges that are replacements (``Replacement.out_start/out_end``);
     a surrogate that happens to equal another original (a shifted year) is not a leak.
@@ -373,9 +479,9 @@ def find_leaks(
 
     def inside_court(s: int, e: int) -> bool:
         """Inside the name of a court or a title of the Crown ("the Court of Appeal for
-        Ontario", "Her Majesty the Queen"): public terms, released as they stand (issue 22),
+        Ontario", "Her Majesty the Queen"): public terms, released as they stand,
         whatever else the transcript calls Ontario. Read on the match's line(s), not the
-        whole output (0.3 s on a 15,000-word hearing, issue 29 §4); a court's name cut by a
+        whole output (0.3 s on a 15,000-word hearing); a court's name cut by a
         line break is then no court here: the place is reported, never hidden."""
         return public_kind(s, e) == "court"
 
@@ -400,7 +506,7 @@ def find_leaks(
     for pattern, needle in patterns.items():
         if _PLAIN_WORD.fullmatch(pattern):
             # A plain ASCII word (most name parts): looked up among the output's words
-            # instead of a scan of the whole output per needle (issue 20: speed).
+            # instead of a scan of the whole output per needle (speed).
             if words is None:
                 words = _word_index(output)
             matches = words.get(pattern.lower(), ())
@@ -421,9 +527,16 @@ def find_leaks(
                 continue
             if inside_court(s, e):
                 continue
-            # A cover page's person names block in any case (issue 11); other name-like
-            # needles found only in lower case are most likely the common word.
-            any_case = needle.kind == "cover" and needle.label == "PERSON"
+            if needle.role and not role_word_named_here(output, s, e):
+                continue  # "the judge", "Judge Alden", "THE FOREPERSON" where Mr. Judge testified
+            # A cover page's person names block in any case, unless the lower
+            # case is an everyday word ("a fair trial" where Mr. Fair is counsel); other
+            # name-like needles found only in lower case are most likely the common word.
+            any_case = (
+                needle.kind == "cover"
+                and needle.label == "PERSON"
+                and not (found.islower() and is_ordinary(found))
+            )
             blocking = (
                 (needle.kind in ("cover", POSSIBLE_MISS) or needle.label in DIRECT_IDENTIFIERS)
                 and not (needle.name_like and found.islower() and not any_case)
@@ -449,6 +562,12 @@ def find_leaks(
             previous = seen.get((s, e))
             if previous is None or (leak.blocking and not previous.blocking):
                 seen[(s, e)] = leak
+    # What a partly tagged date, time or age leaves in clear ("14 [MONTH] [YEAR]").
+    for s, e, label, kind in partial_tag_leaks(output):
+        if not inside_tag(s, e):
+            context = output[max(0, s - CONTEXT) : e + CONTEXT].replace("\n", " ")
+            blocking = label in DIRECT_IDENTIFIERS
+            seen.setdefault((s, e), Leak(kind, label, s, e, output[s:e], context, blocking))
     # Drop a leak inside a longer one (the name part inside the full name).
     leaks = sorted(seen.values(), key=lambda x: (x.start, -(x.end - x.start)))
     out: list[Leak] = []

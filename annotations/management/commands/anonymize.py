@@ -22,11 +22,10 @@ from django.core.management.base import BaseCommand
 from engine.pseudonymize import STRATEGIES, SpanInput, key_from_replacements, pseudonymize
 from engine.pseudonymize.keys import closest_name, person_key
 from engine.pseudonymize.leaks import (
-    cover_needles,
+    beside_name_needles,
     find_leaks,
-    honorific_needles,
+    name_needles,
     span_needles,
-    speaker_tag_needles,
 )
 from engine.pseudonymize.refs import RefAssigner
 
@@ -118,11 +117,11 @@ class Command(BaseCommand):
             needles = []
             for s in result.spans:
                 needles.extend(span_needles(parsed.text[s.start : s.end], s.label))
-            needles.extend(cover_needles(parsed.metadata))
-            # Names nobody detected: speaker tags and title + capitalised word (issue 11).
-            for speaker in {u.speaker for u in parsed.utterances if u.speaker}:
-                needles.extend(speaker_tag_needles(speaker))
-            needles.extend(honorific_needles(parsed.text))
+            # Names nobody detected: the cover page, speaker tags, examination and
+            # swearing-in lines, title + capitalised word, a surname beside a given name.
+            speakers = {u.speaker for u in parsed.utterances if u.speaker}
+            needles.extend(name_needles(parsed.text, parsed.metadata, speakers))
+            needles.extend(beside_name_needles(pseudo.text, pseudo.replacements, parsed.text))
             leaks = find_leaks(
                 pseudo.text,
                 needles,

@@ -1,5 +1,5 @@
-"""The strict Content-Security-Policy in Chromium (issue 11, finding 7): the review page's
-htmx and review.js work, nothing is refused, sizes are set without style attributes."""
+"""The strict Content-Security-Policy in Chromium: the review page's
+htmx and the review scripts work, nothing is refused, sizes are set without style attributes."""
 
 import pytest
 from django.urls import reverse

@@ -56,7 +56,7 @@ def span_patch(body: str) -> dict[int, list]:
 
 def _patched(old: tuple[str, str], body: str, span_id: int) -> tuple[str, str]:
     """The old line with the answer's patch of ``span_id`` applied the way the page does
-    (``applySpanPatch`` in static/js/review.js): the mark takes the attributes, its twin
+    (``applySpanPatch`` in static/js/review_marks.js): the mark takes the attributes, its twin
     in the pseudonymized pane is rebuilt."""
     _id, label, status, version, ref, replacement, extra = span_patch(body)[span_id]
     classes = f"span lab-{label} st-{status}" + (f" {extra}" if extra else "")

@@ -1,6 +1,6 @@
-"""Actions the page still held when it was left (issue 21: nothing typed is lost).
+"""Actions the page still held when it was left (nothing typed is lost).
 
-``review.js`` sends what it had not sent yet in one ``keepalive`` request as the page
+``review_actions.js`` sends what it had not sent yet in one ``keepalive`` request as the page
 goes away; they run here in order, each through the review's dispatcher and services
 (one audit event each, as if sent one by one). A span that an earlier action of the
 batch changed is acted on at its new version; ``version_after`` says the page had sent

@@ -167,7 +167,7 @@ def span_patches(
     and a pseudonymized element covering exactly its extent before and after.
     ``replacement`` is ``None`` for a rejected span (its text is kept); ``classes`` are
     the mark's classes after ``span lab-LABEL st-STATUS`` (``dim``, ``miss``). The page
-    (``applySpanPatch`` in ``review.js``) sets those attributes on ``<mark id="s-ID">``
+    (``applySpanPatch`` in ``review_marks.js``) sets those attributes on ``<mark id="s-ID">``
     and rebuilds its ``#p-ID``/``#k-ID`` element, which gives the same line as drawing it
     again (``tests/test_review_answer.py``, ``tests/test_browser_review_real.py``); any
     other span's line is sent whole.

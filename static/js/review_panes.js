@@ -1,7 +1,8 @@
 /* Review workspace, the panes and lists: linking (hover/focus on any [data-ref] lights up
  * every element with that ref), synchronised scrolling, placeholder heights, new entity
  * rows placed in ref order, filters applied on change, and the popover that adds a span
- * from a text selection. review.js drives them through ReviewPanes. */
+ * from a text selection. review_core.js and the parts after it drive them
+ * through ReviewPanes. */
 (function () {
   "use strict";
   const orig = document.getElementById("original");
@@ -152,10 +153,10 @@
   // An answer's out-of-band fragments get their targets before the swap: a new group's
   // row its place in its label's list, a new label its section; a fragment whose target
   // this page never had (the inspector's status of a span it does not show, the removal
-  // of a row it never drew) is left out. htmx then swaps without an error (issue 29, 3.5:
+  // of a row it never drew) is left out. htmx then swaps without an error (there were
   // 16 console errors ``htmx:oobErrorNoTarget`` on the answers to add and apply-to-all).
-  // A fragment inside another one comes in with it and is never left out (issue 28, 12:
-  // a window's pseudonymized lines, left out, came as an empty section marked loaded).
+  // A fragment inside another one comes in with it and is never left out (when
+  // left out, a window's pseudonymized lines came as an empty section marked loaded).
   function placeRow(el) {
     const list = ensureGroup(el.dataset.label).querySelector("ul");
     const k = refKey(el.dataset.ref);
@@ -195,7 +196,7 @@
     });
   }
 
-  // The add popover: ``init`` wires it once review.js knows how to send an action.
+  // The add popover: ``init`` wires it once review_keys.js knows how to send an action.
   let onAdd = () => undefined;
   const opts = { canEdit: false };
   // --- add a span by selecting text ----------------------------------------------------

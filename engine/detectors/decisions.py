@@ -1,4 +1,4 @@
-"""One explicit decision per candidate (issue 30). Django-free.
+"""One explicit decision per candidate. Django-free.
 
 Every candidate a member proposes ends in exactly one of three places:
 
@@ -194,7 +194,7 @@ def left_in_clear(
     return out
 
 
-# The safety net's budget (issue 30): at most this many possible misses per 1,000 words.
+# The safety net's budget: at most this many possible misses per 1,000 words.
 MISSES_PER_1000_WORDS = 5
 
 

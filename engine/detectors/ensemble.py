@@ -215,7 +215,7 @@ class Ensemble:
             spans=[], members={d.name: bool(getattr(d, "second_opinion", False)) for d in detectors}
         )
         total = len(detectors) + 1
-        # The allow-list never hides a name this transcript gives (issue 20): its cover
+        # The allow-list never hides a name this transcript gives: its cover
         # page, speaker tags, spellings and honorifics protect their words here.
         document.artifacts.setdefault(
             "allow_list", self.allow.protecting(given_names(document.text, document.metadata))

@@ -1,5 +1,5 @@
-"""Words a statistical model calls a person that are no name where they stand (issue 29,
-§2). Django-free.
+"""Words a statistical model calls a person that are no name where they stand.
+Django-free.
 
 A learned NER model reads a capitalised word as a name more often than English does: the
 first word of a sentence or of a transcript line (``Traffic was bad``, ``Correct.``,

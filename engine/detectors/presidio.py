@@ -123,7 +123,7 @@ _LOCK = threading.Lock()
 
 @contextlib.contextmanager
 def _without_torch_stack():
-    """Import Presidio without ``torch`` and ``transformers`` (issue 16: ~130 MB a worker).
+    """Import Presidio without ``torch`` and ``transformers`` (~130 MB a worker).
 
     Presidio imports them only for engines this project does not use (its transformers
     NER engine, CUDA detection): ``transformers`` is hidden while Presidio imports (its

@@ -135,7 +135,7 @@ def possible_misses(
             # "Day" where "Ms. Day" testified: shown, not decided; opening a sentence, not
             # where the next word shows the everyday word: a modal before its subject, an
             # adverb before a preposition, an adjective before people ("May I say
-            # something?", "Long before that", "Young people": issue 30)
+            # something?", "Long before that", "Young people")
             reason = "name-word"
         elif len(key) >= 4 and not is_ordinary(key):
             for name, length, first in targets:
@@ -223,7 +223,7 @@ class SafetyNetDetector(Detector):
         ]
 
 
-# Possible misses shown per 1,000 words at most, all reasons together (issue 30): a
+# Possible misses shown per 1,000 words at most, all reasons together: a
 # second-opinion member's lone finds fill only what the other reasons left of it.
 BUDGET_PER_1000 = 5.0
 

@@ -2,7 +2,7 @@
 Django-free.
 
 A file's size on disk says little about its size in memory: deflate inflates up to
-about 1,000 times (a 31 KB ``.docx`` held 30 MB of XML and took 1 GB to parse, issue 28),
+about 1,000 times (a 31 KB ``.docx`` held 30 MB of XML and took 1 GB to parse),
 and bzip2 or LZMA members far more. So before anything is decompressed:
 
 * the archive's own directory is read: how many members it has and the size each one

@@ -1,4 +1,4 @@
-"""Invisible characters removed at import (issue 20, finding 4). Django-free.
+"""Invisible characters removed at import. Django-free.
 
 A zero-width space, joiner or non-joiner, a word joiner, a byte-order mark or a
 bidirectional control inside a name (``Gr\u200been``) splits it for every

@@ -37,7 +37,7 @@ LOW_CONFIDENCE = 60.0
 PAGE_TIMEOUT_S = 300
 # The largest page read by OCR, in points (72 per inch): 30 inches, well above any
 # transcript's paper (letter: 8.5 × 11 in). A 14,400-pt page (200 in, the PDF maximum)
-# would be a 3.6-gigapixel image at 300 dpi (issue 23: Tesseract then failed and the
+# would be a 3.6-gigapixel image at 300 dpi (Tesseract then failed and the
 # message blamed its installation).
 MAX_OCR_POINTS = 30 * 72
 

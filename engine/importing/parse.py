@@ -282,7 +282,7 @@ def segment(
                 # A continuation line. The paragraph's pieces are joined once, at the
                 # end, and only its last two characters are looked at here: joining and
                 # searching the whole paragraph at every line made a file of lines
-                # without recognised speaker turns quadratic (issue 23).
+                # without recognised speaker turns quadratic.
                 para = paras[-1]
                 tail = para["tail"]
                 if not tail:
@@ -375,7 +375,7 @@ def _paragraph_utterances(text: str) -> tuple[str, list[ParsedUtterance]]:
 # Text without page marks (no form feeds, stamps, number blocks or page numbers) is cut
 # into pages of SHEET_LINES lines, more when that would make over MAX_SHEETS pages: the
 # review page loads a few pages at a time (and lists every page in its minimap), and one
-# 200,000-line "page" made it render every line at once (issue 23: over 80 s).
+# 200,000-line "page" made it render every line at once (over 80 s).
 SHEET_LINES = 25
 MAX_SHEETS = 1000
 
@@ -495,7 +495,7 @@ def parse_text(data: bytes | str, *, standalone: frozenset[str] = frozenset()) -
     else:
         text, encoding = data.replace("\r\n", "\n").replace("\r", "\n"), "str"
     # Control characters anywhere removed; a megabyte line split at its speaker tags or
-    # refused with a sentence (engine.importing.text, issue 11).
+    # refused with a sentence (engine.importing.text).
     text = clean_text(text)
     # Some extractors (pdfium) turn a hyphen at a line end into a soft-hyphen
     # marker and glue the next line (with its margin number) on: "Q-U\ufffe9 I-L-L".

@@ -4,7 +4,7 @@ One of ``grand jury``, ``deposition``, ``jury selection``, ``appeal``, ``trial``
 ``hearing``, or None when neither the cover nor the headings before the first turn say.
 The most specific wording wins (a grand jury's cover may also say "hearing"; a jury
 selection volume is part of a trial). Used for the transcript's title, which names the
-kind and nobody (issue 29; issue 28 finding 10). Django-free.
+kind and nobody. Django-free.
 """
 
 from __future__ import annotations

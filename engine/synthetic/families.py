@@ -216,7 +216,7 @@ def _federal(seed: int, words: int) -> FamilyDoc:
     b.line("DIRECT EXAMINATION")
     b.line(f"BY MR. {P(pl.upper())}:")
     # Half of the examination asks about names, dates, places, times and ages (gold for
-    # a model that learns every layout, issue 30); the rest is filler.
+    # a model that learns every layout); the rest is filler.
     exam = _Exam(b, rng, fake, {"city": "Akron", "county": "Summit County"}, marks=("Q.", "A."))
     exam.asker, exam.answerer = f"MR. {P(pl.upper())}", witness
     exam.unseen(seed, 3)

@@ -26,7 +26,8 @@ from .opening import Opening
 from .printed import _index_pages, _split_offsets, _token_at
 from .sections import Sections
 
-# 2: issue 22's round-two hard cases (the same seed gives another text than version 1)
+# 2: the second set of hard cases, ``hard_cases.ROUND_TWO`` (the same seed gives another
+# text than version 1)
 GENERATOR_VERSION = 2
 
 # Hard cases a hearing of the default size always contains (``SyntheticHearing.hard_cases``).
@@ -50,8 +51,8 @@ HARD_CASES: tuple[str, ...] = (
     "age_digits",
     "height_words",
     "height_digits",
-    *hard_cases.NAMES,  # issue 14: cases from unseen transcripts (hard_cases.py)
-    *hard_cases.ROUND_TWO,  # issue 22: what still leaked on unseen transcripts
+    *hard_cases.NAMES,  # cases from unseen transcripts (hard_cases.py)
+    *hard_cases.ROUND_TWO,  # what still leaked on unseen transcripts after NAMES
 )
 
 

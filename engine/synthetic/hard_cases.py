@@ -1,4 +1,4 @@
-"""Hard cases from unseen transcripts (issue 14), written into every synthetic hearing.
+"""Hard cases from unseen transcripts, written into every synthetic hearing.
 Django-free.
 
 Each helper writes marked utterances through the generator (``g.say``, ``g.b.add``), so
@@ -237,7 +237,8 @@ def neighbours(g) -> None:
     )
 
 
-# --- round two (issue 22): kinds 1-8 of what still leaked on unseen transcripts ----------
+# --- the second set (generator version 2): kinds 1-8 of what still leaked on unseen
+# transcripts once the first set was detected -----------------------------------------
 
 ROUND_TWO: tuple[str, ...] = (
     "spoken_address",
@@ -299,7 +300,7 @@ def _ocr(text: str, rng) -> str:
 
 
 def round_two(g) -> None:
-    """Issue 22's kinds, as a short exchange before the closing. Uses its own random
+    """The second set's kinds (``ROUND_TWO``), as a short exchange before the closing. Uses its own random
     stream, so the rest of a seed's hearing does not change."""
     import random
 

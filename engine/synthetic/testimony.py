@@ -146,7 +146,7 @@ class _Exam:
         self.a(f"Yes. {L(self.place['county'], 'st_county')}.")
 
     def leaks(self) -> None:
-        """Kinds that leaked on transcripts nobody here had seen (issue 29 §2, issue 30),
+        """Kinds that leaked on transcripts nobody here had seen,
         made up: a street named by an ordinary word, two-letter surnames, a made-up town in
         speech, a given name that is an ordinary word, alone and in capitals."""
         from .hard_cases import _town
@@ -167,7 +167,7 @@ class _Exam:
         self.a(f"{P(given.upper(), 'word_given_name')} said it. My cousin {P(given)}.")
 
     def unseen(self, seed: int, family: int = 0) -> None:
-        """The kinds that leaked on unseen transcripts (issue 30, ``unseen.py``), in a
+        """The kinds that leaked on unseen transcripts (``unseen.py``), in a
         random stream of their own (the rest of the volume does not change), one per
         family (``family``: 1 grand jury, 2 deposition, 3 federal), so that one seed's
         families hold different names, towns and phrasings."""

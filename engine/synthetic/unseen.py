@@ -1,4 +1,4 @@
-"""Kinds that still leaked on transcripts nobody here had seen (issue 30), written into
+"""Kinds that still leaked on transcripts nobody here had seen, written into
 every layout family with their gold. Django-free.
 
 ``unseen_exchange(ask, answer, rng)`` writes a short exchange through two callables (a

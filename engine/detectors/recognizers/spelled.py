@@ -36,7 +36,7 @@ class SpelledNameRecognizer(RegexRecognizer):
 
     def find_all(self, text: str) -> list[Found]:
         """Dashed spellings one after the other across commas (``T-R-I, N-A``: one
-        spelling said in two breaths) are one span (issue 29, 3.2)."""
+        spelling said in two breaths) are one span."""
         return _joined(super().find_all(text), text, _DASHED_JOIN, "letters-with-dashes")
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
@@ -105,7 +105,7 @@ def _joined(found: list[Found], text: str, join: re.Pattern, pattern: str) -> li
 
 class SpelledOutItemRecognizer(RegexRecognizer):
     """``V as in Victor, E as in Edward``; one span for the whole spelling, its items
-    separated by commas, semicolons, full stops, dashes or a filler (issue 29, 3.2)."""
+    separated by commas, semicolons, full stops, dashes or a filler."""
 
     ENTITY = "SPELLED_OUT_ITEM"
     PATTERNS = (("letter-as-in-word", _SPELLED_OUT, 0.9),)

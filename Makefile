@@ -96,7 +96,7 @@ worker: install secret tesseract
 	$(RUN_ENV) $(PY) manage.py run_workers --workers $(WORKERS) --interval 0.2
 
 # `migrate` too (it writes the secret key first): after `make test` alone the README's
-# command-line tools run (`leak_report` reads the allow-list from the database; issue 23).
+# command-line tools run (`leak_report` reads the allow-list from the database).
 test: install-dev chromium tesseract migrate
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest $(PYTEST_ARGS)

@@ -1,7 +1,7 @@
 """Background tasks of the annotations app. Thin: take ids, call a service.
 
 ``jobs.job_run`` ends each Job truthfully however the work ends (a lost database
-connection included, issue 23).
+connection included).
 """
 
 from django_tasks import task

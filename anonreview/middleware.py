@@ -2,7 +2,7 @@
 
 ``RejectNulMiddleware`` answers 400 with a sentence to a request whose query string or
 form fields hold a NUL character (``%00``): no field of the app takes one, and the
-databases refuse it (PostgreSQL raises on a NUL in text: a 500 before, issue 20).
+databases refuse it (PostgreSQL raises on a NUL in text: a 500 before).
 
 ``NoStoreMiddleware`` marks every response the app's views produce ``Cache-Control:
 no-store`` (review, detail, audit pages and exports show original text; the queue shows

@@ -61,7 +61,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
-    # Before django_tasks_db: its ``db_worker`` command replaces the library's (issue 23).
+    # Before django_tasks_db: its ``db_worker`` command replaces the library's.
     "anonreview.core",
     "django_tasks",
     "django_tasks_db",
@@ -193,7 +193,7 @@ TASKS = {
     }
 }
 
-# Workers (issue 23, docs/workers.md): each ``db_worker`` beats every
+# Workers (docs/workers.md): each ``db_worker`` beats every
 # WORKER_HEARTBEAT_SECONDS from a thread; its running jobs count as orphaned once it has
 # gone unseen for WORKER_GONE_AFTER_SECONDS; it runs WORKER_NICE steps below the server.
 WORKER_HEARTBEAT_SECONDS = float(os.environ.get("WORKER_HEARTBEAT_SECONDS", "10"))
@@ -316,7 +316,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "presidio-analyzer": {"level": "ERROR"},
-        "axes": {"level": "WARNING"},  # its start-up banner on every command (issue 23)
+        "axes": {"level": "WARNING"},  # its start-up banner on every command
         "django.request": {"level": "WARNING"},
         # runserver's request lines, through our formatter (query strings cut).
         "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},

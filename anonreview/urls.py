@@ -13,5 +13,5 @@ urlpatterns = [
 ]
 
 # A refused upload of too many files (DATA_UPLOAD_MAX_NUMBER_FILES) is answered in words
-# on the upload page, not with a bare "Bad Request (400)" (issue 23).
+# on the upload page, not with a bare "Bad Request (400)".
 handler400 = "transcripts.views.importing.bad_request"

@@ -1,4 +1,4 @@
-"""List the import cycles among the project's modules (issue 28, finding 14).
+"""List the import cycles among the project's modules.
 
     .venv/bin/python tools/import_cycles.py [PACKAGE ...]   (default: annotations transcripts)
 

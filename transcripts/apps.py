@@ -11,5 +11,5 @@ class TranscriptsConfig(AppConfig):
         from transcripts.models import Transcript
         from transcripts.services.deletion import erase_on_delete
 
-        # Deleting a transcript, by any path, erases its personal data everywhere (issue 20).
+        # Deleting a transcript, by any path, erases its personal data everywhere.
         pre_delete.connect(erase_on_delete, sender=Transcript, dispatch_uid="transcript-erase")

@@ -155,7 +155,7 @@ class Job(models.Model):
     )
     task_result_id = models.CharField(max_length=64, blank=True)
     # An upload of several files is one batch Job (the page shows it) with one import
-    # Job per file under it, so that every worker can take a file (issue 16).
+    # Job per file under it, so that every worker can take a file.
     batch = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="batch_jobs"
     )
@@ -182,7 +182,7 @@ class StagedUpload(models.Model):
     """An uploaded file waiting for its import job.
 
     The upload request streams the file to ``UPLOAD_STAGING_DIR`` (``path``, relative
-    to it) and answers at once; the worker reads it from there (issue 23: held in memory
+    to it) and answers at once; the worker reads it from there (held in memory
     and written into the database inside the request, a 180 MB zip timed out at 1.7 GB).
     Workers on other machines mount the same directory. ``data`` holds the bytes of
     rows staged before (read if ``path`` is empty). Rows and their files are deleted

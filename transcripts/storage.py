@@ -24,7 +24,7 @@ class DatabaseStorage(Storage):
 
     def _model(self):
         # By name, not by import: transcripts.models imports this module (the file
-        # field's storage), so the arrow runs one way (issue 28, finding 14).
+        # field's storage), so the arrow runs one way.
         from django.apps import apps
 
         return apps.get_model("transcripts", "StoredFile")

@@ -4,7 +4,7 @@
 ``import_job_enqueue``), then deletes the staged files, whether the import succeeded,
 failed or was cancelled, and ends the upload's batch when it was its last file.
 ``jobs.job_run`` ends the Job truthfully however the work ends (a lost database
-connection included, issue 23).
+connection included).
 """
 
 from django_tasks import task

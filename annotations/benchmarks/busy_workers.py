@@ -1,5 +1,5 @@
 """Workers that annotate while a review benchmark runs (``bench_review --session
---busy-workers K``; issue 21: web requests must not queue behind annotation).
+--busy-workers K``: web requests must not queue behind annotation).
 
 ``busy_workers`` starts ``bench_corpus`` (K real ``db_worker`` processes annotating
 generated hearings) on a PostgreSQL database of its own, in a session of its own as a

@@ -69,7 +69,7 @@ def _pct(values: list[float], p: float) -> float:
 def server_environment() -> dict[str, str]:
     """The environment of the benchmark's own server: this one, with plain HTTP forced
     (``HTTPS=0``). It listens on 127.0.0.1 without TLS, so the deployment's HTTPS setting
-    (on by default when DEBUG is off) would redirect the browser to https (issue 28)."""
+    (on by default when DEBUG is off) would redirect the browser to https."""
     import os
 
     return {

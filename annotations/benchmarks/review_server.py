@@ -295,7 +295,7 @@ def measure_review_actions(*, transcript: Transcript, user, repeat: int) -> dict
 
     timed("accept_all_group", "post", accept_group_args)
 
-    # The surface-form table (issue 29, 3.1/3.3): its page, a form relabelled from its row
+    # The surface-form table: its page, a form relabelled from its row
     # (every mention, one input), and one occurrence rejected alone with its list open.
     from annotations.selectors.forms import review_form_table
 

@@ -1,6 +1,6 @@
 """The annotator's session (``bench_review --session``): an oracle annotator in Chromium
 reviews a generated hearing to Submit with the fewest inputs the UI allows, deciding each
-suggestion as the generator's gold says (issue 21).
+suggestion as the generator's gold says.
 
 The hearing is ``build_review_transcript``'s (every gold mention a suggestion, PERSON in
 name parts), with the machine's typical mistakes added so that it is about 97-98% right:

@@ -1,5 +1,5 @@
 """The review at size: a bulk decision and its undo, reading mode and the review page of
-transcripts at the sizes people meet (issue 28: undo of a 6,000-mention form answered 500
+transcripts at the sizes people meet (undo of a 6,000-mention form answered 500
 after 30 s; reading mode of a 14 MB text 7 s, the size limit 500).
 
 ``build_form_transcript`` stores a synthetic transcript of ``mentions`` "Um" taken for a

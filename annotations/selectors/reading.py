@@ -7,7 +7,7 @@ checks it. A longer one (a 200,000-line text import, up to the 50 MB limit) is r
 parts of whole pages of at most that many characters: each request pseudonymizes and
 checks only its part (the spans, cover page and speaker tags of the whole transcript; the
 honorifics and given names of the part), so its cost is bounded by the part, not the
-transcript (issue 28: reading mode of a 14 MB text took 7 s and answered 500 at the size
+transcript (reading mode of a 14 MB text took 7 s and answered 500 at the size
 limit). Offsets are characters into ``Transcript.text``, end exclusive.
 """
 

@@ -173,7 +173,7 @@ def review_span_rows(
 
 # Above these sizes an answer reads every span of the transcript and keeps the ones it
 # draws in Python: no query grows with the number of spans, groups or lines an action
-# touched (SQLite refuses an expression tree deeper than 1,000; issue 21).
+# touched (SQLite refuses an expression tree deeper than 1,000).
 ANSWER_IDS_MAX = 500
 ANSWER_RANGES_MAX = 40
 

@@ -94,7 +94,7 @@ def review_utterances(
     if containing is None:
         return found
     # In Python, not one ``Q`` per offset: the query stays the same size however many
-    # offsets an action touched (issue 21).
+    # offsets an action touched.
     offsets = sorted(set(containing))
 
     def contains(u: Utterance) -> bool:

@@ -110,7 +110,7 @@ def detectors_from_settings(config: list[dict] | None = None) -> list[Detector]:
     return _with_active_domain(detectors)
 
 
-# The learned domain member reads the active model (issue 30): the database's active
+# The learned domain member reads the active model: the database's active
 # TrainedModel, else the model shipped with the detector. One instance per model
 # directory (loaded once per process); a job that finds another active model gets the
 # instance for that one, and the old one is let go.
@@ -401,7 +401,7 @@ def detectors_preload(*, ready_file: str = "") -> None:
     """Load the configured detectors and the subtype classifier and run them once on a
     short text, so that a worker's first transcript does not pay for loading the models
     (with two workers each would pay it at the same time, at the start of the run: about
-    1 s of CPU, issue 16); then touch ``ready_file`` (when given). Reads no database."""
+    1 s of CPU); then touch ``ready_file`` (when given). Reads no database."""
     ensemble = Ensemble(detectors_from_settings())
     failed = ensemble.load_safely()
     if failed:

@@ -4,7 +4,7 @@ again" on a failed transcript.
 
 The work itself is ``annotations.services.annotation`` (what ``annotations.tasks``
 imports); this module imports the tasks, so that the services and the tasks import
-each other in one direction only (issue 28, finding 14)."""
+each other in one direction only."""
 
 from __future__ import annotations
 

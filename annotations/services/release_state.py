@@ -3,7 +3,7 @@ fingerprint: the text and cover, every span (place, label, status, group, versio
 provenance), the groups' refs, the allow-list, the "not a leak here" places, the speakers
 and the pseudonymization settings. Two reads with the same fingerprint give the same
 release text and the same leaks, so the approval screen, reading mode, Submit and Approve
-compute them once per state instead of once per request (issue 29 §4).
+compute them once per state instead of once per request.
 
 ``None`` when the result depends on more than this transcript (pseudonyms scoped to the
 corpus): then nothing is cached."""

@@ -113,7 +113,7 @@ def _charts(snapshot: dict) -> dict:
 
 
 def _learning_curve() -> dict | None:
-    """The latest ``bench_learning`` curve (issue 30) and its chart."""
+    """The latest ``bench_learning`` curve and its chart."""
     job = measurements.learning_curve_latest()
     if job is None:
         return None

@@ -40,7 +40,7 @@ class AuditEvent(models.Model):
 
 
 class WorkerProcess(models.Model):
-    """One running ``db_worker`` process: its liveness row (issue 23).
+    """One running ``db_worker`` process: its liveness row.
 
     The worker's heartbeat thread bumps ``seen_at`` every few seconds, whatever its job
     is doing (a long detector stage reports no progress for minutes). A job belongs to

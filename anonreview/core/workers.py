@@ -1,4 +1,4 @@
-"""Worker processes that outlive a database hiccup and say that they are alive (issue 23).
+"""Worker processes that outlive a database hiccup and say that they are alive.
 
 A ``db_worker`` (``anonreview/core/management/commands/db_worker.py``) registers a
 ``WorkerProcess`` row, lowers its CPU priority below the web server's, and runs a

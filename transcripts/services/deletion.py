@@ -1,4 +1,4 @@
-"""Deleting a transcript deletes its personal data everywhere (issue 20, finding 8).
+"""Deleting a transcript deletes its personal data everywhere.
 
 Personal data lives in the transcript, its spans and the key; elsewhere only ids. What a
 deletion must still reach, because it is not a row that cascades with the transcript:

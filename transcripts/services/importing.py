@@ -73,7 +73,7 @@ class ImportOutcome:
         return data
 
     def stored(self, label: str) -> dict:
-        """What a job's result keeps (issue 20): ids and counts, no personal data — the
+        """What a job's result keeps: ids and counts, no personal data — the
         file is ``label`` (``file 2 (.pdf)``), never its upload name (``Surname-ID-date``),
         and no cover metadata (names, CDCR number, next of kin live in the transcript)."""
         data = self.to_json()

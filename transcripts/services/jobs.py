@@ -424,8 +424,8 @@ def jobs_fail_stale(*, older_than: timedelta | None = None) -> int:
 
 
 def task_rows_close(*, older_than: timedelta | None = None) -> int:
-    """Close django-tasks' own rows left ``RUNNING`` by a worker that died under them
-    (issue 28, finding 8): the row of a task whose Job has ended (the sweep failed it, or
+    """Close django-tasks' own rows left ``RUNNING`` by a worker that died under them:
+    the row of a task whose Job has ended (the sweep failed it, or
     a lead cancelled it) and whose worker process is gone is marked ``FAILED``
     (``anonreview.core.workers.task_results_fail``). A live worker records its task's end
     itself. Reads every running task row: run by ``manage.py fail_stale_jobs``, not on

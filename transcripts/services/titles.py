@@ -1,5 +1,5 @@
 """The title a transcript is given at import: pseudonymous, it names nobody and carries no
-date (issue 28 finding 10: the date reached the dashboard download and the gold's
+date (the date reached the dashboard download and the gold's
 ``meta.title``, while the release replaces it)."""
 
 from engine.importing import ParsedTranscript

@@ -17,14 +17,14 @@ def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
     Returns the batch Job: the upload page shows it (its progress is its files', its
     result every file's outcome once all are done, see ``import_batch_refresh``). One Job
     per file lets every worker take a file: with one Job for the whole upload, one worker
-    imported every file in turn while the others waited (issue 16).
+    imported every file in turn while the others waited.
 
     ``uploads``: objects with ``.name``, ``.size`` and ``.chunks()`` (Django's
     UploadedFile). Files over the size limit or empty are refused here, without
     being stored; their Job ends at once with the reason in words. Accepted files are
     moved (or streamed) to the staging directory, never read into memory, and a
     ``StagedUpload`` row names each in the same transaction as its Job: the request
-    answers in seconds at the size limits (issue 23), and the worker reads the file.
+    answers in seconds at the size limits, and the worker reads the file.
     """
     from django.utils.crypto import get_random_string
 
@@ -45,7 +45,7 @@ def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):
             )
             for i, upload in enumerate(uploads):
                 name = safe_file_name(upload.name or f"file-{i + 1}")
-                label = file_label(i, name)  # jobs and task arguments name no file (issue 20)
+                label = file_label(i, name)  # jobs and task arguments name no file
                 file_job = jobs.job_create(
                     kind=Job.Kind.IMPORT,
                     user=user,

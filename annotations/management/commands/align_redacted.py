@@ -1,4 +1,4 @@
-"""Derive gold spans from a clear document and its redacted version (issue 7).
+"""Derive gold spans from a clear document and its redacted version.
 
     python manage.py align_redacted clear.txt redacted.txt --out gold.jsonl
 

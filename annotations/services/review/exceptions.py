@@ -1,4 +1,4 @@
-""" "Not a leak here": a per-occurrence exception to the leak check (issue 20).
+""" "Not a leak here": a per-occurrence exception to the leak check.
 
 A reviewer marks one place the leak check reports (``Good`` in ``Good morning`` when a
 participant is named Good) as no identifier *here*, with a reason. It is a review

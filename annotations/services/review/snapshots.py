@@ -22,7 +22,7 @@ _RESTORED_FIELDS = (
 
 
 # Provenance keys that hold text of the transcript (a copy's ``original`` name): left out
-# of audit snapshots (issue 20: audit rows keep ids, not name fragments).
+# of audit snapshots (audit rows keep ids, not name fragments).
 TEXT_KEYS = frozenset({"original"})
 
 

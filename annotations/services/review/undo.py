@@ -145,7 +145,7 @@ def _restore(updated: list[tuple[Span, dict, int]]) -> None:
     minus that). A bulk decision's undo is then as many statements as the decision itself
     (one change, "back to suggested, no reviewer", a version back by one), where
     ``bulk_update``'s ``CASE id WHEN …`` per row and field cost 15× the decision at 1,000
-    spans and 20× at 3,000 (issue 28). The spans (objects) get the same values."""
+    spans and 20× at 3,000. The spans (objects) get the same values."""
     now = timezone.now()
     groups: dict[tuple, tuple[dict, int, list[int]]] = {}
     for span, fields, version in updated:

@@ -13,7 +13,7 @@ With ``--text`` it times the text import (``parse_file`` of a ``.txt``) of gener
 files of each ``--lines`` count in three shapes: prose (one sentence per line, no speaker
 turns), short tags the parser does not take for speakers (``B: y1``), and speaker turns.
 The import must be linear in the input: the time per 1,000 lines of the longest file
-within 2× of the shortest's, in every shape (issue 23: 20,000 prose lines took 128 s).
+within 2× of the shortest's, in every shape (20,000 prose lines took 128 s).
 """
 
 import json

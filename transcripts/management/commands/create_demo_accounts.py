@@ -6,7 +6,7 @@ command again changes nothing and says so.
 ``make run`` passes ``--passwords-file var/demo_passwords``: the new passwords are kept
 there (mode 600) instead of printed among the start-up output, and
 ``create_demo_accounts --show-box var/demo_passwords``, the last thing ``make run`` does
-before it serves, prints them in a box and deletes the file (issue 23: printed once, they
+before it serves, prints them in a box and deletes the file (printed once, they
 drowned in the installer's warnings).
 """
 

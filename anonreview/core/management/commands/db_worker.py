@@ -1,4 +1,4 @@
-"""``manage.py db_worker``: django-tasks-db's worker, made to survive (issue 23).
+"""``manage.py db_worker``: django-tasks-db's worker, made to survive.
 
 The same command line as the library's (this app comes before ``django_tasks_db`` in
 ``INSTALLED_APPS``, so its command is the one Django runs), plus:

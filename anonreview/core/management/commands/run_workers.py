@@ -1,5 +1,5 @@
 """``manage.py run_workers [--workers N] [--interval S]``: keep N ``db_worker`` processes
-running, restarting any that dies (issue 23).
+running, restarting any that dies.
 
 ``make run`` starts its workers with this: a worker killed (``kill -9``, out of memory)
 or stopped on an error is started again under the same worker id after a short pause

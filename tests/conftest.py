@@ -70,7 +70,7 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 # The limit of every browser wait (Playwright's actions, waits and ``expect``). Tests wait
 # on conditions, never for a time; the limit only decides when a wait that will not end
 # is a failure, and holds at load 10 on two cores (a 5,000-span action and its undo
-# passed Playwright's 60 s default at load 3 only, issue 28).
+# passed Playwright's 60 s default at load 3 only).
 BROWSER_TIMEOUT_MS = int(os.environ.get("BROWSER_TIMEOUT_MS", "240000"))
 
 

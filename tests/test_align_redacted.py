@@ -141,7 +141,7 @@ def test_align_redacted_command_writes_gold_jsonl_and_reports(tmp_path, capsys):
 
 
 def test_markers_side_by_side_split_their_text_at_its_spaces():
-    # A footer glued to the last utterance (issue 22, kind 6) and tagged part by part:
+    # A footer glued to the last utterance (kind 6) and tagged part by part:
     # each tag takes one spaced word, not whatever the tie between them gives.
     clear = "which ends with the crime. ROSA MARTINEZ B-12345 11/23/09\nNext line here."
     redacted = "which ends with the crime. [PERSON_1] [PERSON_2] [ID_1] [DATE]\nNext line here."

@@ -1,4 +1,4 @@
-"""An allow-list term is no way around Submit or the four-eyes rule (issue 28, finding 2).
+"""An allow-list term is no way around Submit or the four-eyes rule.
 
 The attack: the annotator rejects "Mr. Moreno was received" (Moreno: the incarcerated
 person, on the cover page); Submit lists the leak; a lead adds the term "Moreno was";

@@ -148,7 +148,7 @@ def test_a_failed_annotation_stores_no_exception_message_that_may_quote_the_text
     settings, monkeypatch, django_capture_on_commit_callbacks
 ):
     # A library's message can quote the text it choked on: jobs and transcripts keep the
-    # exception's type only (issue 20, finding 8: personal data only in the transcript).
+    # exception's type only (personal data only in the transcript).
     def choke(**kwargs):
         raise KeyError("Calvin Quill")
 

@@ -1,5 +1,5 @@
 """The browser benchmark's own server (annotations/benchmarks/review_browser.py) serves
-plain HTTP whatever the deployment's HTTPS setting (issue 28, finding 13: run as the
+plain HTTP whatever the deployment's HTTPS setting (run as the
 README shows it, without ``HTTPS=0``, it redirected Chromium to https)."""
 
 import http.client

@@ -1,4 +1,4 @@
-"""The leak list at Submit in Chromium (issue 11, finding 5): the annotator presses Submit,
+"""The leak list at Submit in Chromium: the annotator presses Submit,
 sees the name nobody annotated with a link to its place, adds the span from the list and
 submits again."""
 

@@ -1,4 +1,4 @@
-"""The release rule in Debian's Chromium (issue 20): a lead's Undo on a transcript that was
+"""The release rule in Debian's Chromium: a lead's Undo on a transcript that was
 submitted meanwhile is refused, and the page says why."""
 
 import pytest

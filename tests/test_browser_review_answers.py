@@ -1,4 +1,4 @@
-"""An action's answer swaps without a console error (issue 29, 3.5): adding a span that
+"""An action's answer swaps without a console error: adding a span that
 makes a new group (and a new label) and "suggest at all occurrences" gave 16
 ``htmx:oobErrorNoTarget`` errors; the new group's row and label now get their place."""
 

@@ -526,7 +526,7 @@ def test_rejecting_a_form_of_five_thousand_mentions_then_undo_answers_and_restor
     login_page, live_server, annotator
 ):
     # The undo of a whole-form reject of 6,000 mentions answered 500 after 30 s (its
-    # per-row CASE update): it costs what the rejection cost now (issue 28, finding 3).
+    # per-row CASE update): it costs what the rejection cost now.
     transcript = form_transcript(annotator, mentions=5000)
     page = login_page(annotator)
     dialogs, failures = [], []

@@ -1,4 +1,4 @@
-"""Decisions where the annotator sees them (issue 29, 3.1 and 3.3), in Chromium, typed
+"""Decisions where the annotator sees them, in Chromium, typed
 without waits: one occurrence of a form decided alone from the form's list, by key and by
 mouse, each its own undo step; a label menu on every row relabels a form without a focus
 click first. Screenshots at 1280×720 under /tmp/shots/."""

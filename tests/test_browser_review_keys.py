@@ -96,7 +96,7 @@ def test_fifty_j_and_a_or_x_pairs_typed_without_waits_give_the_fifty_intended_de
     )
     page = open_review(login_page(annotator), live_server, transcript, auto_advance=False)
     # Start near the end of the first window: the 50 pairs run on into windows that load
-    # while the keys arrive (before issue 13: 18 decided, 13 of them right).
+    # while the keys arrive (when focus followed the answers: 18 decided, 13 of them right).
     start = page.evaluate(
         """() => { const m = document.querySelectorAll('#original .win.loaded mark');
         const x = m[m.length - 5]; x.scrollIntoView(); x.click(); return Number(x.dataset.spanId); }"""

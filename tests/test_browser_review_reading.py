@@ -1,4 +1,4 @@
-"""Reading mode in Chromium (issue 29, 3.4): the count of places still readable opens a
+"""Reading mode in Chromium: the count of places still readable opens a
 list of them, each with a link to the review page at its span or line, and a marked word
 in the text leads there too."""
 

@@ -1,4 +1,4 @@
-"""A spelling is one item in the browser too (issue 29, 3.2): from the first piece of a
+"""A spelling is one item in the browser too: from the first piece of a
 phonetic spelling that arrived in pieces, the right-edge key takes each next piece whole,
 so the spelling ends as one span (one tag), and one undo brings the pieces back."""
 

@@ -41,8 +41,8 @@ def test_anonymize_text_file_writes_outputs_and_leaves_no_rows(tmp_path, capsys)
     files = json.loads(capsys.readouterr().out)["files"]
     assert [f["ok"] for f in files] == [True, True, False]
     summary = files[0]
-    # The leak check also looks at speaker tags (issue 11); the speaker-tag recognizer
-    # (issue 14) marks "ALDEN" in "PRESIDING COMMISSIONER ALDEN:", so nothing leaks.
+    # The leak check also looks at speaker tags; the speaker-tag recognizer
+    # marks "ALDEN" in "PRESIDING COMMISSIONER ALDEN:", so nothing leaks.
     assert summary["ok"]
     assert summary["leaks_by_label"] == {}, summary["leaks_by_label"]
     assert "Reyes" not in (tmp_path / "out" / "hearing-two.txt").read_text()

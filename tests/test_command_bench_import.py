@@ -1,4 +1,4 @@
-"""``bench_import --text``: the text import is linear in the input (issue 23).
+"""``bench_import --text``: the text import is linear in the input.
 
 A file of lines without recognised speaker turns (prose, or ``B: y1`` tags) used to
 import in quadratic time: every continuation line searched and copied the whole

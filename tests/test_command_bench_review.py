@@ -7,7 +7,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_bench_review_times_every_action_as_a_user_with_the_annotator_role(capsys):
-    # The benchmark's user needs the role group as well as the assignment (issue 11);
+    # The benchmark's user needs the role group as well as the assignment;
     # without it every request answered 404 and the command stopped at the page load.
     call_command("bench_review", "--words", "1500", "--spans", "120", "--repeat", "1", "--json")
     result = json.loads(capsys.readouterr().out)
@@ -41,8 +41,7 @@ def test_bench_review_actions_do_not_depend_on_the_deployments_https_setting(cap
 
 
 def test_bench_review_layout_times_the_actions_on_a_question_and_answer_transcript(capsys):
-    # Issue 29 §4 asks for the figures on a Q/A transcript too; bench_review built a
-    # parole hearing only (no --layout).
+    # The figures on a Q/A transcript too, not only on a parole hearing (--layout).
     call_command("bench_review", "--layout", "grand_jury", "--words", "1500",
                  "--spans", "1000", "--repeat", "1", "--json")  # fmt: skip
     result = json.loads(capsys.readouterr().out)

@@ -1,4 +1,4 @@
-"""``manage.py db_worker`` survives a database that drops its connections (issue 23).
+"""``manage.py db_worker`` survives a database that drops its connections.
 
 On PostgreSQL (``DATABASE_URL=postgres://...``): a real worker process runs against the
 test database, its connections are really terminated with ``pg_terminate_backend`` (not
@@ -141,7 +141,7 @@ def test_worker_survives_terminated_connections_and_finishes_the_next_job(
 
 
 def test_a_worker_crash_is_logged_through_the_privacy_formatter(monkeypatch, settings, caplog):
-    # Issue 23: tracebacks went to stderr raw, exception messages (names) included.
+    # Tracebacks went to stderr raw, exception messages (names) included.
     import logging
     import threading
 

@@ -1,4 +1,4 @@
-"""A ``kill -9``ed worker leaves no task row ``RUNNING`` (issue 28, finding 8).
+"""A ``kill -9``ed worker leaves no task row ``RUNNING``.
 
 On PostgreSQL: a real ``db_worker`` process takes an import job whose staged file is a
 named pipe nobody writes (so it is mid-task, deterministically, without sleeps in the

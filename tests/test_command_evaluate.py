@@ -96,7 +96,7 @@ def test_commands_say_in_words_when_the_database_is_not_migrated(tmp_path):
     }
     gold = tmp_path / "gold.jsonl"
     gold.write_text('{"id": "a", "text": "Hello.", "spans": []}\n')
-    # (anonymize runs without a database since issue 15: the default allow-list;
+    # (anonymize runs without a database: the default allow-list;
     # tests/test_command_anonymize.py.)
     for argv in (["evaluate", "--gold", str(gold)],):
         done = subprocess.run(

@@ -1,5 +1,5 @@
 """``manage.py run_workers``: the supervisor ``make run`` uses restarts a killed worker
-(issue 23: workers that died stayed dead, and queued jobs waited for nobody)."""
+(workers that died stayed dead, and queued jobs waited for nobody)."""
 
 import os
 import signal

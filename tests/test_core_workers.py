@@ -1,4 +1,4 @@
-"""Worker liveness (issue 23): a heartbeat independent of progress, a sweep that fails
+"""Worker liveness: a heartbeat independent of progress, a sweep that fails
 only jobs whose worker is gone, and workers below the web server's CPU priority."""
 
 import os

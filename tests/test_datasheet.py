@@ -52,7 +52,7 @@ def test_doc_counts():
 
 
 def test_doc_counts_count_the_tokens_the_exported_files_hold():
-    """Issue 30: ``tokens`` was a regex's count, neither the CoNLL's nor the DocBin's. Now
+    """``tokens`` was a regex's count, neither the CoNLL's nor the DocBin's. Now
     spaCy's tokens with a cut at every span edge; blank lines are whitespace tokens."""
     from engine.pseudonymize.formats import to_conll
 

@@ -19,7 +19,7 @@ def test_demo_accounts_are_created_once_with_roles(db, capsys):
 
 
 def test_passwords_kept_for_the_box_are_shown_once_last(db, tmp_path):
-    # Issue 23: make run keeps them out of the start-up output and prints them last.
+    # Make run keeps them out of the start-up output and prints them last.
     import stat
     from io import StringIO
 

@@ -1,4 +1,4 @@
-"""One explicit decision per candidate (issue 30): span, possible miss or a named rule."""
+"""One explicit decision per candidate: span, possible miss or a named rule."""
 
 from engine.detectors.base import Detection, Detector, Document
 from engine.detectors.clean import AllowList, clean
@@ -111,7 +111,7 @@ def test_a_dropped_find_its_context_makes_a_place_reaches_the_reviewer_as_a_poss
     spans = {
         (text[s.start : s.end], s.label) for s in result.spans if "safety_net" not in s.sources
     }
-    # a verb of movement and a preposition make a model's word a place (issue 30): a span
+    # a verb of movement and a preposition make a model's word a place: a span
     assert ("Domino", "LOCATION") in spans
     # "on" alone says less (a street, a status, a day): shown, not decided
     assert net == {("Commerce", "LOCATION")}
@@ -137,7 +137,7 @@ def test_dropped_finds_stay_within_the_safety_nets_budget():
 
 
 def test_a_models_everyday_word_after_a_verb_of_movement_is_a_place_but_not_an_institution():
-    # issue 30: "we were living in Energy", "a place up in Harmony" (a model's body or
+    # "we were living in Energy", "a place up in Harmony" (a model's body or
     # place); "went to Church" stays dropped
     text = "We were living in Energy then. My uncle had a place up in Harmony. We went to Church."
     decided = []

@@ -1,5 +1,5 @@
-"""The names a transcript gives, and an allow-list that never hides them (issue 20, finding 3;
-issue 28, finding 2: phrases holding such a name)."""
+"""The names a transcript gives, and an allow-list that never hides them, nor a
+phrase holding such a name."""
 
 import pytest
 
@@ -78,7 +78,7 @@ def test_an_allow_listed_phrase_hides_the_words_inside_it_only_in_context():
 
 
 def test_a_phrase_holding_a_given_name_hides_it_nowhere():
-    """Issue 28: a lead allow-listed "Moreno was" after Submit listed "Mr. Moreno was
+    """A lead allow-listed "Moreno was" after Submit listed "Mr. Moreno was
     received" (the incarcerated person, on the cover page); the phrase silenced the leak.
     A term holding a name this transcript gives hides nothing here, in detection and in
     the leak check; elsewhere it is an ordinary phrase."""

@@ -135,7 +135,7 @@ def test_presidio_on_the_shared_parse_finds_what_presidios_own_conversion_finds(
 
 def test_presidio_loads_without_importing_transformers():
     """Presidio imports ``transformers`` (and torch, to look for a GPU) only for engines
-    this project does not use; a worker that skips them holds ~130 MB less (issue 16)."""
+    this project does not use; a worker that skips them holds ~130 MB less."""
     import subprocess
     import sys
 
@@ -155,7 +155,7 @@ def test_presidio_loads_without_importing_transformers():
 
 
 def test_a_town_the_speech_names_survives_presidio_next_to_spacys_guess(detectors):
-    # issue 22: spaCy's LOCATION guess on an ordinary word ("Friendship") has the same
+    # SpaCy's LOCATION guess on an ordinary word ("Friendship") has the same
     # extent; the context rule must be the one Presidio keeps (the cleaning drops the guess)
     from engine.detectors.clean import clean
 

@@ -1,4 +1,4 @@
-"""Issue 29 §2: public bodies and ordinary words on court transcripts. Every text here is
+"""Public bodies and ordinary words on court transcripts. Every text here is
 made up; every rule is general (word frequency, gazetteers, shapes)."""
 
 import pytest
@@ -85,7 +85,7 @@ def test_a_sentence_start_person_before_a_speech_verb_is_a_possible_miss_not_a_d
 
 
 def test_an_ordinary_word_body_after_a_verb_of_motion_is_a_place():
-    # a model's body after a verb of movement and a preposition: a town (issue 30: a span,
+    # a model's body after a verb of movement and a preposition: a town (a span,
     # no longer only a possible miss); "lived on Domino" says less: shown, not decided
     text = "A. She moved to Domino last year, with the kids."
     decisions: list[Decision] = []

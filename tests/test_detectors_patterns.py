@@ -144,7 +144,7 @@ def test_a_place_is_never_found_inside_a_spelling():
     assert [text[f.start : f.end] for f in PlaceRecognizer().find_all(text)] == ["Oakland"]
 
 
-# --- issue 22: dates and times as OCR and stenographers write them ---------------------
+# --- Dates and times as OCR and stenographers write them ---------------------
 
 
 @pytest.mark.parametrize(
@@ -198,7 +198,7 @@ def test_the_cleaning_keeps_an_ocr_year_and_a_leading_zero_time():
     assert [text[d.start : d.end] for d in kept] == ["l998", "0915"]
 
 
-# --- issue 22: spellings in other shapes -----------------------------------------------
+# --- Spellings in other shapes -----------------------------------------------
 
 
 @pytest.mark.parametrize(

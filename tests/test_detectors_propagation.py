@@ -197,7 +197,7 @@ def test_a_persons_conjunct_overrules_a_models_one_word_organisation_guess():
     assert final == {"Dorvish": "PERSON", "Tembley": "PERSON"}
 
 
-# --- issue 22: what still leaked on unseen transcripts (hard_cases.round_two) -----------
+# --- What still leaked on unseen transcripts (hard_cases.round_two) -----------
 
 ROUND_TWO_SEEDS = (3101, 3102, 3103)
 
@@ -295,7 +295,7 @@ def test_a_full_name_the_models_called_a_body_is_a_person_when_a_rule_named_its_
     ]
 
 
-# --- issue 30: everyday-word names alone in capitals, and opening a sentence -----------
+# --- Everyday-word names alone in capitals, and opening a sentence -----------
 
 
 def test_an_everyday_word_name_is_copied_in_capitals_inside_running_text_only():

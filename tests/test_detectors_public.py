@@ -109,7 +109,7 @@ def test_a_given_name_a_model_calls_a_body_is_a_person_but_a_company_word_is_not
     ]
 
 
-# --- issue 22: titles of the Crown and Commonwealth courts -----------------------------
+# --- Titles of the Crown and Commonwealth courts -----------------------------
 
 
 @pytest.mark.parametrize(

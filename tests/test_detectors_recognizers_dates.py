@@ -12,7 +12,7 @@ def test_an_ocr_first_with_its_one_read_as_l_is_a_day():
     assert ocr_digits("the last list") == "the last list"
 
 
-# --- issue 30: military times without "hours", chained, in words ----------------------
+# --- Military times without "hours", chained, in words ----------------------
 
 
 def _times(text):

@@ -40,7 +40,7 @@ def test_short_forms_zip_codes_and_stutters_are_no_id(text):
     assert found(text) == []
 
 
-# --- OTHER_ID: identifying numbers outside the paper's schema (issue 22) ---------------
+# --- OTHER_ID: identifying numbers outside the paper's schema ---------------
 
 
 def other_ids(text):

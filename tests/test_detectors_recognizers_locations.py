@@ -51,7 +51,7 @@ def test_county_names_after_the_word_county_each_get_a_span():
     assert CountyRecognizer().find_all("the county of his birth") == []
 
 
-# --- issue 22: addresses read into the record, towns named in speech --------------------
+# --- Addresses read into the record, towns named in speech --------------------
 
 
 def test_a_spoken_address_without_a_street_suffix_and_a_zip_after_the_state_name():

@@ -136,7 +136,7 @@ def test_a_full_name_in_capitals_is_a_given_name_and_a_surname_not_a_place_or_bo
     assert [text[s:e] for s, e in caps_full_names(text)] == expected
 
 
-# --- issue 22: names glued to page furniture, names that are English words -------------
+# --- Names glued to page furniture, names that are English words -------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""A phonetic or dashed spelling is one span, however it is punctuated (issue 29, 3.2).
+"""A phonetic or dashed spelling is one span, however it is punctuated.
 Made-up text."""
 
 import pytest

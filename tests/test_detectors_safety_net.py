@@ -81,7 +81,7 @@ def test_a_name_that_is_an_english_word_made_a_name_by_strong_evidence_is_shown_
 
 
 def test_a_name_word_opening_a_sentence_as_the_everyday_word_is_not_shown():
-    # issue 30: "May I ...", "Long before ..." listed as possible misses where Ms. May and
+    # "May I ...", "Long before ..." listed as possible misses where Ms. May and
     # Mr. Long testified (false alarms at Submit)
     text = (
         "MS. MAY: Hello.\nQ: Ms. May, thank you. May I ask one more thing?\n"

@@ -181,7 +181,7 @@ def test_export_gold_command_writes_approved_transcripts(tmp_path):
     assert len(out.read_text().splitlines()) == 1
     from django.core.management import CommandError
 
-    with pytest.raises(CommandError, match="only of approved or released"):  # issue 28
+    with pytest.raises(CommandError, match="only of approved or released"):
         call_command(
             "export_gold", "--format", "conll", "--out", str(tmp_path / "g.conll"), "--state", "all"
         )
@@ -226,7 +226,7 @@ def test_release_download_with_a_leak_shows_the_leaks(client, lead):
     assert b'class="leak"' in response.content
 
 
-# --- the release gate (issue 11, finding 1) ------------------------------------------
+# --- the release gate ------------------------------------------
 
 
 @pytest.mark.parametrize("state", ["ready", "in_review", "submitted", "returned", "imported"])

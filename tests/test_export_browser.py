@@ -19,7 +19,7 @@ def test_lead_reaches_export_page_from_nav_and_annotator_does_not_see_it(
     page.click("#nav-export")
     row = page.locator(f'#export-transcripts tr[data-transcript-id="{t.pk}"]')
     assert row.count() == 1
-    # Only approved or released transcripts are offered (issue 11, finding 1).
+    # Only approved or released transcripts are offered.
     assert page.locator("#export-transcripts tr[data-transcript-id]").count() == 1
     for other in unreviewed:
         assert page.locator(f'tr[data-transcript-id="{other.pk}"]').count() == 0

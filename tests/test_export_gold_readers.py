@@ -1,4 +1,4 @@
-"""Gold data as a researcher loads it (issue 24's done-when): a generated 15,000-word
+"""Gold data as a researcher loads it: a generated 15,000-word
 hearing imported from its PDF, reviewed as its gold says, approved, exported in every
 format, read back with each format's standard reader (``json``, spaCy's ``DocBin``,
 spaCy's CoNLL-2003 reader, ``json`` for SVALA) — every whole mention of the generator's

@@ -1,5 +1,5 @@
-"""Gold data leaves under the release rule on every entry point (issue 28, findings 1 and 9;
-issue 30, part 5): the ``export_gold`` command, the Export page and the services refuse
+"""Gold data leaves under the release rule on every entry point:
+the ``export_gold`` command, the Export page and the services refuse
 anything not approved or released, name who exported, bound the split's seed; the
 datasheet's ``tokens`` are the exported files' tokens and its reviewers are counted
 truthfully; ``--include-copies`` adds the submitted second annotations."""
@@ -56,7 +56,7 @@ def export_gold(*args) -> str:
     return out.getvalue()
 
 
-# Finding 1: the command line exported transcripts nobody approved.
+# The command line exported transcripts nobody approved.
 
 
 def test_export_gold_of_an_imported_unannotated_transcript_is_refused_and_writes_nothing(
@@ -140,7 +140,7 @@ def test_export_gold_released_and_releasable_states(tmp_path):
     assert ids("releasable") == [approved.pk, released.pk]
 
 
-# Issue 30, part 5: --include-copies alone added nothing (copies are never approved).
+# --include-copies alone added nothing (copies are never approved).
 
 
 def test_include_copies_exports_the_submitted_second_annotations_of_approved_transcripts(
@@ -188,7 +188,7 @@ def test_the_export_page_with_include_copies_adds_the_copies_of_the_selected_tra
     assert ids == [original.pk, copy.pk]
 
 
-# Finding 9: a 5,000-digit seed got Python's own message.
+# A 5,000-digit seed got Python's own message.
 
 
 def test_a_huge_seed_on_the_command_is_refused_with_our_sentence(tmp_path):
@@ -233,7 +233,7 @@ def test_the_split_service_refuses_a_seed_out_of_bounds(lead):
             )
 
 
-# Issue 30, part 5: the datasheet's tokens and reviewers.
+# The datasheet's tokens and reviewers.
 
 
 def _conll_tokens(data: bytes) -> int:

@@ -159,7 +159,7 @@ def test_batch_import_assigns_every_file(db):
     assert Transcript.objects.filter(assignees=user).count() == 2
 
 
-# --- Issue 23: the review page of a long text import opens at once -------------------
+# --- The review page of a long text import opens at once -------------------
 
 
 def _review(client, lead, lines: int):

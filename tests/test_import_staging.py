@@ -62,7 +62,7 @@ def _staged_files() -> set[str]:
 def test_upload_is_staged_on_disk_and_imported_from_there(
     lead, db_tasks, django_capture_on_commit_callbacks
 ):
-    # Issue 23: streamed to the staging directory, not read into memory nor written into
+    # Streamed to the staging directory, not read into memory nor written into
     # the database inside the request (a 180 MB zip timed out at 1.7 GB).
     before = _media_files()
     job, kwargs = _enqueue(
@@ -126,7 +126,7 @@ def test_staged_rows_are_deleted_when_the_job_fails(
     job.refresh_from_db()  # the batch ends and names the file and why, in words
     assert job.status == Job.Status.DONE
     [outcome] = job.result["files"]
-    assert outcome["path"] == "file 1 (.txt)" and not outcome["ok"]  # no upload name (issue 20)
+    assert outcome["path"] == "file 1 (.txt)" and not outcome["ok"]  # no upload name
     assert "stopped unexpectedly" in outcome["error"]
     assert not StagedUpload.objects.exists()
     assert not Transcript.objects.exists()
@@ -150,8 +150,8 @@ def test_oversized_upload_is_refused_before_staging(
 def test_a_batch_queues_one_import_job_per_file_and_reports_each_outcome(
     client, lead, db_tasks, django_capture_on_commit_callbacks
 ):
-    """Each file of an upload is its own import Job, so that every worker can take one
-    (issue 16); the batch still shows the whole upload, bad files with their reason."""
+    """Each file of an upload is its own import Job, so that every worker can take one;
+    the batch still shows the whole upload, bad files with their reason."""
     with django_capture_on_commit_callbacks(execute=True):
         batch = import_job_enqueue(
             uploads=[
@@ -182,7 +182,7 @@ def test_a_batch_queues_one_import_job_per_file_and_reports_each_outcome(
     batch.refresh_from_db()
     assert batch.status == Job.Status.DONE and batch.message == "Imported 1 of 3 file(s)"
     outcomes = {f["path"]: f for f in batch.result["files"]}
-    # upload order, each file named by its place and type, never its name (issue 20)
+    # upload order, each file named by its place and type, never its name
     fake, empty, plain = "file 1 (.pdf)", "file 2 (.txt)", "file 3 (.txt)"
     assert list(outcomes) == [fake, empty, plain]
     assert "This is not a PDF" in outcomes[fake]["error"]

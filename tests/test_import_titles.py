@@ -1,5 +1,5 @@
 """transcript_title (transcripts/services/titles.py): the kind of proceeding and a short
-hash, never a name or a date (issue 29; issue 28 finding 10). Files are generated."""
+hash, never a name or a date. Files are generated."""
 
 import pytest
 

@@ -166,7 +166,7 @@ def test_job_bar_does_not_repeat_the_status_word(lead):
     job.refresh_from_db()
     html = render_to_string("transcripts/_job.html", {"job": job})
     assert "Done: 129 suggestions" in html and "Done: Done" not in html
-    # A job ends once (compare-and-set, issue 23): a second job for the second wording.
+    # A job ends once (compare-and-set): a second job for the second wording.
     job = jobs.job_create(kind=Job.Kind.IMPORT, user=lead, message="waiting")
     jobs.job_finish(job_id=job.pk, message="Imported 2 of 2 file(s)")
     job.refresh_from_db()
@@ -205,7 +205,7 @@ def test_uploaded_scan_is_ocrd_in_the_background_job_and_its_doubtful_words_are_
     assert 'id="ocr-summary"' in page and f"{report['pages']} scanned pages" in page
 
 
-# --- Issue 23: a 180 MB upload through a real gunicorn answers within seconds --------
+# --- A 180 MB upload through a real gunicorn answers within seconds --------
 
 
 def _free_port() -> int:
@@ -404,7 +404,7 @@ def test_a_big_upload_is_only_staged_by_the_request_under_300_mb(lead, tmp_path,
 
 
 def test_too_many_files_are_refused_in_words_on_the_upload_page(client, lead, settings):
-    # Issue 23: 501 files got a bare "Bad Request (400)".
+    # 501 files got a bare "Bad Request (400)".
     settings.DATA_UPLOAD_MAX_NUMBER_FILES = 5
     client.force_login(lead)
     files = [SimpleUploadedFile(f"f{i}.txt", b"A: x\n") for i in range(6)]
@@ -415,8 +415,8 @@ def test_too_many_files_are_refused_in_words_on_the_upload_page(client, lead, se
 
 
 def test_an_empty_zip_is_named_with_the_reason(lead, settings, django_capture_on_commit_callbacks):
-    # Issue 23: "job 44 — The import of this file stopped; upload it again". The job names
-    # the file by its place in the upload, never by its name (issue 20: names identify).
+    # "job 44 — The import of this file stopped; upload it again". The job names
+    # the file by its place in the upload, never by its name (names identify).
     import io
     import zipfile
 
@@ -438,7 +438,7 @@ def test_an_empty_zip_is_named_with_the_reason(lead, settings, django_capture_on
 def test_a_lead_cancels_a_waiting_upload_in_the_browser(
     login_page, live_server, lead, settings, tmp_path
 ):
-    # Issue 23: no worker runs (the page says so) and the lead cancels from the bar.
+    # No worker runs (the page says so) and the lead cancels from the bar.
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
     good = tmp_path / "plain.txt"
     good.write_bytes(SPEECH)

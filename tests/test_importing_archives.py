@@ -1,4 +1,4 @@
-"""Files small on disk and huge in memory (issue 28, finding 4): every part of a ``.docx``
+"""Files small on disk and huge in memory: every part of a ``.docx``
 and every member of a ``.zip`` upload is bounded by what it inflates to before it is
 parsed (declared sizes) and while it inflates (counted). The hostile files are built here.
 

@@ -1,4 +1,4 @@
-"""Markdown, Word and RTF transcripts (issue 22, kind 9): the same text as a ``.txt`` file
+"""Markdown, Word and RTF transcripts (kind 9): the same text as a ``.txt`` file
 gives the same transcript, through the same layout analysis. The files are generated here
 from a synthetic hearing (engine.synthetic)."""
 

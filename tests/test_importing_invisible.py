@@ -1,4 +1,4 @@
-"""Invisible characters are removed at import, and the import says so (issue 20, finding 4)."""
+"""Invisible characters are removed at import, and the import says so."""
 
 import sys
 import unicodedata

@@ -77,7 +77,7 @@ def test_ocr_failure_is_a_sentence_not_a_traceback(monkeypatch):
 
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr is not installed")
 def test_a_giant_scanned_page_is_refused_with_its_size_in_words():
-    # Issue 23: a 14,400-pt page told the user to check that tesseract is installed.
+    # A 14,400-pt page told the user to check that tesseract is installed.
     import io
 
     import pypdfium2

@@ -197,7 +197,7 @@ def test_repeated_lines_are_headers_only_when_not_numbered_text():
     )
 
 
-# --- Issue 23: text without page marks is cut into pages (the review loads pages) -----
+# --- Text without page marks is cut into pages (the review loads pages) -----
 
 
 def test_text_without_page_marks_is_cut_into_pages_of_25_lines():

@@ -1,4 +1,4 @@
-"""Odd text files (issue 11, finding 8): UTF-16 with a BOM imports, control characters
+"""Odd text files: UTF-16 with a BOM imports, control characters
 anywhere are removed (or the file refused as binary), and a line of megabytes is split
 into utterances at its speaker tags or refused with a sentence."""
 

@@ -104,7 +104,7 @@ def test_fail_stale_jobs_command_reports_the_count(db):
     assert "1 stale job(s)" in out.getvalue()
 
 
-# --- Issue 23: a job's state is compare-and-set; cancel; a lost connection ---------
+# --- A job's state is compare-and-set; cancel; a lost connection ---------
 
 
 def test_a_failed_job_cannot_become_done(db):
@@ -147,7 +147,7 @@ def test_an_import_failed_by_the_sweep_meanwhile_leaves_no_transcript_and_stays_
 
     def parse_then_swept(name, data, **kw):
         parsed = real_parse(name, data, **kw)
-        # The sweep took the worker for dead while it parsed (issue 23, finding 2).
+        # The sweep took the worker for dead while it parsed.
         Job.objects.filter(pk=job.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
         assert jobs.jobs_fail_stale() == 1
         return parsed

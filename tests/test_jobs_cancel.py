@@ -1,5 +1,4 @@
-"""Cancel stops the work (issue 28, finding 5) and the sweep closes django-tasks' rows
-(finding 8).
+"""Cancel stops the work and the sweep closes django-tasks' rows.
 
 A cancelled job's work stops at its next check: its progress callback
 (``jobs.JobReporter``) reads the job's state at most once a second and raises
@@ -196,7 +195,7 @@ def test_a_cancel_raised_by_the_work_itself_ends_the_job_cancelled_not_failed(db
     assert t.state == Transcript.State.FAILED  # freed for a re-run from its page
 
 
-# --- Finding 8: django-tasks' own rows ------------------------------------------------
+# --- django-tasks' own rows ------------------------------------------------
 
 
 def _running_task_row(settings, job):

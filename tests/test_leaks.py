@@ -25,7 +25,7 @@ def test_lowercase_common_word_equal_to_a_surname_does_not_block():
 
 
 def test_a_surname_opening_a_sentence_as_the_everyday_word_does_not_block():
-    # issue 30: "May I ...", "Long before ..." listed at Submit where Ms. May testified
+    # "May I ...", "Long before ..." listed at Submit where Ms. May testified
     output = "[PERSON_1]: Yes. Long before that, we stopped. May I say something? Long said no."
     needles = span_needles("Long", "PERSON") + span_needles("May", "PERSON")
     leaks = {x.start: x.blocking for x in find_leaks(output, needles)}
@@ -152,7 +152,7 @@ def test_leak_check_on_given_output_text_and_allow_list():
 
 @pytest.mark.django_db
 def test_still_suggested_span_is_reported_as_suggested_and_blocks():
-    """Issue 20: an undecided suggestion is not replaced, so its text would leave in clear."""
+    """An undecided suggestion is not replaced, so its text would leave in clear."""
     t = make_transcript("Mr. Quill spoke to Reyes.")
     Span.objects.create(transcript=t, start=4, end=9, label="PERSON", status="accepted")
     Span.objects.create(transcript=t, start=19, end=24, label="PERSON", status="suggested")
@@ -168,7 +168,7 @@ def test_a_surrogate_equal_to_another_original_is_not_a_leak():
     assert [x.start for x in find_leaks(output, needles, replaced=[(3, 7)])] == [21]
 
 
-# --- name-shaped text no accepted span covers (issue 11, finding 5) --------------------
+# --- name-shaped text no accepted span covers --------------------
 
 from engine.pseudonymize.leaks import (  # noqa: E402
     honorific_needles,
@@ -291,7 +291,7 @@ def test_leak_places_link_to_the_review_page_at_the_utterance_or_the_span():
     assert places[0]["utterance"] == 1 and places[0]["page"] == 1
 
 
-# --- issue 20, finding 4: findings the annotator cannot act on -------------------------
+# --- Findings the annotator cannot act on -------------------------
 
 
 def test_a_name_part_inside_a_contraction_is_not_a_finding():
@@ -304,7 +304,7 @@ def test_a_name_part_inside_a_contraction_is_not_a_finding():
 
 def test_a_place_inside_a_courts_name_is_no_leak_but_elsewhere_it_is():
     """A cousin was shot in Ontario (a LOCATION); "the Court of Appeal for Ontario" is a
-    court's name, public (issue 22): only the first is a leak."""
+    court's name, public: only the first is a leak."""
     needles = span_needles("Ontario", "LOCATION")
     output = "He was shot in Ontario. The Court of Appeal for Ontario said so."
     found = [(leak.text, leak.start, leak.blocking) for leak in find_leaks(output, needles)]
@@ -312,7 +312,7 @@ def test_a_place_inside_a_courts_name_is_no_leak_but_elsewhere_it_is():
 
 
 def test_a_courts_name_is_read_on_its_own_line_among_many():
-    """The court test reads the match's line (issue 29 §4: not the whole output): a
+    """The court test reads the match's line (not the whole output): a
     court's name on a later line still holds its Ontario, the other lines' Ontario leak."""
     needles = span_needles("Ontario", "LOCATION")
     lines = [f"Q: Line {i} of the hearing." for i in range(50)]
@@ -365,14 +365,14 @@ def test_a_finding_caused_by_an_accepted_wrong_span_points_back_to_it(client):
 
 
 def test_a_two_letter_name_is_spelled_with_a_dash_only():
-    # issue 30: the surname "Ma" spelled "M A" matched "I'm a" at Submit
+    # The surname "Ma" spelled "M A" matched "I'm a" at Submit
     needles = span_needles("Ma", "PERSON")
     assert not blocking_leaks(find_leaks("I'm a commissioner.", needles))
     assert blocking_leaks(find_leaks("That's M-A.", needles))
 
 
 def test_a_surname_inside_a_domain_programme_does_not_block():
-    # issue 30: the surname "Long" inside "Long-Term Offender Program" blocked at Submit
+    # The surname "Long" inside "Long-Term Offender Program" blocked at Submit
     output = "I mentor guys in Long-Term Offender Program now. Long said so."
     leaks = {x.start: x.blocking for x in find_leaks(output, span_needles("Long", "PERSON"))}
     assert leaks == {output.index("Long-Term"): False, output.index("Long said"): True}

@@ -34,7 +34,7 @@ def test_learning_page_is_for_leads_only(client, annotator):
 
 
 def test_a_training_job_swept_as_dead_fails_its_model_row(db, lead):
-    # Issue 23: the row stayed "training" after its job had failed.
+    # The row stayed "training" after its job had failed.
     from datetime import timedelta
 
     from django.utils import timezone

@@ -37,7 +37,7 @@ def test_the_configured_console_handler_uses_the_privacy_formatter():
     assert any(isinstance(h.formatter, PrivacyFormatter) for h in server.handlers)
 
 
-# --- in a running process, with DEBUG on and off (issue 11, finding 6) -----------------
+# --- in a running process, with DEBUG on and off -----------------
 
 import os  # noqa: E402
 import subprocess  # noqa: E402

@@ -24,7 +24,7 @@ def approved_transcript():
 
 def test_measure_counts_whole_mentions_and_gives_name_parts_as_a_labelled_second_figure(db):
     # Tables 3 and 6 counted PERSON as name parts while evaluate, the datasheet and
-    # agreement count whole mentions (issue 30).
+    # agreement count whole mentions.
     t = make_transcript("ALDEN: Shannon Perry met Ann.\n", state=Transcript.State.APPROVED)
     for word in ("Shannon", "Perry"):  # one proposed name, stored as its two parts
         start = t.text.index(word)

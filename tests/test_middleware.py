@@ -1,4 +1,4 @@
-"""Bad input answers 400 with a sentence, never 500 (issue 20, finding 7): a NUL byte in
+"""Bad input answers 400 with a sentence, never 500: a NUL byte in
 each query string or form field the issue lists, and an absurd audit date."""
 
 import pytest

@@ -142,7 +142,7 @@ def test_onnx_encoder_decides_every_subtype_as_the_torch_encoder(encoder_onnx_fi
 @pytest.mark.slow
 def test_onnx_encoder_classifies_without_loading_transformers(encoder_onnx_file):
     """An annotation worker with the ONNX copy never imports ``transformers`` (nor builds
-    the torch model): that is what kept a worker above 800 MB (issue 16)."""
+    the torch model): that is what kept a worker above 800 MB."""
     import subprocess
     import sys
 

@@ -1,5 +1,5 @@
-"""The README's deployment section serves with ``make run``'s access-log format (issue 28,
-finding 11): gunicorn's default writes query strings, and two pages carry names in theirs
+"""The README's deployment section serves with ``make run``'s access-log format:
+gunicorn's default writes query strings, and two pages carry names in theirs
 (the review page's ``?q=``, a surface form's ``?label=PERSON&form=…``)."""
 
 import re

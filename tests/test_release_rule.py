@@ -1,4 +1,4 @@
-"""The release rule (issue 20, findings 1 and 2): nothing undecided leaves, nobody edits a
+"""The release rule: nothing undecided leaves, nobody edits a
 submitted, approved or released transcript, and nobody approves their own change."""
 
 import pytest
@@ -54,7 +54,7 @@ def hearing(state=S.IN_REVIEW, assignees=(), address_status=Span.Status.ACCEPTED
     return t
 
 
-# --- Finding 1: nothing undecided leaves ----------------------------------------------
+# --- Nothing undecided leaves ----------------------------------------------
 
 
 def test_the_reproduction_undo_on_a_submitted_transcript_is_refused_and_nothing_leaks(
@@ -233,7 +233,7 @@ def test_the_leak_check_blocks_on_an_undecided_ordinary_suggestion():
     ]
 
 
-# --- Finding 2: four eyes -------------------------------------------------------------
+# --- Four eyes -------------------------------------------------------------
 
 
 def test_a_lead_who_deleted_a_span_of_a_returned_transcript_cannot_approve_it(annotator, lead):

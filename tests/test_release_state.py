@@ -1,5 +1,5 @@
-"""The release text and its leak check are computed once per state of a transcript
-(issue 29 §4): a second read of the same state reuses them; any change they depend on (a
+"""The release text and its leak check are computed once per state of a transcript:
+a second read of the same state reuses them; any change they depend on (a
 decision, an allow-list term, a "not a leak here", a group's ref) is a new state."""
 
 import pytest

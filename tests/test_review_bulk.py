@@ -142,7 +142,7 @@ def test_rejecting_a_surface_form_rejects_every_mention_in_one_undo_step(bulk, a
     assert Span.objects.filter(transcript=bulk, status="rejected").count() == 250
     event = AuditEvent.objects.get(event_type="review.reject_form")
     assert (event.after["bulk"], event.after["count"]) == ("form", 250)
-    # the audit row keeps ids, never the transcript's text (issue 20, finding 8)
+    # the audit row keeps ids, never the transcript's text
     assert "velix" not in json.dumps([event.before, event.after]).lower()
     rs.review_undo(transcript=bulk, actor=annotator)
     statuses = sorted(s.status for s in _form_mentions(bulk, "Velix"))

@@ -1,4 +1,4 @@
-""" "Not a leak here" (issue 20, finding 3): per occurrence, with a reason, audited, undone
+""" "Not a leak here": per occurrence, with a reason, audited, undone
 by undo, frozen with the transcript, counted by the four-eyes rule; and the allow-list
 never hides a name the transcript gives."""
 
@@ -148,8 +148,8 @@ def test_the_release_passes_with_the_exceptions_and_keeps_the_phrase(annotator, 
 
 
 def test_an_allow_list_term_holding_the_cover_name_does_not_hide_it(annotator, lead):
-    """Before issue 20 a lead's "Good" on the allow-list hid every "Good" of this hearing;
-    before issue 28 the phrase "Good evening" still did. Here "Good" is a name: the
+    """A lead's "Good" on the allow-list, or the phrase "Good evening", hides no "Good"
+    of this hearing. Here "Good" is a name: the
     reviewer marks each greeting "not a leak here" instead."""
     t = hearing(assignees=[annotator])
     AllowListTerm.objects.create(term="Good")

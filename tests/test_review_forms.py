@@ -248,7 +248,7 @@ def test_a_form_relabel_counts_every_mention_it_moved_in_the_habits(annotator):
     assert relabel_habits() == {"LOCATION": ("PERSON", 3)}
 
 
-# --- issue 29, 3.1: one occurrence decided alone, from the form's list ---------------
+# --- One occurrence decided alone, from the form's list ---------------
 
 
 def _occurrence_url(ft, action):

@@ -1,4 +1,4 @@
-"""Optimistic locking of review actions (issue 11, finding 2): every span action needs a
+"""Optimistic locking of review actions: every span action needs a
 valid ``version`` (400 with a sentence otherwise, 409 when stale); merge and split check
 the versions of what they move."""
 
@@ -143,7 +143,7 @@ def test_review_page_renders_group_versions_for_entities_and_the_merge_form(clie
         f'id="e-{dana.entity_id}" data-ref="{dana.entity.ref}" data-version="{version}"'.encode()
         in body
     )
-    # The merge form loads on demand (issue 21: a light inspector) and carries the versions.
+    # The merge form loads on demand (a light inspector) and carries the versions.
     merge = client.get(
         reverse("annotations:review-merge-targets", args=[rt.pk]), {"span": dana.pk}
     ).content

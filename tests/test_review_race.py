@@ -1,4 +1,4 @@
-"""Two people act on the same span at once (issue 11, finding 3): one 200 and one 409,
+"""Two people act on the same span at once: one 200 and one 409,
 never a 500, on SQLite (``transaction_mode`` IMMEDIATE) and PostgreSQL (row locks).
 
 Two real threads, each with its own database connection and its own logged-in client,
@@ -131,7 +131,7 @@ def test_a_merge_racing_a_decision_on_a_moved_span_gives_one_409(monkeypatch):
 
 @pytest.mark.parametrize("action", ["accept", "reject", "flag"])
 def test_an_action_arriving_just_after_a_delete_gets_409_never_500(monkeypatch, action):
-    """Issue 20, finding 6: ``span_accept`` read the span before locking it; a delete
+    """``span_accept`` read the span before locking it; a delete
     committed between the view's check and that read gave a 500 (2 of 40 pairs on
     PostgreSQL). Held deterministically here: the action's thread enters the service only
     once the delete's thread has committed."""

@@ -1,7 +1,7 @@
 """Reading mode (annotations/views/review_reading.py, annotations/selectors/reading.py):
-a long transcript is read in parts of bounded size (issue 28, finding 6); the count of
+a long transcript is read in parts of bounded size; the count of
 places still readable opens a list of them with links to the review, and every marked
-word links back to its place (issue 29, 3.4)."""
+word links back to its place."""
 
 import hashlib
 import re

@@ -127,7 +127,7 @@ def test_returned_transcript_is_read_only_for_annotator_until_resumed(annotator)
 
 
 def test_submitted_transcript_is_read_only_for_annotator_and_lead(annotator, lead):
-    """The release rule (issue 20): a lead who wants a change returns the transcript."""
+    """The release rule: a lead who wants a change returns the transcript."""
     transcript = make_review_transcript(assignees=[annotator], state=Transcript.State.SUBMITTED)
     for actor in (annotator, lead):
         with pytest.raises(rs.ReviewPermissionError):

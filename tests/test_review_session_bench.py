@@ -21,7 +21,7 @@ def _gazetteer_subtypes_only(settings):
 @pytest.mark.django_db
 @pytest.mark.parametrize("layout", ["bph", "grand_jury"])
 def test_the_session_hearing_plants_each_kind_of_machine_mistake(annotator, layout):
-    # grand_jury: bench_review --session --layout (issue 29 §4, a Q/A transcript).
+    # grand_jury: bench_review --session --layout (a Q/A transcript).
     transcript, plan = build_session_transcript(
         seed=7, words=3000, assignees=[annotator], layout=layout
     )

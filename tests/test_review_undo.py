@@ -123,7 +123,7 @@ def test_undo_conflict_names_the_other_user(rt, annotator, other_annotator):
     assert Span.objects.get(pk=span.pk).status == "rejected"
 
 
-# --- Issue 28, finding 3: undo costs what the action cost, at any size ----------------
+# --- Undo costs what the action cost, at any size ----------------
 
 
 def _span_updates(queries) -> list[str]:

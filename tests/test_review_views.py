@@ -340,7 +340,7 @@ def test_submit_button_appears_when_every_span_is_decided(client, annotator, rt)
     assert f'action="{reverse("annotations:submit", args=[rt.pk])}"' in body
 
 
-# --- issue 13: an action's label is no filter; counts; merge preview; styles ------------
+# --- An action's label is no filter; counts; merge preview; styles ------------
 
 
 @pytest.mark.parametrize(
@@ -540,5 +540,5 @@ def test_the_inspector_answers_the_page_in_about_5_kb_on_a_long_hearing(client, 
         # (every 100th read 5,083 bytes where every 10th reads 4,668)
         for s in Span.objects.filter(transcript=transcript).order_by("start")[::20]
     ]
-    assert statistics.median(sizes) <= 5000, sizes  # 25-31 KB before issue 21
+    assert statistics.median(sizes) <= 5000, sizes  # 25-31 KB with per-form tokens and indentation
     assert max(sizes) <= 6000, sizes

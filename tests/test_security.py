@@ -1,4 +1,4 @@
-"""Hardening (issue 11, finding 7) and what an attacker tries: login throttling, the
+"""Hardening and what an attacker tries: login throttling, the
 Content-Security-Policy, ``Cache-Control: no-store``, idle session expiry, access that
 needs the role group as well as the assignment, every URL walked anonymously and as an
 unassigned annotator, open redirects, CSRF, and GETs that must change nothing."""

@@ -1,4 +1,4 @@
-"""transcripts.selectors, audit visibility under double annotation (issue 11, finding 4):
+"""transcripts.selectors, audit visibility under double annotation:
 until both annotators submitted, each sees only their own copy's events on the audit and
 overview pages."""
 

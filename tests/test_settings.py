@@ -59,7 +59,7 @@ def test_database_url_selects_postgresql():
     assert "postgresql" in out.stdout
 
 
-# --- DEBUG off, a generated local key, make run's defaults (issue 11, finding 6) ---------
+# --- DEBUG off, a generated local key, make run's defaults ---------
 
 _PROBE = """
 import django

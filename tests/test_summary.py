@@ -1,4 +1,4 @@
-"""The approval screen's review summary (issue 20, finding 5): machine proposal vs
+"""The approval screen's review summary: machine proposal vs
 decisions, bulk vs one by one, exceptions, flags, non-blocking findings named, who did
 what; the approval stores it (counts and ids, no text) in its audit row."""
 
@@ -92,7 +92,7 @@ def test_the_summary_counts_each_kind_of_decision_per_label(annotator, lead):
     assert summary.counts["added"] == {"PERSON": 1}
     assert summary.counts["deleted"] == {"PERSON": 1}
     assert "undecided" not in summary.counts
-    # two single-span rejects: no form decision (issue 29, 3.5), listed apart
+    # two single-span rejects: no form decision, listed apart
     assert summary.rejected_forms == []
     assert [(f.text, f.count) for f in summary.rejected_spans] == [("Good", 1), ("Um", 1)]
     assert [f.text for f in summary.added_forms] == ["Dana"]

@@ -1,4 +1,4 @@
-"""The generator's exchange of issue 30's unseen kinds (``engine.synthetic.unseen``): in
+"""The generator's exchange of the kinds unseen transcripts leaked (``engine.synthetic.unseen``): in
 every layout family, with gold; and the detectors (patterns, spaCy, the cover page,
 propagation, the safety net) give each of its identifiers a span, and the sentence that
 opens with a witness's surname as an everyday word none."""

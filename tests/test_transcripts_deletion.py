@@ -1,5 +1,5 @@
 """Personal data stays in the transcript, its spans and the key; jobs and audit rows keep
-ids; deleting a transcript deletes its personal data everywhere (issue 20, finding 8)."""
+ids; deleting a transcript deletes its personal data everywhere."""
 
 import json
 

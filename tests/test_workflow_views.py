@@ -241,7 +241,7 @@ def test_queue_counts_every_transcript_of_a_state_for_an_annotator(annotator):
     assert queue_counts(user=annotator) == {"ready": 3}
 
 
-# --- the leak list at Submit and at approval (issue 11, finding 5) ---------------------
+# --- the leak list at Submit and at approval ---------------------
 
 TAG_TEXT = (
     "PRESIDING COMMISSIONER ALDEN: Good morning.\nINCARCERATED PERSON QUILLFEATHER: Good morning.\n"
@@ -299,7 +299,7 @@ def test_an_honorific_name_and_a_lowercase_cover_name_block_approval(client, lea
     assert "<code>Bramblewood</code>" in html and "<code>quillfeather</code>" in html
 
 
-# --- Issue 23: a failed annotation is run again from the transcript's page ------------
+# --- A failed annotation is run again from the transcript's page ------------
 
 
 def test_a_lead_runs_a_failed_annotation_again_from_the_transcript_page(client, lead, settings):

@@ -1,8 +1,8 @@
-"""Issue 30's kinds still left in clear, generated from the generator's own vocabulary
+"""Kinds of identifier that unseen transcripts left in clear, generated from the generator's own vocabulary
 (``engine.synthetic.hard_cases``: word towns, two-letter surnames, made-up foreign
 surnames; Faker, seeded), as a Q/A exchange, run through the ensemble with the real spaCy
 model: each identifier is a span or, where only its context makes it one, a possible miss
-that names the member that found it. The generator (H7's) is not changed: these are
+that names the member that found it. The generator is not changed: these are
 fixtures made from its vocabulary."""
 
 import random
@@ -81,7 +81,7 @@ def ensemble():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
-def test_issue30_kinds_are_covered_or_shown(ensemble, seed):
+def test_unseen_kinds_are_covered_or_shown(ensemble, seed):
     text, where = exchange(seed)
     result = ensemble.run(Document(text))
     assert set(where) == {

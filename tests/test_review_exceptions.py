@@ -177,3 +177,70 @@ def test_the_overview_offers_not_a_leak_here_with_reasons(client, annotator):
         {"start": "x", "end": first + 4, "reason": "ordinary_word"},
     )
     assert bad.status_code == 400
+
+
+# --- one decision for every identical finding; the list stays open -------------------
+
+
+def test_one_decision_marks_every_identical_finding_with_one_reason(annotator, lead):
+    t = hearing(assignees=[annotator])
+    first, second = goods(t)
+    made = rs.leak_exception_add_all(
+        transcript=t, actor=annotator, start=first, end=first + 4, reason="ordinary_word"
+    )
+    assert [(x.start, x.reason) for x in made] == [
+        (first, "ordinary_word"),
+        (second, "ordinary_word"),
+    ]
+    assert blocking_leaks(leak_check(transcript=t)) == []
+    events = AuditEvent.objects.filter(transcript=t, event_type="review.not_a_leak")
+    assert events.count() == 1
+    after = events.get().after
+    assert after["exceptions"] == [x.pk for x in made] and after["places"] == [
+        [first, first + 4], [second, second + 4]
+    ]  # fmt: skip
+    assert "Good" not in str(after)  # places, never the text
+    wf.transcript_submit(transcript=t, actor=annotator)
+    wf.transcript_approve(transcript=t, actor=lead)
+
+
+def test_identical_means_the_same_text_and_kind_and_undo_takes_them_all_back(annotator):
+    text = TEXT + "INMATE QUILL: GOOD. Good evening again.\n"
+    t = make_transcript(text, state=S.IN_REVIEW, assignees=[annotator], metadata=META)
+    for word in ("ALDEN", "QUILL", "Jonathon"):
+        for at in [i for i in range(len(text)) if text.startswith(word, i)]:
+            Span.objects.create(transcript=t, start=at, end=at + len(word), label="PERSON",
+                                status=Span.Status.ACCEPTED)  # fmt: skip
+    first = text.index("Good")
+    made = rs.leak_exception_add_all(
+        transcript=t, actor=annotator, start=first, end=first + 4, reason="ordinary_word"
+    )
+    assert len(made) == 3  # the three "Good", not "GOOD"
+    assert [x.text for x in blocking_leaks(leak_check(transcript=t))] == ["GOOD"]
+    rs.review_undo(transcript=t, actor=annotator)
+    assert not LeakException.objects.filter(transcript=t).exists()
+    with pytest.raises(rs.ReviewError, match="not a blocking finding"):
+        rs.leak_exception_add_all(
+            transcript=t, actor=annotator, start=0, end=9, reason="ordinary_word"
+        )
+
+
+def test_a_decision_from_the_list_answers_the_list_again_with_its_count(client, annotator):
+    t = hearing(assignees=[annotator])
+    client.force_login(annotator)
+    body = client.post(reverse("annotations:submit", args=[t.pk])).content.decode()
+    assert "Not a leak at all 2 places</button>" in body
+    first, second = goods(t)
+    url = reverse("annotations:not-a-leak", args=[t.pk])
+    one = client.post(
+        url, {"start": second, "end": second + 4, "reason": "ordinary_word", "scope": "one"},
+        HTTP_HX_REQUEST="true",
+    )  # fmt: skip
+    assert one.status_code == 200 and 'id="leak-report"' in one.content.decode()
+    assert 'data-count="1"' in one.content.decode()
+    rest = client.post(
+        url, {"start": first, "end": first + 4, "reason": "ordinary_word", "scope": "all"},
+        HTTP_HX_REQUEST="true",
+    )  # fmt: skip
+    assert rest.status_code == 200 and 'data-count="0"' in rest.content.decode()
+    assert LeakException.objects.filter(transcript=t).count() == 2

@@ -94,18 +94,46 @@ def _context(request, transcript: Transcript, **extra) -> dict:
     }
 
 
+def _leak_list(request, transcript: Transcript, leaks: list, message: str) -> dict:
+    """The leak list's context: each leak with its place and the number of identical
+    findings (same text, same kind: one "not a leak" decision covers them all), the
+    count of blocking ones, and whether the user may add spans."""
+    places = leak_places(transcript=transcript, leaks=leaks)
+    same: dict[tuple[str, str], int] = {}
+    for leak in leaks:
+        if leak.source_start is not None:
+            same[(leak.text, leak.kind)] = same.get((leak.text, leak.kind), 0) + 1
+    for place in places:
+        place["same"] = same.get((place["leak"].text, place["leak"].kind), 0)
+    return {
+        "leaks": leaks,
+        "leak_places": places,
+        "leak_message": message,
+        "blocking_count": sum(1 for leak in leaks if leak.blocking),
+        "can_add_spans": review_edit_refusal(transcript=transcript, user=request.user) is None,
+        "not_a_leak_reasons": LeakException.Reason.choices,
+    }
+
+
 def _leak_context(request, transcript: Transcript, exc: wf.LeakCheckFailed) -> dict:
-    """The leak list with the place of each leak and whether the user may add spans."""
+    """The overview with the leak list of a refused Submit or approval."""
     transcript.refresh_from_db()
-    return _context(
-        request,
-        transcript,
-        leaks=exc.leaks,
-        leak_places=leak_places(transcript=transcript, leaks=exc.leaks),
-        leak_message=str(exc),
-        can_add_spans=review_edit_refusal(transcript=transcript, user=request.user) is None,
-        not_a_leak_reasons=LeakException.Reason.choices,
-    )
+    return _context(request, transcript, **_leak_list(request, transcript, exc.leaks, str(exc)))
+
+
+def _leak_report(request, transcript: Transcript):
+    """The leak list as the leak check reads it now (an htmx swap after a decision)."""
+    from annotations.services.leaks import blocking_leaks, release_leaks
+
+    transcript.refresh_from_db()
+    leaks = blocking_leaks(release_leaks(transcript=transcript)[1])
+    if leaks:
+        noun = "place is" if len(leaks) == 1 else "places are"
+        message = f"{len(leaks)} blocking {noun} left: decide each, then submit again."
+    else:
+        message = "No blocking finding is left: submit again."
+    context = {"transcript": transcript, **_leak_list(request, transcript, leaks, message)}
+    return render(request, "transcripts/_leak_report.html", context)
 
 
 def transcript_detail(request, pk: int):
@@ -176,15 +204,21 @@ def transcript_submit_view(request, pk: int):
 
 @require_POST
 def transcript_not_a_leak_view(request, pk: int):
-    """Mark one place of the leak list "not a leak here" (with a reason), then back to
-    the overview to submit again."""
+    """Mark one place of the leak list "not a leak here" (with a reason), or with
+    ``scope=all`` every identical finding; from htmx the list is answered again in place
+    (the decision's places gone, the count updated), else back to the overview."""
     transcript = _get(request, pk)
     try:
         start, end = int(request.POST.get("start", "")), int(request.POST.get("end", ""))
     except ValueError:
         return HttpResponse("Give the place as two numbers.", status=400)
+    add = (
+        review_services.leak_exception_add_all
+        if request.POST.get("scope") == "all"
+        else review_services.leak_exception_add
+    )
     try:
-        review_services.leak_exception_add(
+        made = add(
             transcript=transcript, actor=request.user, start=start, end=end,
             reason=request.POST.get("reason", ""), note=request.POST.get("note", ""),
         )  # fmt: skip
@@ -193,9 +227,14 @@ def transcript_not_a_leak_view(request, pk: int):
         return redirect("annotations:detail", pk=pk)
     except review_services.ReviewError as exc:
         return HttpResponse(str(exc), status=400, content_type="text/plain; charset=utf-8")
+    if request.htmx:
+        return _leak_report(request, transcript)
+    count = len(made) if isinstance(made, list) else 1
+    places = "this place" if count == 1 else f"these {count} places"
     messages.success(
-        request, "Marked “not a leak here” (the lead sees it with your reason); submit again."
-    )
+        request, f"Marked {places} “not a leak here” (the lead sees it with your reason); "
+        "submit again.",
+    )  # fmt: skip
     return redirect("annotations:detail", pk=pk)
 
 

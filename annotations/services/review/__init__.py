@@ -33,7 +33,11 @@ from annotations.services.review.carried import (
     carried_pending,
     spans_confirm_carried,
 )
-from annotations.services.review.exceptions import NOT_A_LEAK_ACTION, leak_exception_add
+from annotations.services.review.exceptions import (
+    NOT_A_LEAK_ACTION,
+    leak_exception_add,
+    leak_exception_add_all,
+)
 from annotations.services.review.geometry import occurrences, snap_to_words, word_step
 from annotations.services.review.groups import (
     entity_merge,
@@ -76,7 +80,7 @@ __all__ = [
     "CONFIRM_ABOVE", "CONFIRM_ACTION", "EVENT_PREFIX", "HUMAN", "LEAD_EDITABLE_STATES", "NOT_A_LEAK_ACTION", "OCCURRENCE",
     "UNDO_EVENT",
     "ReviewError", "ReviewPermissionError", "SpanConflict", "Touched",
-    "entity_merge", "entity_split", "entity_split_form", "leak_exception_add", "occurrences",
+    "entity_merge", "entity_split", "entity_split_form", "leak_exception_add", "leak_exception_add_all", "occurrences",
     "review_assign_entities",
     "review_edit_refusal", "review_resume", "review_touched", "review_undo", "review_undoable",
     "bulk_size", "carried_pending", "snap_to_words", "span_accept", "span_add", "span_apply_to_all", "span_delete",

@@ -115,7 +115,8 @@ def review_undo(*, transcript: Transcript, actor) -> AuditEvent:
         Span.objects.filter(pk__in=part).delete()
     if event.event_type == EVENT_PREFIX + NOT_A_LEAK_ACTION:
         LeakException.objects.filter(
-            pk=event.after.get("exception"), transcript=transcript
+            pk__in=event.after.get("exceptions") or [event.after.get("exception")],
+            transcript=transcript,
         ).delete()
     created_entities = event.after.get("created_entities", [])
     if created_entities:

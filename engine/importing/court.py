@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from engine.importing.capitals import nice_case
+
 _COURT = re.compile(r"^IN THE ((?:[A-Z][A-Za-z.]* )*COURT\b.*)$", re.I)
 _COURT_MORE = re.compile(
     r"^(?:FOR THE|OF THE)\b.*(?:DISTRICT|CIRCUIT|STATE|COUNTY|UNITED STATES)", re.I
@@ -46,8 +48,6 @@ _SMALL = {"For", "The", "Of", "And", "In"}
 
 
 def _nice(value: str) -> str:
-    from engine.importing.cover import nice_case
-
     words = (nice_case(value) or value).split(" ")
     return " ".join(w.lower() if i and w in _SMALL else w for i, w in enumerate(words))
 

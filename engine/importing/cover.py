@@ -9,6 +9,7 @@ import re
 from datetime import date
 
 from engine import vocab
+from engine.importing.capitals import nice_case
 from engine.importing.court import parse_court_caption
 
 METADATA_KEYS = (
@@ -64,23 +65,6 @@ _TRANSCRIBED = re.compile(r"^Transcribed\s+by\s*:?\s*(.*)$", re.I)
 _HEARING_OF = re.compile(r"Hearing\s+of\s*:?\s*(.*)$", re.I)
 _NOT_NAMES = {"UNIDENTIFIED", "UNKNOWN", "NONE", "N/A"}
 _INCARCERATED_ROLE = re.compile(r"incarcerated|inmate|prisoner", re.I)
-
-
-def nice_case(value: str | None) -> str | None:
-    """Covers print names and places in capitals: "MULE CREEK STATE PRISON" →
-    "Mule Creek State Prison". Values with lower-case letters are kept as printed."""
-    if not value or any(c.islower() for c in value):
-        return value
-    words = []
-    for word in value.split(" "):
-        titled = "-".join(part[:1].upper() + part[1:].lower() for part in word.split("-"))
-        if "'" in titled and len(titled.split("'", 1)[0]) == 1:  # O'BRIEN → O'Brien
-            head, tail = titled.split("'", 1)
-            titled = f"{head}'{tail[:1].upper()}{tail[1:]}"
-        if word.strip(".,") in {"II", "III", "IV", "VI", "VII", "VIII"}:
-            titled = word
-        words.append(titled)
-    return " ".join(words)
 
 
 def empty_metadata() -> dict:

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
-from engine.spans import SpanLike, TextSpan, shape
+from engine.spans import Prediction, SpanLike, TextSpan, shape
 
 PERSON = "PERSON"
 
@@ -74,6 +75,48 @@ def join_name_parts(text: str, spans: Iterable[SpanLike]) -> list[TextSpan]:
     for group in name_groups(text, spans):
         first, last = spans[group[0]], spans[group[-1]]
         out.append(TextSpan(int(first.start), int(last.end), str(first.label)))
+    return out
+
+
+def _detector_name(detector) -> str:
+    return detector["detector"] if isinstance(detector, dict) else str(detector)
+
+
+def join_predictions(
+    text: str, spans: Iterable[Prediction], *, machine: bool = True
+) -> list[Prediction]:
+    """Whole mentions of predictions: the name parts of one written name joined into one
+    PERSON prediction, as the review page shows adjacent same-label parts, whatever member
+    proposed each part (``Kyle`` from one detector and ``Lewis`` from another are one
+    mention the reviewer accepts once). ``machine``: only parts written as names join (a
+    lower-case word proposed beside a name, ``Quill`` ``lives``, is a separate false
+    proposal, not part of the name); a reviewer's spans (gold) join as
+    :func:`join_name_parts` joins them. The detectors of the parts are credited to the whole; the first part
+    keeps its reference group and score. ``evaluate`` and the dashboard's Table 3 both
+    score whole mentions this way, so their figures agree."""
+    spans = sorted(spans, key=lambda p: (p.start, p.end))
+    out: list[Prediction] = []
+    for span in spans:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and span.label == last.label == PERSON
+            and last.end <= span.start
+            and (
+                not machine
+                or (text[last.start : last.start + 1].isupper() and text[span.start].isupper())
+            )
+            and name_gap_joins(text, (last.start, last.end), (span.start, span.end))
+        ):
+            joined = replace(last, end=span.end, detectors=list(last.detectors))
+            names = {_detector_name(d) for d in joined.detectors}
+            for d in span.detectors:
+                if _detector_name(d) not in names:
+                    joined.detectors.append(d)
+                    names.add(_detector_name(d))
+            out[-1] = joined
+            continue
+        out.append(replace(span, detectors=list(span.detectors or [])))
     return out
 
 

@@ -270,7 +270,7 @@ def test_effort_counts_decisions_by_kind_time_on_task_and_leaves_exports_out(ann
     review.span_reject(span=fresno, actor=annotator)  # one by one
     review.spans_accept_all(transcript=t, actor=annotator, label="PERSON")  # 3 by label
     review.spans_accept_all(transcript=t, actor=annotator, label="DATE")  # 1 by label
-    # The row a by-surface-form action writes (its audit contract): bulk + count.
+    # The row a by-surface-form action writes (issue 21's contract): bulk + count.
     audit_record(
         actor=annotator,
         event_type="review.accept_form",
@@ -306,3 +306,76 @@ def test_effort_counts_decisions_by_kind_time_on_task_and_leaves_exports_out(ann
     assert record.review_seconds == pytest.approx(5 * 60 + 2 * 3600 + 60)
     row = m.effort([t])["per_transcript"][0]
     assert row["spans_decided"] == 10 and row["spans_one_by_one_share"] == pytest.approx(0.2)
+
+
+def test_table3_counts_adjacent_name_parts_of_different_members_as_one_mention(annotator, lead):
+    """``Kyle`` proposed by one member and ``Lewis`` by another, both accepted unchanged:
+    the reviewer saw and accepted one name, so Table 3 scores one whole mention found."""
+    t = make_transcript("WITNESS: Kyle Lewis saw it.\n", assignees=[annotator], metadata=META)
+    kyle = machine(t, "Kyle", "PERSON", "spacy")
+    lewis = machine(t, "Lewis", "PERSON", "transformer")
+    wf.transcript_start_review(transcript=t, actor=annotator)
+    review.span_accept(span=kyle, actor=annotator)
+    review.span_accept(span=lewis, actor=annotator)
+    wf.transcript_submit(transcript=t, actor=annotator)
+    wf.transcript_approve(transcript=t, actor=lead)
+
+    person = m.dashboard_compute(rerun=False)["table3"]["labels"]["PERSON"]["exact"]
+
+    assert (person["tp"], person["fp"], person["fn"]) == (1, 0, 0)
+
+
+@pytest.mark.slow
+def test_table3_agrees_with_evaluate_on_the_same_approved_transcripts(db, settings, tmp_path):
+    """The dashboard scores the stored proposals of approved hearings; ``evaluate`` runs
+    the same ensemble on the exported gold's texts: the whole-mention figures agree."""
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from annotations.services.annotation import ensemble_build, transcript_annotate
+    from annotations.services.scripted_review import transcript_review_from_gold
+    from engine.synthetic import generate_hearing, render_pdf_bytes
+    from tests.factories import make_user
+    from transcripts.services.importing import transcript_import
+
+    settings.DETECTORS = [
+        {"NAME": "engine.detectors.patterns.PatternDetector", "OPTIONS": {}},
+        {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+        {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+    ]
+    annotator, lead = make_user("ann3", role="annotator"), make_user("lead3", role="lead")
+    for seed in (9, 11):
+        hearing = generate_hearing(seed, words=900)
+        t = transcript_import(
+            name=f"h{seed}.pdf",
+            data=render_pdf_bytes(hearing),
+            assignees=[annotator],
+            annotate=False,
+        )
+        transcript_annotate(transcript=t, ensemble=ensemble_build())
+        transcript_review_from_gold(transcript=t, gold=hearing.gold, annotator=annotator)
+        t.refresh_from_db()
+        wf.transcript_approve(transcript=t, actor=lead)
+    table3 = m.dashboard_compute(rerun=False)["table3"]
+    gold = tmp_path / "gold.jsonl"
+    call_command("export_gold", "--format", "jsonl", "--out", str(gold), "--actor", "lead3")
+    # The export keeps the cover page's names out of ``meta``; the annotation read them
+    # from the transcript's metadata, so evaluate is given the same (as generated gold is).
+    docs = [json.loads(line) for line in gold.read_text().splitlines()]
+    for doc in docs:
+        pk = int(doc["id"].rsplit("-", 1)[1])
+        doc["meta"]["metadata"] = Transcript.objects.get(pk=pk).metadata
+    gold.write_text("".join(json.dumps(doc) + "\n" for doc in docs))
+    out = StringIO()
+    call_command("evaluate", "--gold", str(gold), "--json", stdout=out)
+    evaluated = json.loads(out.getvalue())
+
+    for level in ("exact", "token"):
+        assert table3["overall"][level]["f1"] == pytest.approx(
+            evaluated["overall"][level]["f1"], abs=0.01
+        )
+    assert table3["labels"]["PERSON"]["exact"]["f1"] == pytest.approx(
+        evaluated["labels"]["PERSON"]["exact"]["f1"], abs=0.01
+    )

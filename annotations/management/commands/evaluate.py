@@ -42,7 +42,7 @@ from engine.detectors.names import stored_pieces
 from engine.evaluation.metrics import evaluate_documents, name_word_coverage
 from engine.gold import GoldDoc, GoldFormatError, GoldSpan, read_jsonl
 from engine.mentions import join_name_parts as mention_join
-from engine.mentions import name_groups
+from engine.mentions import join_predictions as join_name_parts
 from engine.spans import Prediction
 
 NET = "safety_net"
@@ -57,23 +57,6 @@ def name_word_kind(word: str) -> str:
     if is_title_or_role(word):
         return "roles"
     return "groups" if is_group_word(word) else "names"
-
-
-def join_name_parts(text: str, spans: list[Prediction]) -> list[Prediction]:
-    """Whole mentions: PERSON name parts of one written name joined (``engine.mentions``:
-    ``John`` ``Doe`` → ``John Doe``), the detectors of the parts credited to the whole."""
-    out: list[Prediction] = []
-    for group in name_groups(text, spans):
-        first = spans[group[0]]
-        joined = replace(first, end=spans[group[-1]].end, detectors=list(first.detectors))
-        names = {d["detector"] for d in joined.detectors}
-        for i in group[1:]:
-            for d in spans[i].detectors:
-                if d["detector"] not in names:
-                    joined.detectors.append(d)
-                    names.add(d["detector"])
-        out.append(joined)
-    return out
 
 
 def cut_name_parts(doc: GoldDoc) -> GoldDoc:

@@ -165,6 +165,13 @@ def _jobs_visible_to(user) -> QuerySet[Job]:
     return Job.objects.filter(Q(created_by=user) | Q(transcript__in=visible))
 
 
+def transcript_import_notices(*, transcript: Transcript) -> list[str]:
+    """The import's notices (sentences for people: read by OCR, part of the text read as
+    the cover, no speaker turns recognised, ...), as stored with the transcript."""
+    notices = (transcript.metadata or {}).get("import_notices")
+    return [n for n in notices if isinstance(n, str)] if isinstance(notices, list) else []
+
+
 def transcript_ocr_summary(*, transcript: Transcript, limit: int = 40) -> dict | None:
     """For a transcript read by OCR: pages, seconds per page, mean confidence and the
     words read with low confidence (text and character range, first ``limit``)."""

@@ -84,6 +84,7 @@ def _context(request, transcript: Transcript, **extra) -> dict:
         "review_url": review_url(transcript),
         "strategies": STRATEGIES,
         "ocr": selectors.transcript_ocr_summary(transcript=transcript),
+        "import_notices": selectors.transcript_import_notices(transcript=transcript),
         # The approval screen: what was decided against the machine's proposal (leads).
         "summary": review_summary(transcript=transcript, leaks=extra.get("all_leaks"))
         if is_lead and not is_copy and transcript.state in SUMMARY_STATES

@@ -6,6 +6,7 @@ text extracted by other tools go through the same rules.
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 LINE_NUMBER_MAX = 28
@@ -176,7 +177,12 @@ def _strip_line_numbers(lines: list[str], *, known: bool = False) -> tuple[list[
     best, hits = (lead, lead_hits) if lead_hits >= trail_hits else (trail, trail_hits)
     if hits >= 3 and hits * 10 >= len(lines) * 4:
         return best, hits
-    if known and lead_hits == len(lines) and _LEADING_NUMBER.match(lines[0]).group(1) == "1":
+    if (
+        known
+        and lines
+        and lead_hits == len(lines)
+        and _LEADING_NUMBER.match(lines[0]).group(1) == "1"
+    ):
         return lead, lead_hits
     return _strip_numbered_runs(lines)
 
@@ -331,6 +337,29 @@ def starts_body(line: str) -> bool:
     return any(c.islower() for c in rest) and not _COVER_LABEL.match(m.group(1))
 
 
+def body_opener(lines: list[str]) -> Callable[[str], bool]:
+    """``starts_body`` for one document, with its testimony: a swearing-in line, a ``BY
+    MR. NAME:`` line or an examination heading opens the body too, and so does a bare
+    ``Q text`` / ``A text`` line in a document written as testimony
+    (``testimony.qa_mode``). A caption holds none of them; without them, a deposition
+    whose only speaker turn comes late ("MS. LEE: Objection.") had its whole examination
+    read as the cover."""
+    from engine.importing.testimony import is_exam_mark, is_qa_line, qa_mode
+
+    bare = qa_mode(lines)
+
+    def opens(line: str) -> bool:
+        # an examination listed with its page on a cover ("DIRECT EXAMINATION BY MR. X 4")
+        # is an index entry, not the heading
+        return (
+            starts_body(line)
+            or (is_exam_mark(line) and not line[-1:].isdigit())
+            or is_qa_line(line, bare=bare)
+        )
+
+    return opens
+
+
 _COVER_LINE = re.compile(
     r"^(?:(?:SUBSEQUENT |INITIAL |DOCUMENTATION )?PAROLE (?:CONSIDERATION|SUITABILITY) HEARING"
     r"(?: STATE OF CALIFORNIA)?|STATE OF CALIFORNIA|BOARD OF PAROLE HEARINGS|"
@@ -358,7 +387,7 @@ def _classify(pages: list[Page]) -> None:
     """Cover, index and word-index pages are recognised by their content, not their position.
 
     The body starts at the first page with margin line numbers that is not a caption,
-    or at the first line that opens the hearing (``starts_body``), whichever comes
+    or at the first line that opens the hearing (``body_opener``), whichever comes
     first; what comes before it (but the index) is the cover. A body page's lines
     before that start go to the cover, too (``Page.body_from``).
     """
@@ -379,8 +408,9 @@ def _classify(pages: list[Page]) -> None:
         previous = page.kind
     candidates = [p for p in pages if p.kind not in ("index", "word_index")]
     first_numbered = next((p.number for p in candidates if p.numbered and not _cover_like(p)), None)
+    opens = body_opener([line for p in candidates for line in p.lines])
     first_line = next(
-        ((p.number, i) for p in candidates for i, line in enumerate(p.lines) if starts_body(line)),
+        ((p.number, i) for p in candidates for i, line in enumerate(p.lines) if opens(line)),
         None,
     )
     if first_line is not None and first_line[0] == first_numbered:

@@ -26,6 +26,7 @@ from engine.importing.layout import (
     is_cert_heading,
     is_speaker_line,
 )
+from engine.importing.left_out import left_out_notice
 from engine.importing.pdf import looks_like_pdf, pdf_pages
 from engine.importing.proceeding import proceeding_kind
 from engine.importing.sources import UNSUPPORTED, decode_text
@@ -424,6 +425,8 @@ def parse_pages(
     metadata = parse_cover(cover_lines) if cover_lines else empty_metadata()
     text, utterances = segment(pages, metadata, standalone)
     notices: list[str] = [invisible_notice(invisible)] if invisible else []
+    if left_out := left_out_notice(pages):
+        notices.append(left_out)
     dropped = [p.number for p in pages if p.kind == "word_index"]
     if dropped:
         notices.append(

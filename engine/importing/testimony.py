@@ -97,6 +97,15 @@ def is_exam_mark(line: str) -> bool:
     )
 
 
+def is_qa_line(line: str, *, bare: bool = False) -> bool:
+    """A question or answer line: ``Q.``/``A.``, ``Q:``/``A:``, and with ``bare`` (a
+    document in question-and-answer form) ``Q text`` / ``A text``; never a speaker turn
+    ("A JUROR: ...")."""
+    if _QA_MARKED.match(line):
+        return True
+    return bare and bool(_QA_BARE.match(line)) and not is_speaker_line(line)
+
+
 def qa_mode(lines: list[str]) -> bool:
     """Whether a document writes testimony as bare ``Q``/``A`` lines (see the module)."""
     letters = [

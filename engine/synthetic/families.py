@@ -334,8 +334,11 @@ def _appellate(seed: int, words: int) -> FamilyDoc:
     )
 
 
-def family_document(seed: int, family: str, *, words: int = 1200) -> FamilyDoc:
-    """The printed content of a transcript of ``family`` (see ``FAMILIES``)."""
+def family_document(
+    seed: int, family: str, *, words: int = 1200, videotaped: bool = True
+) -> FamilyDoc:
+    """The printed content of a transcript of ``family`` (see ``FAMILIES``);
+    ``videotaped=False``: a deposition without the videographer's opening turn."""
     if family == "bph2009":
         return _bph2009(seed, words)
     if family == "federal":
@@ -349,5 +352,5 @@ def family_document(seed: int, family: str, *, words: int = 1200) -> FamilyDoc:
     if family == "deposition":
         from .testimony import _deposition
 
-        return _deposition(seed, words)
+        return _deposition(seed, words, videotaped=videotaped)
     raise ValueError(f"unknown layout family {family!r}; one of {', '.join(FAMILIES[1:])}")

@@ -84,9 +84,17 @@ def _clock(doc: FamilyDoc, page: int, line: int) -> str:
     return f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
-def render_text(doc: FamilyDoc) -> str:
-    """The family's text export (see ``families``)."""
+def render_text(doc: FamilyDoc, *, form_feeds: bool = True) -> str:
+    """The family's text export (see ``families``). ``form_feeds=False``: the text as a
+    word processor saves it without page breaks: the caption, the appearances and the
+    body as lines of text, no page furniture (header, footer, page and line numbers,
+    clock times, filing stamps) and no form feed, so nothing marks where the caption
+    ends. The contents and word-index pages are left out: they refer to page numbers
+    such a text no longer has."""
     pages = _pages(doc)
+    if not form_feeds:
+        kept = [page for page in pages if page["kind"] in ("cover", "body")]
+        return "\n".join(text for page in kept for text, _ in page["lines"]) + "\n"
     total = len(pages)
     out: list[str] = []
     for page in pages:

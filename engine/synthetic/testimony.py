@@ -289,7 +289,11 @@ def _grand_jury(seed: int, words: int):
     )
 
 
-def _deposition(seed: int, words: int):
+def _deposition(seed: int, words: int, *, videotaped: bool = True):
+    """A deposition: caption, appearances, the examination by two counsel. Videotaped,
+    it opens with the videographer's turn; otherwise (a stenographic deposition) the
+    body opens with the swearing-in, and the first speaker turn is counsel's objection
+    after several questions and answers."""
     from .families import FamilyDoc, _meta, _names
 
     fake = Faker("en_US")
@@ -310,7 +314,7 @@ def _deposition(seed: int, words: int):
         "v. )",
         f"{company.upper()}, )",
         "Defendant. )",
-        f"VIDEOTAPED DEPOSITION OF {wf.upper()} {wl.upper()}",
+        f"{'VIDEOTAPED ' if videotaped else ''}DEPOSITION OF {wf.upper()} {wl.upper()}",
         f"{MONTHS[month - 1]} {day}, {year}",
         f"{hour}:{minute:02d} a.m.",
         "APPEARANCES:",
@@ -321,12 +325,13 @@ def _deposition(seed: int, words: int):
         f"REPORTED BY: {rf.upper()} {rl.upper()}, RPR",
     ]
     b = FamilyBody()
-    b.say(
-        "THE VIDEOGRAPHER",
-        f"We are on the record. Today's date is {D(f'{MONTHS[month - 1]} {day}, {year}')}, "
-        f"and the time is {T(f'{hour}:{minute:02d} a.m.')}. This is the deposition of "
-        f"{P(f'{wf} {wl}')}. Will the reporter please swear in the witness.",
-    )
+    if videotaped:
+        b.say(
+            "THE VIDEOGRAPHER",
+            f"We are on the record. Today's date is {D(f'{MONTHS[month - 1]} {day}, {year}')}, "
+            f"and the time is {T(f'{hour}:{minute:02d} a.m.')}. This is the deposition of "
+            f"{P(f'{wf} {wl}')}. Will the reporter please swear in the witness.",
+        )
     witness = P(f"{wf.upper()} {wl.upper()}")
     b.line(
         f"{P(f'{wf.upper()} {wl.upper()}', 'swearing_in')}, called as a witness by the "

@@ -150,7 +150,12 @@ def transcript_import(
             transcript = Transcript.objects.create(
                 title=transcript_title(parsed, sha),
                 text=parsed.text,
-                metadata=parsed.metadata,
+                # the import's notices stay with the transcript: its page shows them
+                metadata=(
+                    {**parsed.metadata, "import_notices": list(parsed.notices)}
+                    if parsed.notices
+                    else parsed.metadata
+                ),
                 source_format=parsed.source_format,
                 original_name=safe_name,
                 sha256=sha,

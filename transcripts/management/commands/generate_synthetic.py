@@ -5,7 +5,9 @@ Seeds are SEED, SEED+1, ... SEED+N-1; the same seed always gives the same hearin
 the canonical text and today's PDF), or another family (the family's text export and
 PDF). Every family writes ``DIR/gold.jsonl``: its spans are offsets into the canonical
 text the importer makes of the file. ``--scan`` also writes an image-only PDF of the
-family's PDF (``<id>-scan.pdf``). Touches no database.
+family's PDF (``<id>-scan.pdf``); ``--no-form-feeds`` writes the family's text without
+page breaks or page furniture, ``--no-videographer`` a deposition that opens with the
+swearing-in. Touches no database.
 """
 
 import json
@@ -40,6 +42,16 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--scan", action="store_true", help="Also write a scan of the PDF (no text layer)."
+        )
+        parser.add_argument(
+            "--no-form-feeds",
+            action="store_true",
+            help="Text without page breaks or page furniture (caption, appearances, body).",
+        )
+        parser.add_argument(
+            "--no-videographer",
+            action="store_true",
+            help="deposition: no videographer's turn; the body opens with the swearing-in.",
         )
 
     def handle(self, *args, **options):
@@ -94,10 +106,13 @@ class Command(BaseCommand):
         golds = []
         started = time.perf_counter()
         for seed in range(options["seed"], options["seed"] + options["n"]):
-            doc = family_document(seed, family, words=options["words"])
+            doc = family_document(
+                seed, family, words=options["words"], videotaped=not options["no_videographer"]
+            )
             stem = f"{family}-{seed:05d}"
             txt = out / f"{stem}.txt"
-            txt.write_bytes(render_text(doc).encode("utf-8"))
+            text = render_text(doc, form_feeds=not options["no_form_feeds"])
+            txt.write_bytes(text.encode("utf-8"))
             entry = {"id": stem, "seed": seed, "layout": family, "turns": len(doc.turns)}
             entry["words"] = len(doc.gold.text.split())
             entry["spans"] = len(doc.gold.spans)

@@ -21,66 +21,19 @@ Django-free.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 
 from faker import Faker
 
 from engine.gold import GoldDoc
 
 from .family_body import FamilyBody
+from .family_doc import FamilyDoc
+from .family_doc import distinct_names as _names
+from .family_doc import family_meta as _meta
 from .marks import P, T
-from .testimony import _Exam
+from .testimony import _deposition, _Exam, _grand_jury
 
 FAMILIES = ("bph", "bph2009", "federal", "appellate", "grand_jury", "deposition")
-
-
-@dataclass
-class FamilyDoc:
-    family: str
-    seed: int
-    cover: list[list[str]]  # printed cover pages (lines)
-    body: list[str]  # printed body lines, before wrapping: turns, headings, Q./A. lines
-    turns: list[tuple[str, str]]  # expected (speaker, text) of every speaker turn, in order
-    metadata: dict  # expected cover metadata (a subset of what the importer finds)
-    header: str = ""
-    footer: str = ""
-    contents: list[str] = field(default_factory=list)  # printed contents page lines
-    word_index: bool = False
-    numbered_cover: bool = False
-    clock: bool = False
-    filing: str = ""  # "Case ... Document N Filed DATE" (page numbers are added)
-    # Gold spans, offsets into the canonical text the importer makes of the body.
-    gold: GoldDoc | None = None
-    hard_cases: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
-
-    @property
-    def id(self) -> str:
-        return f"{self.family}-{self.seed:05d}"
-
-
-def _meta(family: str, seed: int, words: int, metadata: dict) -> dict:
-    from .generator import GENERATOR_VERSION
-
-    return {
-        "source": "synthetic",
-        "generator_version": GENERATOR_VERSION,
-        "layout": family,
-        "seed": seed,
-        "words": words,
-        "metadata": metadata,
-    }
-
-
-def _names(fake: Faker, n: int) -> list[tuple[str, str]]:
-    seen: set[str] = set()
-    out = []
-    while len(out) < n:
-        first, last = fake.first_name(), fake.last_name()
-        if last.upper() in seen or not last.isalpha():
-            continue
-        seen.add(last.upper())
-        out.append((first, last))
-    return out
 
 
 def _sentences(rng: random.Random, fake: Faker, n: int) -> str:
@@ -346,11 +299,7 @@ def family_document(
     if family == "appellate":
         return _appellate(seed, words)
     if family == "grand_jury":
-        from .testimony import _grand_jury
-
         return _grand_jury(seed, words)
     if family == "deposition":
-        from .testimony import _deposition
-
         return _deposition(seed, words, videotaped=videotaped)
     raise ValueError(f"unknown layout family {family!r}; one of {', '.join(FAMILIES[1:])}")

@@ -28,6 +28,9 @@ import random
 from faker import Faker
 
 from .family_body import FamilyBody
+from .family_doc import FamilyDoc
+from .family_doc import distinct_names as _names
+from .family_doc import family_meta as _meta
 from .marks import A, D, L, O, P, T, phonetic, spelled
 from .model import m
 
@@ -201,8 +204,6 @@ def _roman(n: int) -> str:
 
 
 def _grand_jury(seed: int, words: int):
-    from .families import FamilyDoc, _meta, _names
-
     fake = Faker("en_US")
     fake.seed_instance(seed)
     rng = random.Random(seed)
@@ -294,8 +295,6 @@ def _deposition(seed: int, words: int, *, videotaped: bool = True):
     it opens with the videographer's turn; otherwise (a stenographic deposition) the
     body opens with the swearing-in, and the first speaker turn is counsel's objection
     after several questions and answers."""
-    from .families import FamilyDoc, _meta, _names
-
     fake = Faker("en_US")
     fake.seed_instance(seed)
     rng = random.Random(seed)

@@ -181,7 +181,7 @@ def signature(ask: Say, answer: Say, rng: random.Random, given: str) -> None:
     ask("Please read the e-mail into the record.")
     answer(
         f'It says: "Can we meet at the {m(ORGANIZATION, place, "meeting_place")} on '
-        f'{L(street, "meeting_place")} at {T(f"{clock} {ap}", "dotted_clock")}? '
+        f"{L(street, 'meeting_place')} at {T(f'{clock} {ap}', 'dotted_clock')}? "
         f'{rng.choice(_SIGN_OFFS)}, {P(given, "first_name_signature")}."'
     )
     ask("And how is the second one signed?")
@@ -226,9 +226,7 @@ def names(ask: Say, answer: Say, rng: random.Random) -> None:
 def links(ask: Say, answer: Say, rng: random.Random) -> None:
     """A video's link read out, and inside an embedded block; a document's link."""
     vid, vid2, doc = _video_id(rng), _video_id(rng), _video_id(rng) + _video_id(rng)
-    watch = rng.choice(
-        (f"https://www.youtube.com/watch?v={vid}", f"https://youtu.be/{vid}")
-    )
+    watch = rng.choice((f"https://www.youtube.com/watch?v={vid}", f"https://youtu.be/{vid}"))
     ask("Where is the footage?")
     answer(
         f"The link is {m(URL, watch, 'video_link')}, and the page embeds it as "

@@ -1,6 +1,7 @@
 """The hearing recognizers, one module per label family (like Presidio's
 ``predefined_recognizers``): ``ids``, ``spelled``, ``measures``, ``dates``, ``locations``,
-``organizations``, ``persons``, ``nrp``. Django-free; imports neither Presidio nor spaCy.
+``organizations``, ``persons``, ``nrp``, ``name_shapes``, ``venues``. Django-free; imports
+neither Presidio nor spaCy.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from collections.abc import Iterable
 
 from engine.detectors.recognizers.base import Found, RegexRecognizer
 from engine.detectors.recognizers.dates import HearingDateRecognizer, HearingTimeRecognizer
-from engine.detectors.recognizers.ids import CdcrIdRecognizer, OtherIdRecognizer
+from engine.detectors.recognizers.ids import CdcrIdRecognizer, LinkRecognizer, OtherIdRecognizer
 from engine.detectors.recognizers.locations import (
     AddressRecognizer,
     CountyRecognizer,
@@ -17,6 +18,7 @@ from engine.detectors.recognizers.locations import (
     is_known_place,
 )
 from engine.detectors.recognizers.measures import AgeRecognizer, HeightRecognizer
+from engine.detectors.recognizers.name_shapes import NameShapeRecognizer
 from engine.detectors.recognizers.nrp import NrpRecognizer
 from engine.detectors.recognizers.organizations import OrganizationRecognizer
 from engine.detectors.recognizers.persons import (
@@ -28,6 +30,7 @@ from engine.detectors.recognizers.spelled import (
     SpelledNameRecognizer,
     SpelledOutItemRecognizer,
 )
+from engine.detectors.recognizers.venues import VenueRecognizer, VenueStreetRecognizer
 
 HEARING_RECOGNIZERS: tuple[type[RegexRecognizer], ...] = (
     SpelledNameRecognizer,
@@ -46,6 +49,10 @@ HEARING_RECOGNIZERS: tuple[type[RegexRecognizer], ...] = (
     SpeakerTagRecognizer,
     PartyNameRecognizer,
     NrpRecognizer,
+    NameShapeRecognizer,
+    VenueRecognizer,
+    VenueStreetRecognizer,
+    LinkRecognizer,
 )
 
 
@@ -70,6 +77,8 @@ __all__ = [
     "HearingDateRecognizer",
     "HearingTimeRecognizer",
     "HeightRecognizer",
+    "LinkRecognizer",
+    "NameShapeRecognizer",
     "NrpRecognizer",
     "OtherIdRecognizer",
     "OrganizationRecognizer",
@@ -80,6 +89,8 @@ __all__ = [
     "SpelledNameRecognizer",
     "SpeakerTagRecognizer",
     "SpelledOutItemRecognizer",
+    "VenueRecognizer",
+    "VenueStreetRecognizer",
     "find_hearing_entities",
     "is_known_place",
 ]

@@ -21,6 +21,10 @@ from engine.detectors.recognizers.base import (
 
 # --- DATE ---------------------------------------------------------------------------
 
+# a day written before its month (14 October, 3rd and 4th June): digits, so "May" after
+# a count ("page 3 May I") is read by ``accept``
+_DAY_FIRST = r"(?:(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)? (?:and|or|to|&) )?(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+
 _DATE_PATTERNS: tuple[tuple[str, re.Pattern, float], ...] = (
     (
         "numeric",
@@ -30,19 +34,22 @@ _DATE_PATTERNS: tuple[tuple[str, re.Pattern, float], ...] = (
         0.9,
     ),
     ("iso", _c(r"(?<![\w-])(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?![\w-])"), 0.9),
-    # May 13, 2012 / May 13th / May of 2012 / May 2012 / Sept. 3rd, 1998
+    # May 13, 2012 / May 13th / May of 2012 / May 2012 / Sept. 3rd, 1998; and day-first,
+    # whole (14 October 2003, 3rd June, 3rd and 4th June): the day is part of the date, so
+    # the release reads "[DAY] [MONTH] [YEAR]", never "14 [MONTH] [YEAR]"
     (
         "month-day-year",
         _c(
-            rf"\b(?:{_MONTHS_ANY_CASE})\.?(?: (?:the )?(?:{DAY_NUM}|{ORDINAL_WORDS})\b)?(?:,? (?:of )?(?:{YEAR}|'\d\d|{SPOKEN_YEAR})\b)?",
+            rf"(?:(?<![\w$£€#/.,-]){_DAY_FIRST} )?\b(?:{_MONTHS_ANY_CASE})\.?(?: (?:the )?(?:{DAY_NUM}|{ORDINAL_WORDS})\b)?(?:,? (?:of )?(?:{YEAR}|'\d\d|{SPOKEN_YEAR})\b)?",
         ),
         0.85,
     ),
-    # the 13th of May (, 2012)
+    # the 13th of May (, 2012); the 3rd and 4th of June (one date)
     (
         "day-of-month",
         _c(
-            rf"\b(?:the )?(?:{DAY_NUM}|{ORDINAL_WORDS}) (?:day )?of (?:{MONTHS})\b(?:,? {YEAR}\b)?",
+            rf"\b(?:the )?(?:(?:{DAY_NUM}|{ORDINAL_WORDS}) (?:and|or|to|&) (?:the )?)?"
+            rf"(?:{DAY_NUM}|{ORDINAL_WORDS}) (?:day )?of (?:{MONTHS})\b(?:,? {YEAR}\b)?",
             re.I,
         ),
         0.85,
@@ -78,11 +85,11 @@ _DATE_PATTERNS: tuple[tuple[str, re.Pattern, float], ...] = (
         ),
         0.85,
     ),
-    # ... or the whole answer: "A.  The 21st.", "Q.  The 3rd?"
+    # ... or the whole answer: "A.  The 21st.", "Q.  The 3rd?", "THE WITNESS: The l2th."
     (
         "day-answer",
         _c(
-            r"(?:^|[.?!][ ]+)[ \t]*(?:(?:A|Q)\.?[ \t]+)?(?i:the )?"
+            r"(?:^|[.?!][ ]+)[ \t]*(?:(?:A|Q)\.?[ \t]+|[A-Z][A-Z.'’ -]{0,40}:[ \t]+)?(?i:the )?"
             r"(?P<span>(?:[12]?\d|3[01])(?:st|nd|rd|th))(?=[ ]?[.?!]|[ ]?$)",
             re.M,
         ),
@@ -112,6 +119,18 @@ class HearingDateRecognizer(RegexRecognizer):
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
         value = match.group(0)
+        if name == "month-day-year" and value[:1].isdigit():
+            # "3 May" after a count ("page 3 May I ask"): an ambiguous month after a bare
+            # number is a date only with an ordinal or a year
+            month = re.search(r"[A-Za-z]{3,}\.?(?=[ ,]|$)", value[value.index(" ") :])
+            if (
+                month
+                and _MAY_MARCH.match(month.group(0))
+                and not re.search(r"\d(?:st|nd|rd|th)\b|\d{4}|'\d\d", value)
+            ):
+                before = text[max(0, match.start() - 8) : match.start()].lower()
+                return bool(re.search(r"\b(?:on|of|from|until|till|by|since)\s$", before))
+            return True
         if _MAY_MARCH.match(value):
             # "May I ...", "march", "March" alone: only with a preposition before it
             before = text[max(0, match.start() - 12) : match.start()].lower()
@@ -218,6 +237,41 @@ _TIME_PATTERNS = (
 )
 
 
+# a clock written the British way, with a dot: "10.15 am", "(2.05 pm)"; without a.m./p.m.
+# only after a word that says when ("at 3.40", "until 6.15") or as the first of a range
+# that ends like a time ("5.45/6.15-ish", "5.45-6.15pm"); never an amount ("$4.50"), a
+# section ("paragraph 4.15"), a decimal ("3.5 percent") or a quantity ("at 2.45 metres")
+_DOT = r"(?:[01]?\d|2[0-3])\.[0-5]\d"
+_NOT_AMOUNT = r"(?<![\w:.$£€#/,-])"
+_NOT_QUANTITY = (
+    r"(?![\w.,]?\d)(?![ ]?(?i:%|percent|per cent|per\b|points?\b|metres|meters|miles|km\b|kg\b|"
+    r"kilo\w*|pounds|dollars|euros|cents|pence|p\b|inches|feet|foot|times\b|million|billion|"
+    r"thousand|mg\b|ml\b|litres|liters|grams|ounces|degrees|acres|hectares|seconds|minutes))"
+)
+_DOTTED_TIME_PATTERNS = (
+    ("dotted-ampm", _c(rf"{_NOT_AMOUNT}{_DOT} ?{_AMPM}", re.I), 0.85),
+    (
+        "dotted-preposition",
+        _c(
+            r"\b(?i:at|about|around|approximately|approx\.|by|until|till|before|after|since|"
+            r"from|between|gone|past|roughly|say|maybe|nearer|closer to|just after|just before)"
+            rf"[ ](?P<span>{_DOT}){_NOT_QUANTITY}(?![ ]?(?i:[ap]\.?[ ]?m\b))"
+        ),
+        0.8,
+    ),
+    (
+        "dotted-range",
+        _c(
+            rf"{_NOT_AMOUNT}(?P<span>{_DOT})(?=[ ]?(?:/|-|–|to|or)[ ]?{_DOT}"
+            rf"(?:-?ish\b|[ ]?{_AMPM}))",
+            re.I,
+        ),
+        0.8,
+    ),
+)
+_TIME_PATTERNS = _TIME_PATTERNS + _DOTTED_TIME_PATTERNS
+
+
 class HearingTimeRecognizer(RegexRecognizer):
     """``1:30 PM``, ``10 a.m.``, ``one o'clock``, ``noon``."""
 
@@ -227,7 +281,8 @@ class HearingTimeRecognizer(RegexRecognizer):
     def find_all(self, text: str) -> list[Found]:
         read = ocr_digits(text)
         found = super().find_all(read)
-        return sorted(found + _chained_military(read, found), key=lambda f: (f.start, f.end))
+        found = found + _chained_military(read, found)
+        return sorted(found + _chained_dotted(read, found), key=lambda f: (f.start, f.end))
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
         if name == "in-the-morning":
@@ -257,4 +312,28 @@ def _chained_military(text: str, found: list[Found]) -> list[Found]:
             if not any(f.start == start for f in found + out):
                 out.append(Found(start, match.end(), "TIME", 0.85, "military-chained"))
                 ends.append(match.end())
+    return out
+
+
+_DOTTED = re.compile(_DOT)
+# a second dotted clock right after one: "5.45/6.15-ish", "at 3.40 or 3.45", "2.05-2.30"
+_CHAINED_DOTTED = re.compile(
+    r"(?:[ ]?(?:/|-|–)[ ]?|,? (?i:or|to|and|maybe|or maybe|until|till) )"
+    rf"(?P<span>{_DOT}(?: ?{_AMPM})?){_NOT_QUANTITY}",
+    re.I,
+)
+
+
+def _chained_dotted(text: str, found: list[Found]) -> list[Found]:
+    """Dotted clocks that follow a dotted clock found (``Around 5.45/6.15-ish``)."""
+    out: list[Found] = []
+    ends = [f.end for f in found if f.label == "TIME" and _DOTTED.match(text, f.start)]
+    while ends:
+        end = ends.pop()
+        match = _CHAINED_DOTTED.match(text, end)
+        if match:
+            start, stop = match.span("span")
+            if not any(f.start == start for f in found + out):
+                out.append(Found(start, stop, "TIME", 0.8, "dotted-chained"))
+                ends.append(stop)
     return out

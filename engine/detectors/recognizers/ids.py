@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from engine.detectors.recognizers.base import NATO, UNITS, RegexRecognizer, _c
+from engine.detectors.recognizers.base import NATO, UNITS, Found, RegexRecognizer, _c
 
 # --- CDCR_ID ------------------------------------------------------------------------
 
@@ -142,3 +142,28 @@ class OtherIdRecognizer(RegexRecognizer):
             lead = match.group(0)[: match.start("span") - match.start()]
             return bool(re.search(r"(?i)number|\bno\.|#|ending|ends|\bis\b|\bwas\b|:", lead))
         return True
+
+
+# --- URL ------------------------------------------------------------------------------
+# A link read into the record or inside embedded markup (``<iframe src="…/embed/ID">``):
+# the whole address, whose path holds a video's or a document's id. It ends at a space, a
+# quote or a bracket; a sentence's last period or comma is no part of it.
+_LINK = _c(r"(?<![\w@/.-])(?:https?://|www\.)[^\s\"'<>()\[\]{}]+")
+_LINK_TRAIL = re.compile(r"[.,;:!?]+$")
+
+
+class LinkRecognizer(RegexRecognizer):
+    """``https://www.youtube.com/watch?v=…``, ``https://youtu.be/…``, a link in an
+    ``<iframe src="…">`` (URL, the whole address)."""
+
+    ENTITY = "URL"
+    PATTERNS = (("link", _LINK, 0.9),)
+
+    def find_all(self, text: str) -> list[Found]:
+        out = []
+        for f in super().find_all(text):
+            trail = _LINK_TRAIL.search(text[f.start : f.end])
+            end = f.start + trail.start() if trail else f.end
+            if end - f.start > 8:
+                out.append(Found(f.start, end, f.label, f.score, f.pattern))
+        return out

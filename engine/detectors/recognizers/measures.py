@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from engine.detectors.recognizers.base import NUM_WORD, RegexRecognizer, _c
+from engine.detectors.recognizers.base import NUM_WORD, ORDINAL_WORDS, RegexRecognizer, _c
 
 # --- HEIGHT -------------------------------------------------------------------------
 
@@ -94,6 +94,39 @@ _AGE_PATTERNS = (
         "only-n-at-the-time",
         _c(rf"\b(?:only|just|barely) (?P<span>{_AGE_NUM}) (?:at the time|back then|then)\b", re.I),
     ),
+    # an age said around its number: "he had just turned 16 that spring", "turning 18 in
+    # June" (a count has its noun after it: "turned 16 pages")
+    (
+        "turned-n",
+        _c(
+            rf"\b(?:turn|turns|turned|turning) (?P<span>{_AGE_NUM})"
+            r"(?=[.,;!?]|[ \t]*$| (?:and|in|that|the|this|last|when|on|at|before|after|then|"
+            r"years?|so|but|or|just|a|an)\b)",
+            re.I | re.M,
+        ),
+    ),
+    # "my 40th birthday", "her sixteenth birthday": the ordinal is the age
+    (
+        "nth-birthday",
+        _c(
+            rf"(?<![\w-])(?P<span>(?:1[0-2]\d|[1-9]?\d)(?:st|nd|rd|th)|{ORDINAL_WORDS}|"
+            r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:first|second|third|"
+            r"fourth|fifth|sixth|seventh|eighth|ninth)|(?:twentieth|thirtieth|fortieth|"
+            r"fiftieth|sixtieth|seventieth|eightieth|ninetieth)) birthday\b",
+            re.I,
+        ),
+    ),
+    # "His friend was nearly 17.", "she is almost 40 now": nearly/almost before a number
+    # after a verb of being (not "it was nearly 12": a clock; ``accept``)
+    (
+        "nearly-n",
+        _c(
+            rf"\b(?:was|is|were|are|'s|be|being) (?:nearly|almost|not quite|just under|just over"
+            rf"|barely|only just) (?P<span>{_AGE_NUM})"
+            r"(?=[.,;!?]| (?:at the time|then|now|when|and|or|years?)\b)",
+            re.I,
+        ),
+    ),
     # "drinking at the age of thirteen, and then PCP by 15." — an age named just before
     ("by-n", _c(rf"\b(?:by|at|till|until) (?P<span>{_AGE_NUM})(?=[.,;!?])", re.I)),
 )
@@ -110,6 +143,11 @@ class AgeRecognizer(RegexRecognizer):
         value = match.group("span").lower()
         if value in {"oh", "zero", "0"}:
             return False
+        if name == "nearly-n":
+            # "it was nearly 12", "that was almost 20": a clock or a count, not an age
+            before = text[max(0, match.start() - 12) : match.start()].lower()
+            if re.search(r"\b(?:it|that|this|there|which|what|time|clock)\W*$", before):
+                return False
         if name == "by-n":
             # only as the second age of a sentence that already gave one
             before = text[max(0, match.start() - 80) : match.start()]

@@ -81,6 +81,12 @@ class PersonContextRecognizer(RegexRecognizer):
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
         value = match.group("span")
         first = value.split(" ", 1)[0]
+        if (
+            name == "titled-name"
+            and first in _PRONOUN_SURNAMES
+            and _HONORIFIC_ABBR.match(match.group(0))
+        ):
+            return not re.match(r" and so\b", text[match.end() : match.end() + 8])
         if first.lower() in _NOT_NAME or first.lower().rstrip(".") in TITLES:
             return False
         if re.fullmatch(rf"(?:{MONTHS}|{WEEKDAYS})", first) or first in _ROLE_WORDS:
@@ -95,6 +101,11 @@ class PersonContextRecognizer(RegexRecognizer):
         return True
 
 
+# Pronouns and function words that are surnames (Chinese He, Korean An and So), which
+# only an abbreviated honorific makes names ("Ms. He took the notes"; "Mr. So and so" is
+# nobody)
+_PRONOUN_SURNAMES = frozenset({"He", "So", "An"})
+_HONORIFIC_ABBR = re.compile(r"(?:Mr|Mrs|Ms|Dr|Miss)\.? ")
 _ROLE_WORDS = frozenset(
     "District Attorney Commissioner General Public Defender Sheriff Chief County State Board "
     "Panel Hearing Hearings Parole Court Superior Presiding".split()

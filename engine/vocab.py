@@ -1,7 +1,8 @@
 """The word lists several parts of the engine share, written once. Django-free.
 
 Calendar and number words (detection patterns, date pseudonymization, propagation's
-stop words, the synthetic generator), California's state prisons (ORGANIZATION subtypes,
+stop words, the synthetic generator), the states by name (addresses, public terms),
+California's state prisons (ORGANIZATION subtypes,
 synthetic hearings), and the subtypes of the labels (pseudonymization, alignment of
 redacted documents). Public vocabulary only: no person's name is here.
 """
@@ -162,6 +163,19 @@ CALIFORNIA_PRISONS: tuple[Prison, ...] = (
     Prison("California State Prison, Solano", ("Solano State Prison", "SOL")),
     Prison("Salinas Valley State Prison", ("SVSP",)),
 )
+
+# The United States' states other than California (the address patterns spell California
+# with its abbreviations), by name: addresses ("Stamford, Connecticut, 06902") and the
+# public terms (a state's name is a public place, never a person's).
+US_STATES: tuple[str, ...] = (
+    "Alabama", "Alaska", "Arizona", "Arkansas", "Colorado", "Connecticut", "Delaware",
+    "Florida", "Georgia", "Hawaii", "Idaho", "Illinois", "Indiana", "Iowa", "Kansas",
+    "Kentucky", "Louisiana", "Maine", "Maryland", "Massachusetts", "Michigan", "Minnesota",
+    "Mississippi", "Missouri", "Montana", "Nebraska", "Nevada", "New Hampshire", "New Jersey",
+    "New Mexico", "New York", "North Carolina", "North Dakota", "Ohio", "Oklahoma", "Oregon",
+    "Pennsylvania", "Rhode Island", "South Carolina", "South Dakota", "Tennessee", "Texas",
+    "Utah", "Vermont", "Virginia", "Washington", "West Virginia", "Wisconsin", "Wyoming",
+)  # fmt: skip
 
 # Subtypes of the labels (the paper's finer tags; pseudonymization and alignment).
 LOCATION_SUBTYPES = ("STATE", "COUNTRY", "CITY", "COUNTY", "ADDRESS", "LOCATION")

@@ -29,6 +29,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from engine import vocab
 from engine.detectors.lexicon import DOMAIN_TERMS
 from engine.detectors.names import TITLES
 
@@ -278,9 +279,7 @@ _FUNCTION = frozenset({"the", "of", "a", "an", "and", "s", "'s", "’s"})
 
 
 def _us_states() -> frozenset[str]:
-    from engine.detectors.recognizers.locations import _STATE_NAMES
-
-    return frozenset(_STATE_NAMES.split("|"))
+    return frozenset(vocab.US_STATES)
 
 
 def _possessive_end(text: str, end: int) -> int:

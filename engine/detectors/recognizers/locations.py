@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from engine import vocab
 from engine.detectors.names import is_given_name
 from engine.detectors.recognizers.base import Found, RegexRecognizer, _c
 
@@ -53,14 +54,7 @@ _STATES = (
     "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|"
     "NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|Calif\\.|California|CALIFORNIA"
 )
-_STATE_NAMES = (
-    "Alabama|Alaska|Arizona|Arkansas|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|"
-    "Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|"
-    "Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|"
-    "New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|"
-    "Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|"
-    "West Virginia|Wisconsin|Wyoming"
-)
+_STATE_NAMES = vocab.alternation(vocab.US_STATES)
 # "Sacramento, CA 95814", also spoken with the state's name and a comma before the ZIP
 # code: "New York, New York 10023", "Stamford, Connecticut, 06902"
 _CITY_STATE_ZIP = _c(

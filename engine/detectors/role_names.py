@@ -200,6 +200,12 @@ def role_word_named_here(text: str, start: int, end: int) -> bool:
         and not _role(_key(following.group(1)))
     ):
         return False  # the title before a name: "Justice Kennedy", "Ms. Justice Alden"
+    if (
+        following
+        and _role(_key(following.group(1)))
+        and _key(following.group(1)) not in FUNCTION_WORDS
+    ):
+        return False  # a role of two words: "Mr. Chief Justice", "Mr. Vice President"
     if _SWORN_AFTER.match(text, end):
         return True
     if before is None:
@@ -211,3 +217,45 @@ def role_word_named_here(text: str, start: int, end: int) -> bool:
     if previous.startswith("[PERSON_"):
         return True
     return previous[:1].isupper() and strong_given_name(previous)
+
+
+_MISTER = re.compile(r"(?i)\b(?:mr|mister)\.?[ \t]+$")
+
+
+def role_surname_here(text: str, start: int, end: int) -> bool:
+    """:func:`role_word_named_here`, except a role of address after ``Mr.`` (``Mr.
+    Foreman``): what detection proposes without reading the whole transcript."""
+    if not role_word_named_here(text, start, end):
+        return False
+    key = _key(text[start:end])
+    if key in ADDRESS_ROLES and _MISTER.search(text, max(0, start - 8), start):
+        return key in address_names_in(text)  # "Mr. Foreman" where George Foreman was sworn
+    return True
+
+
+_LAST: list = []  # [(text, role names)]: the last text asked about
+
+
+def address_names_in(text: str) -> frozenset[str]:
+    """:func:`role_names` of ``text`` with its ``TAG:`` line starts as speakers, computed
+    once per text (detection asks at every role word after ``Mr.``)."""
+    if _LAST and _LAST[0][0] is text:
+        return _LAST[0][1]
+    from engine.detectors.given import _SPEAKER_TAG
+
+    names = frozenset(role_names(text, {m.group(1) for m in _SPEAKER_TAG.finditer(text)}))
+    _LAST[:] = [(text, names)]
+    return names
+
+
+def role_surnames_beside_given_names(text: str) -> list[tuple[int, int]]:
+    """Role words right after a given name that is no everyday word (``Carla Justice``,
+    ``George Foreman``): ``(start, end)``."""
+    out = []
+    for match in _ROLE_AFTER.finditer(text):
+        key = _key(match.group("word"))
+        if _role(key) and key not in FUNCTION_WORDS and strong_given_name(match.group("previous")):
+            s, e = match.span("word")
+            if role_word_named_here(text, s, e):
+                out.append((s, e))
+    return out

@@ -125,12 +125,14 @@ _CALENDAR = frozenset(
 
 
 def _role(word: str) -> bool:
+    from engine.detectors.given import ROLE_WORDS as TAG_ROLE_WORDS
     from engine.detectors.public import ROLE_WORDS
 
     key = word.lower().rstrip(".").replace("’", "'")
     if key.endswith("'s"):
         key = key[:-2]
-    return key in ROLE_WORDS or key in TITLES
+    # both lists: a hearing's roles (videographer, monitor, facilitator) and a court's
+    return key in ROLE_WORDS or key in TITLES or key in TAG_ROLE_WORDS
 
 
 # Titles and roles that a name follows in a tag ("INCARCERATED PERSON BLACK:")
@@ -160,21 +162,30 @@ def speaker_tag_names(text: str) -> list[tuple[int, int]]:
     only right after a title or another name word (``MR. LONG:``, ``PRESIDING COMMISSIONER
     YOUNG:``), so ``COURT SECURITY OFFICER:`` and ``APPEARANCES:`` hold none."""
     from engine.detectors.ordinary import is_ordinary
+    from engine.detectors.role_names import FUNCTION_WORDS, NAME_HONORIFICS
 
     out = []
     for match in SPEAKER_TAG.finditer(text):
         start = match.start("tag")
-        previous = ""  # "title", "name" or "" (a role word or the start)
+        previous = ""  # "honorific", "mister", "title", "name" or "" (a role word or the start)
         for w in _TAG_WORD.finditer(match.group("tag")):
             word = w.group(0)
             key = word.lower().replace("’", "'")
+            if key.rstrip(".") in NAME_HONORIFICS:
+                previous = "mister" if key.rstrip(".") in {"mr", "mister"} else "honorific"
+                continue
             if _role(word):
-                previous = "title" if key.rstrip(".") in _BEFORE_NAME else ""
+                bare = key.rstrip(".")
+                if previous == "name" and bare not in FUNCTION_WORDS:
+                    # GEORGE FOREMAN (MR. JUDGE: the honorific rule's, below)
+                    out.append((start + w.start(), start + w.end()))
+                    continue
+                previous = "title" if bare in _BEFORE_NAME else ""
                 continue
             if len(word) < 2 or key in _CALENDAR:
                 previous = ""
                 continue
-            if not is_ordinary(word) or previous in {"title", "name"}:
+            if not is_ordinary(word) or previous in {"title", "name", "honorific", "mister"}:
                 out.append((start + w.start(), start + w.end()))
                 previous = "name"
             else:
@@ -214,6 +225,26 @@ def _surname_after_honorific(words: list[str]) -> bool:
     return not (len(words) > 1 and _role(words[1]))
 
 
+def role_surname_here(text: str, start: int, end: int) -> bool:
+    """A role word the text makes a surname here (``MR. JUDGE``, ``Ms. Justice``), not a
+    role of address after ``Mr.`` (``Mr. Foreman``: the grand jury's foreman)."""
+    from engine.detectors.role_names import role_surname_here as named
+
+    return named(text, start, end)
+
+
+def line_names(text: str):
+    from engine.detectors.role_names import line_names as names
+
+    return names(text)
+
+
+def role_surnames_beside_given_names(text: str):
+    from engine.detectors.role_names import role_surnames_beside_given_names as beside
+
+    return beside(text)
+
+
 class SpeakerTagRecognizer(RegexRecognizer):
     """The name part of a speaker tag (``MR. LONG:`` → ``LONG``; ``CHIEF JUSTICE ROBERTS:``
     → ``ROBERTS``) and any word after an honorific, in any case (``Mr. pellegrino``,
@@ -232,14 +263,26 @@ class SpeakerTagRecognizer(RegexRecognizer):
             words = value.split(" ")
             if words[0].lower() in _NOT_AFTER_HONORIFIC:
                 continue  # "Mr. and Mrs. Okafor"
-            if _role(words[0]) and not _surname_after_honorific(words):
-                continue  # "Mr. Chief Justice", "Madam Chair"
+            if (
+                _role(words[0])
+                and not _surname_after_honorific(words)
+                and not role_surname_here(
+                    text, match.start("span"), match.start("span") + len(words[0])
+                )
+            ):
+                continue  # "Mr. Chief Justice", "Madam Chair"; not "MR. JUDGE", "Ms. Justice"
             if words[0] == "Miss" or (len(words[0]) < 2):
                 continue
             s = match.start("span")
             if len(words) > 1 and _role(words[1]):
                 words = words[:1]
             e = s + len(" ".join(words))
+            found.setdefault((s, e), Found(s, e, self.ENTITY, 0.9, "honorific"))
+        # role words the transcript makes surnames: "GEORGE FOREMAN, having been first duly
+        # sworn", "BY MS. SPEAKER:", "Carla Justice" (role_names)
+        for s, e, _word in line_names(text):
+            found.setdefault((s, e), Found(s, e, self.ENTITY, 0.9, "sworn"))
+        for s, e in role_surnames_beside_given_names(text):
             found.setdefault((s, e), Found(s, e, self.ENTITY, 0.9, "honorific"))
         from engine.detectors.ordinary import is_ordinary
 

@@ -2,7 +2,7 @@
 
 Two approved transcripts, reviewed through the real review services:
 
-T1 "ALDEN: Mr. Quill lives in Fresno."   (9 tokens)
+T1 "ALDEN: Mr. Quill lives in Fresno."   (8 tokens as exported: ALDEN : Mr. Quill … Fresno .)
    machine: ALDEN PERSON [cover], Quill PERSON [cover, spacy], Fresno PERSON [spacy],
             lives PERSON [spacy]
    review:  accept ALDEN, accept Quill, relabel Fresno → LOCATION, reject lives
@@ -15,8 +15,8 @@ Table 3 (exact = token here, every span is one token):
    LOCATION fn 1; DATE fn 1
    overall  tp 3 fp 2 fn 2 → P .6 R .6 F1 .6;  leaked gold tokens: 1 (1990)
 Table 5: cover tp 3 fp 0 fn 2 → P 1 R .6 F1 .75;  spacy tp 1 fp 2 fn 4 → P 1/3 R .2 F1 .25
-Corpus: PERSON 3, LOCATION 1, DATE 1 = 5 entities, 17 tokens → 294.1 per 1,000 tokens
-Effort: 6 actions / 17 tokens → 352.9 per 1,000; 5 suggestions, 3 accepted unchanged (.6);
+Corpus: PERSON 3, LOCATION 1, DATE 1 = 5 entities, 16 tokens → 312.5 per 1,000 tokens
+Effort: 6 actions / 16 tokens → 375 per 1,000; 5 suggestions, 3 accepted unchanged (.6);
         added DATE 1; time in review 600 s and 300 s (mean 450 s)
 """
 
@@ -145,8 +145,8 @@ def test_table3_and_table5_match_the_hand_computed_figures(corpus):
 def test_corpus_and_effort_match_the_hand_computed_figures(corpus):
     snap = m.dashboard_compute(rerun=False)
     c = snap["corpus"]
-    assert (c["transcripts"], c["tokens"], c["entities"]) == (2, 17, 5)
-    assert c["per_1000_tokens"] == pytest.approx(5000 / 17)
+    assert (c["transcripts"], c["tokens"], c["entities"]) == (2, 16, 5)
+    assert c["per_1000_tokens"] == pytest.approx(5000 / 16)
     assert {k: v["count"] for k, v in c["labels"].items()} == {
         "PERSON": 3,
         "LOCATION": 1,
@@ -154,7 +154,8 @@ def test_corpus_and_effort_match_the_hand_computed_figures(corpus):
     }
     e = snap["effort"]
     assert e["actions"] == 6
-    assert e["actions_per_1000_tokens"] == pytest.approx(6000 / 17)
+    assert e["actions_per_1000_tokens"] == pytest.approx(6000 / 16)
+    assert e["scripted_left_out"] == 0
     assert (e["suggestions"], e["accepted_unchanged"]) == (5, 3)
     assert e["accepted_unchanged_share"] == pytest.approx(0.6)
     assert e["added_per_label"] == {"DATE": 1}
@@ -379,3 +380,41 @@ def test_table3_agrees_with_evaluate_on_the_same_approved_transcripts(db, settin
     assert table3["labels"]["PERSON"]["exact"]["f1"] == pytest.approx(
         evaluated["labels"]["PERSON"]["exact"]["f1"], abs=0.01
     )
+
+
+def test_dashboard_counts_the_tokens_the_exported_gold_holds(corpus, tmp_path):
+    """One corpus, one token count: Table 6's tokens are the datasheet's (the CoNLL
+    token lines of the same export)."""
+    import json
+
+    from django.core.management import call_command
+
+    snap = m.dashboard_compute(rerun=False)
+    out = tmp_path / "split"
+    call_command(
+        "export_gold",
+        "--format",
+        "conll",
+        "--out",
+        str(out),
+        "--split",
+        "100,0,0",
+        "--seed",
+        "1",
+        "--actor",
+        "leader",
+    )
+    datasheet = json.loads((out / "datasheet.json").read_text())
+    assert snap["corpus"]["tokens"] == datasheet["total"]["tokens"]
+
+
+def test_effort_leaves_out_transcripts_the_scripted_reviewer_reviewed(corpus, lead):
+    from anonreview.core.audit import audit_record
+
+    t1, t2 = corpus
+    audit_record(actor=lead, event_type="review.scripted", transcript=t2, after={"accepted": 1})
+
+    e = m.dashboard_compute(rerun=False)["effort"]
+
+    assert e["scripted_left_out"] == 1
+    assert [r["transcript"] for r in e["per_transcript"]] == [t1.pk]

@@ -33,10 +33,10 @@ from annotations.selectors import (  # the dashboard's reads
     reviewed_transcripts,
 )
 from anonreview.core.models import AuditEvent
-from engine.evaluation import evaluate_documents, tokenize
+from engine.evaluation import evaluate_documents
 from engine.gold import GoldDoc
 from engine.measurements.agreement import agreement_report
-from engine.measurements.corpus import corpus_statistics
+from engine.measurements.corpus import corpus_statistics, exported_tokens
 from engine.measurements.effort import (
     ReviewRecord,
     actions_per_day,
@@ -269,7 +269,9 @@ def review_record(transcript: Transcript) -> ReviewRecord:
         submitted_at=max(submitted).isoformat() if submitted else "",
         transcript_id=transcript.pk,
         title=transcript.title,
-        tokens=len(tokenize(transcript.text)),
+        tokens=exported_tokens(
+            transcript.text, as_mentions(transcript.text, gold_spans(transcript))
+        ),
         actions=_review_actions([transcript.pk]).count(),
         suggestions=len(machine) + deleted,
         accepted_unchanged=unchanged,
@@ -280,9 +282,23 @@ def review_record(transcript: Transcript) -> ReviewRecord:
     )
 
 
+SCRIPTED = "review.scripted"
+
+
 def effort(transcripts: Iterable[Transcript]) -> dict:
+    """Reviewer effort over the transcripts people reviewed: a transcript reviewed by the
+    scripted reviewer (``review.scripted``: the demo's hearing, benchmarks) is left out
+    and counted apart (``scripted_left_out``) — its actions are a script's, thousands a
+    minute, not a person's."""
     transcripts = list(transcripts)
+    scripted = set(
+        AuditEvent.objects.filter(
+            event_type=SCRIPTED, transcript_id__in=[t.pk for t in transcripts]
+        ).values_list("transcript_id", flat=True)
+    )
+    transcripts = [t for t in transcripts if t.pk not in scripted]
     summary = effort_summary([review_record(t) for t in transcripts])
+    summary["scripted_left_out"] = len(scripted)
     moments = _review_actions([t.pk for t in transcripts]).values_list("created_at", flat=True)
     summary["per_day"] = actions_per_day(timezone.localtime(m) for m in moments)
     return summary

@@ -2,8 +2,10 @@
 1,000 tokens. Django-free.
 
 An entity here is a mention (a gold span); ``groups`` counts distinct reference groups
-(``PERSON_3``) where the spans carry one. Tokens as in the evaluation
-(:func:`engine.evaluation.tokenize`).
+(``PERSON_3``) where the spans carry one. Tokens as the exported gold files hold them
+(:func:`engine.datasheet.doc_tokens`: spaCy's English tokenizer cut at every span edge,
+whitespace tokens not counted), so the dashboard, the datasheet and the CoNLL lines of
+the same corpus give one count.
 """
 
 from __future__ import annotations
@@ -11,9 +13,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.evaluation.metrics import _label_sort, tokenize
+from engine.datasheet import doc_tokens
+from engine.evaluation.metrics import _label_sort
+from engine.gold import GoldDoc, GoldSpan
 from engine.measurements.effort import per_1000
 from engine.spans import SpanLike
+
+
+def exported_tokens(text: str, spans: Sequence[SpanLike]) -> int:
+    """Tokens of ``text`` as the exported gold files hold it with ``spans``."""
+    gold = [GoldSpan(int(s.start), int(s.end), str(s.label)) for s in spans]
+    return doc_tokens(GoldDoc("", text, gold))[0]
 
 
 def corpus_statistics(docs: Sequence[tuple[object, str, Sequence[SpanLike]]]) -> dict:
@@ -24,7 +34,7 @@ def corpus_statistics(docs: Sequence[tuple[object, str, Sequence[SpanLike]]]) ->
     per_doc = []
     total_tokens = 0
     for doc_id, text, spans in docs:
-        tokens = len(tokenize(text))
+        tokens = exported_tokens(text, spans)
         total_tokens += tokens
         doc_labels = Counter(str(s.label) for s in spans)
         labels.update(doc_labels)

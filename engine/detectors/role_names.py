@@ -187,9 +187,9 @@ def role_word_named_here(text: str, start: int, end: int) -> bool:
     before the swearing-in words; never as a title before a name (``Mr.
     Justice Kennedy``, ``Judge Alden``) nor in lower case."""
     word = text[start:end]
-    if not word[:1].isupper():
-        return False
     key = _key(word)
+    if not word[:1].isupper() or len(key) < 2 or key in FUNCTION_WORDS:
+        return False  # "A." of "DIANE A. TIRADO" is an initial
     line_start = text.rfind("\n", 0, start) + 1
     before = _BEFORE_WORD.search(text, line_start, start)
     following = _FOLLOWING.match(text, end)

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.detectors.base import Detection
-from engine.detectors.clean import only_function_and_role_words
+from engine.detectors.features import only_function_and_role_words
 from engine.spans import Source
 
 STRUCTURED = (

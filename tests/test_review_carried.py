@@ -52,9 +52,7 @@ def hearing(annotator):
 
 
 def states(t) -> dict[str, tuple[str, str]]:
-    return {
-        t.text[s.start : s.end]: (s.status, s.label) for s in Span.objects.filter(transcript=t)
-    }
+    return {t.text[s.start : s.end]: (s.status, s.label) for s in Span.objects.filter(transcript=t)}
 
 
 def test_one_input_confirms_every_carried_proposal_of_a_label(hearing, annotator):
@@ -66,9 +64,9 @@ def test_one_input_confirms_every_carried_proposal_of_a_label(hearing, annotator
         "Jones": ("suggested", "PERSON"),  # no proposal: the reviewer's to decide
     }
     assert set(
-        Span.objects.filter(transcript=hearing).exclude(status="suggested").values_list(
-            "reviewer", flat=True
-        )
+        Span.objects.filter(transcript=hearing)
+        .exclude(status="suggested")
+        .values_list("reviewer", flat=True)
     ) == {annotator.pk}
     [event] = AuditEvent.objects.filter(transcript=hearing, event_type="review.confirm_carried")
     assert event.actor == annotator

@@ -37,4 +37,4 @@ def import_files_task(
         )
     finally:
         import_jobs.staged_uploads_delete(job_id=job_id)
-        import_jobs.import_batch_refresh(job_id=job_id)
+        jobs.import_batch_refresh(job_id=job_id)

@@ -1,9 +1,7 @@
 """Upload jobs, the worker's side (run by ``transcripts.tasks.import_files_task``):
-import each staged file of a Job, end the upload's batch once its last file is done,
-delete the staged bytes. The request's side (staging, queueing) is
+import each staged file of a Job and delete the staged bytes (the upload's batch ends
+with its last file: ``jobs.import_batch_refresh``). The request's side (staging, queueing) is
 ``transcripts.services.upload_staging``."""
-
-from django.db import transaction
 
 from engine.progress import Progress
 from transcripts.services.importing import (
@@ -11,46 +9,6 @@ from transcripts.services.importing import (
     sources_from_bytes,
     transcripts_import_batch,
 )
-
-
-def import_batch_refresh(*, job_id: int) -> None:
-    """End the batch of ``job_id`` (a file's Job, or the batch itself) once all its files
-    are done: its result lists every file's outcome in upload order. Idempotent; the
-    batch row is locked so that two workers finishing together end it once."""
-    from transcripts.models import Job
-    from transcripts.services import jobs
-
-    job = Job.objects.filter(pk=job_id).only("id", "batch_id").first()
-    if job is None:
-        return
-    batch_id = job.batch_id or job.pk
-    with transaction.atomic():
-        batch = Job.objects.select_for_update().filter(pk=batch_id).first()
-        if batch is None or not batch.is_active:
-            return
-        children = list(Job.objects.filter(batch_id=batch_id).order_by("id"))
-        if not children or any(c.is_active for c in children):
-            return
-        files: list[dict] = []
-        for child in children:
-            got = (child.result or {}).get("files")
-            if got:
-                files.extend(got)
-            else:  # the file's Job failed (not queued, or the worker stopped)
-                files.append(
-                    ImportOutcome(
-                        path=(child.result or {}).get("path", f"job {child.pk}"),
-                        ok=False,
-                        code="failed",
-                        error=child.error or "The import of this file stopped; upload it again.",
-                    ).to_json()
-                )
-        imported = sum(1 for f in files if f.get("ok"))
-        message = f"Imported {imported} of {len(files)} file(s)"
-        not_queued = sum(1 for f in files if f.get("annotation_error"))
-        if not_queued:
-            message += f"; annotation not queued for {not_queued}"
-        jobs.job_finish(job_id=batch_id, message=message, result={"files": files})
 
 
 def transcripts_import_job(

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from engine.progress import Cancelled, Progress
 from transcripts.models import Job
+from transcripts.services.import_outcome import ImportOutcome
 
 logger = logging.getLogger(__name__)
 
@@ -284,12 +285,48 @@ def _job_end_orphaned(
         )
 
 
+def import_batch_refresh(*, job_id: int) -> None:
+    """End the batch of ``job_id`` (a file's Job, or the batch itself) once all its files
+    are done: its result lists every file's outcome in upload order. Idempotent; the
+    batch row is locked so that two workers finishing together end it once."""
+    job = Job.objects.filter(pk=job_id).only("id", "batch_id").first()
+    if job is None:
+        return
+    batch_id = job.batch_id or job.pk
+    with transaction.atomic():
+        batch = Job.objects.select_for_update().filter(pk=batch_id).first()
+        if batch is None or not batch.is_active:
+            return
+        children = list(Job.objects.filter(batch_id=batch_id).order_by("id"))
+        if not children or any(c.is_active for c in children):
+            return
+        files: list[dict] = []
+        for child in children:
+            got = (child.result or {}).get("files")
+            if got:
+                files.extend(got)
+            else:  # the file's Job failed (not queued, or the worker stopped)
+                files.append(
+                    ImportOutcome(
+                        path=(child.result or {}).get("path", f"job {child.pk}"),
+                        ok=False,
+                        code="failed",
+                        error=child.error or "The import of this file stopped; upload it again.",
+                    ).to_json()
+                )
+        imported = sum(1 for f in files if f.get("ok"))
+        message = f"Imported {imported} of {len(files)} file(s)"
+        not_queued = sum(1 for f in files if f.get("annotation_error"))
+        if not_queued:
+            message += f"; annotation not queued for {not_queued}"
+        job_finish(job_id=batch_id, message=message, result={"files": files})
+
+
 def _after_orphaned(jobs_ended: list[Job]) -> None:
     """What ends with a job, outside its lock: an upload's batch ends with its last
     file (a batch whose only file was swept no longer stays "Queued"); the apps' own
     rows follow (``hooks.job_failed``: a trained model no longer stays "training")."""
     from transcripts.hooks import hooks
-    from transcripts.services.import_jobs import import_batch_refresh
 
     for job in jobs_ended:
         if job.kind == Job.Kind.IMPORT and job.batch_id:

@@ -7,8 +7,9 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from engine.importing.sources import too_large
-from transcripts.services.import_jobs import import_batch_refresh
-from transcripts.services.importing import ImportOutcome, file_label, import_limits, safe_file_name
+from transcripts.services.import_outcome import ImportOutcome
+from transcripts.services.importing import file_label, import_limits, safe_file_name
+from transcripts.services.jobs import import_batch_refresh
 
 
 def import_job_enqueue(*, uploads: Iterable, user, assignees: Iterable = ()):

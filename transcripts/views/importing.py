@@ -12,10 +12,11 @@ from django.urls import reverse
 from django_htmx.http import HttpResponseStopPolling
 
 from anonreview import roles
+from engine.importing.sources import TYPES
 from transcripts import selectors
 from transcripts.models import Job
-from transcripts.services.import_jobs import import_batch_refresh
 from transcripts.services.importing import import_limits
+from transcripts.services.jobs import import_batch_refresh
 from transcripts.services.upload_staging import import_job_enqueue
 
 FORBIDDEN = "Only leads and admins can import transcripts. Ask a lead to import the file for you."
@@ -67,9 +68,7 @@ def transcript_upload(request):
     if request.method == "POST":
         uploads = request.FILES.getlist("files")
         if not uploads:
-            context["form_error"] = (
-                "Choose one or more files (PDF, .txt, .md, .docx, .rtf or .zip)."
-            )
+            context["form_error"] = f"Choose one or more files ({TYPES} or .zip)."
             return render(request, "transcripts/upload.html", context, status=400)
         assignees = []
         if assign := request.POST.get("assign"):

@@ -44,3 +44,21 @@ def test_command_without_pdf_writes_only_text_and_gold(tmp_path):
 def test_command_rejects_a_bad_count(tmp_path):
     with pytest.raises(CommandError):
         call_command("generate_synthetic", "--n", "0", "--out", str(tmp_path))
+
+
+@pytest.mark.parametrize("fmt", ["vtt", "srt", "stt", "rst", "md", "ecf"])
+def test_command_writes_each_format_with_gold_into_the_imported_text(tmp_path, capsys, fmt):
+    from engine.importing import parse_file
+
+    layout = "federal" if fmt == "ecf" else "grand_jury"
+    call_command(
+        "generate_synthetic",
+        *("--out", str(tmp_path), "--words", "600", "--seed", "3"),
+        *("--layout", layout, "--format", fmt, "--json"),
+    )
+    entry = json.loads(capsys.readouterr().out)["files"][0]
+    (doc,) = read_jsonl(tmp_path / "gold.jsonl")
+    assert doc.id == entry["id"] and doc.spans
+    path = tmp_path / entry["path"].rsplit("/", 1)[-1]
+    parsed = parse_file(path.name, path.read_bytes())
+    assert parsed.text == doc.text

@@ -292,10 +292,9 @@ def parse_document(name: str, data: bytes):
     """Parse a ``.docx``, ``.rtf``, ``.md`` or ``.rst`` transcript (by its name's suffix) with the
     text parser's layout analysis. The transcript's ``source_format`` stays ``txt`` (text
     is what was parsed); ``layout["document_format"]`` says which document it was."""
+    from engine.importing.markup import markup_text
     from engine.importing.parse import parse_text
     from engine.importing.sources import decode_text
-
-    from engine.importing.markup import markup_text
 
     lower = name.lower()
     standalone: set[str] = set()

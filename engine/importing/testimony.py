@@ -12,7 +12,11 @@ and each answer becomes one utterance:
   ``JANE ROE,`` alone with the swearing-in on the next line), else ``THE WITNESS``;
   ``(Witness sworn.)`` starts an unnamed witness and ``(Witness excused.)`` ends one;
 - a juror's question keeps its own tag (``A JUROR:``, ``JUROR:``, ``GRAND JUROR:``): it is a
-  speaker turn, not an answer.
+  speaker turn, not an answer;
+- a question written without its ``Q`` after a finished answer (a line, or lines, ending
+  in ``?`` right before an ``A`` line) is a question of its own (``unmarked_questions``):
+  the juror's when a juror asked the question before it (``A JUROR: ...``) or a ``BY A
+  JUROR:`` line made a juror the examiner, else ``Q``, never a piece of the answer.
 
 Bare ``Q``/``A`` lines are read only in a document in question-and-answer form
 (``qa_mode``): its bare ``Q`` and ``A`` lines alternate, or it has examination marks
@@ -80,6 +84,8 @@ _WITNESS_GONE = re.compile(
 )
 _LONGEST = 300  # longer lines are read for Q/A only (the patterns above backtrack)
 _MID_SENTENCE = re.compile(r"[A-Za-z0-9,]$")
+_SENTENCE_DONE = re.compile(r"[.?!\"'’”)]$")
+_JUROR = re.compile(r"\bJUROR\b")
 _ENDS_SENTENCE = re.compile(r"[.?!:;\"'’”)\]-]$")
 
 
@@ -117,6 +123,48 @@ def qa_mode(lines: list[str]) -> bool:
     return pairs >= 1 and any(is_exam_mark(line) for line in lines)
 
 
+def _plain_text(line: str, bare: bool) -> bool:
+    """A line that is no question or answer, speaker turn, examination mark or stage
+    direction."""
+    return not (
+        is_qa_line_any(line, bare)
+        or is_speaker_line(line)
+        or is_exam_mark(line)
+        or line.startswith("(")
+    )
+
+
+def is_qa_line_any(line: str, bare: bool) -> bool:
+    return bool(_QA_MARKED.match(line)) or (
+        bare and bool(_QA_BARE.match(line)) and not is_speaker_line(line)
+    )
+
+
+def unmarked_questions(lines: list[str], *, bare: bool) -> set[int]:
+    """Indices of lines that start a question written without its ``Q``: the plain lines
+    right before an ``A`` line that end in ``?``, from the first after a finished
+    sentence (a question wrapped over lines stays whole)."""
+    found: set[int] = set()
+    for j, line in enumerate(lines):
+        if j < 2 or not is_qa_line_any(line, bare) or not line.startswith("A"):
+            continue
+        if is_speaker_line(line):
+            continue
+        k = j - 1
+        if not lines[k].rstrip().endswith("?") or not _plain_text(lines[k], bare):
+            continue
+        start = k
+        while (
+            start - 1 >= 0
+            and _plain_text(lines[start - 1], bare)
+            and not _SENTENCE_DONE.search(lines[start - 1])
+        ):
+            start -= 1
+        if start >= 1 and _SENTENCE_DONE.search(lines[start - 1]) and lines[start][:1].isupper():
+            found.add(start)
+    return found
+
+
 @dataclass(frozen=True)
 class Step:
     """What a line is: ``closed`` (a line of its own), ``open`` (a turn that continuation
@@ -139,14 +187,34 @@ class Testimony:
     witness: str = ""
     roles: dict[str, str] = field(default_factory=dict)
     _pending: str = ""  # a name alone on the line before ("JANE ROE,")
+    _unmarked: set[int] = field(default_factory=set)  # lines that start unmarked questions
+    _at: int = -1  # the index of the line ``read`` is reading
+    _juror: str = ""  # the tag of a juror whose question came last ("A JUROR")
 
     def __post_init__(self) -> None:
         self.mode = qa_mode(self.lines)
         self.testimony = self.mode or any(_QA_MARKED.match(line) for line in self.lines)
+        if self.testimony:
+            self._unmarked = unmarked_questions(self.lines, bare=self.mode)
+
+    def _follow(self, line: str) -> int:
+        """The index of ``line`` (the lines are read in order, each once)."""
+        at = self._at + 1
+        if at >= len(self.lines) or self.lines[at] != line:
+            at = next((i for i in range(at, len(self.lines)) if self.lines[i] == line), -1)
+        self._at = at if at >= 0 else self._at
+        return at
 
     def read(self, line: str, open_qa: str | None, tail: str = "") -> Step | None:
         """The step for ``line``, or None when it is no testimony line. ``open_qa``: the
         open turn's ``qa`` ("Q", "A", "") or None when no turn is open; ``tail`` its end."""
+        at = self._follow(line)
+        if at in self._unmarked and open_qa == "A" and _SENTENCE_DONE.search(tail):
+            asker = self.examiner if _JUROR.search(self.examiner) else self._juror or "Q"
+            return Step("open", asker, line, "Q")
+        if is_speaker_line(line) and not _BY.match(line):
+            tag = line.split(":", 1)[0].strip()
+            self._juror = tag if _JUROR.search(tag) else ""
         if m := _BY.match(line):
             self.examiner = _examiner(m.group(1))
             return Step("closed", "", line)
@@ -188,6 +256,7 @@ class Testimony:
             # "... marked as Exhibit" + "A for identification.": the sentence goes on.
             return Step("continue", "", line)
         if letter == "Q":
+            self._juror = ""
             if by := _BY_IN_QUESTION.match(text):
                 self.examiner = _examiner(by.group(1)).upper()
             return Step("open", self.examiner or "Q", text, "Q")

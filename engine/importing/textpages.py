@@ -4,7 +4,9 @@ Transcripts saved as text keep the marks of their pages in other ways; each is f
 from its shape, never from a company's or court's name:
 
 - a court-filing stamp at the top of every page (``Case <no> Document <n> Filed <date>
-  Page <n> of <n> ...``): a page starts there, and the stamp is removed;
+  Page <n> of <n> ...`` and the other shapes ``filing`` knows), also where it is glued to
+  the end of a line: a page starts there, the stamp is removed and its page number kept
+  (``TextPages.numbers``);
 - the margin line numbers printed as a block (``1 2 3 ... 9`` then ``10`` ... ``25`` on
   lines of their own, as some exporters write the number column before each page): a
   page starts there, and the block is removed (also when its start is glued to the end
@@ -12,7 +14,7 @@ from its shape, never from a company's or court's name:
 - page numbers on lines of their own that count up by one through the file: a page
   ends there, and the number is removed.
 
-Text with form feeds is split on them and nothing else is done here.
+Text with form feeds is split on them; only the filing stamps are removed there.
 """
 
 from __future__ import annotations
@@ -20,11 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-FILING_STAMP = re.compile(
-    r"^\s*Case\s+\S+\s+Document\s+\S+\s+Filed\s+\S+\s+Page\s+\d+\s+of\s+\d+"
-    r"(?:\s+Page\s*ID\s*#?:?\s*\d+)?\s*$",
-    re.I,
-)
+from engine.importing.filing import split_stamps, strip_page
+
 _BARE_INT = re.compile(r"^\s*(\d{1,4})\s*$")
 _BLOCK_HEAD = re.compile(r"^(?P<before>.*?)\s?(?P<nums>1(?: \d{1,2}){3,})\s*$")
 LINE_NUMBER_LIMIT = 28
@@ -37,6 +36,8 @@ class TextPages:
     number_blocks: int = 0
     page_numbers: int = 0
     notes: list[str] = field(default_factory=list)
+    # each page's filed page number, from its filing stamp (None: no stamp gave one)
+    numbers: list[int | None] = field(default_factory=list)
 
 
 def _is_count_from(tokens: list[str], start: int) -> bool:
@@ -70,14 +71,20 @@ def _block_at(lines: list[str], i: int) -> tuple[int, str] | None:
 
 def split_text_pages(text: str) -> TextPages:
     if "\f" in text:
-        return TextPages([page.split("\n") for page in text.split("\f")])
-    lines = text.split("\n")
+        result = TextPages([])
+        for page in text.split("\f"):
+            lines, number, stamps = strip_page(page.split("\n"))
+            result.pages.append(lines)
+            result.numbers.append(number)
+            result.filing_stamps += stamps
+        return result
+    lines, marks = split_stamps(text.split("\n"))
     result = TextPages([])
     breaks_before: set[int] = set()
     dropped: set[int] = set()
     replaced: dict[int, str] = {}
-    for i, line in enumerate(lines):
-        if FILING_STAMP.match(line):
+    for i, mark in enumerate(marks):
+        if mark is not None:
             breaks_before.add(i)
             dropped.add(i)
             result.filing_stamps += 1
@@ -117,14 +124,21 @@ def split_text_pages(text: str) -> TextPages:
                 breaks_before.add(i + 1)
             result.page_numbers = len(chain)
     page: list[str] = []
+    number: int | None = None
     for i, line in enumerate(lines):
         if i in breaks_before and any(x.strip() for x in page):
             result.pages.append(page)
-            page = []
+            result.numbers.append(number)
+            page, number = [], None
+        if marks[i] is not None and marks[i] >= 0 and number is None:
+            number = marks[i]  # the stamp that starts this page gives its filed number
         if i in dropped:
             continue
         page.append(replaced.get(i, line))
     if page:
         result.pages.append(page)
-    result.pages = [p for p in result.pages if any(x.strip() for x in p)] or [[]]
+        result.numbers.append(number)
+    kept = [k for k, p in enumerate(result.pages) if any(x.strip() for x in p)]
+    result.pages = [result.pages[k] for k in kept] or [[]]
+    result.numbers = [result.numbers[k] for k in kept] or [None]
     return result

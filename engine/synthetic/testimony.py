@@ -12,7 +12,10 @@ swearing-in sentence, printed over two lines), ``examiner_change`` (a second ``B
 ``unnamed_witness`` (``(Witness sworn.)`` and no ``BY`` line: ``Q`` / ``THE WITNESS``),
 ``phonetic_spelling``, ``ocr_day`` (``the 2lst``), ``military_time`` (``0915``),
 ``two_word_street`` (``4117 Cedar Hollow Road``), ``st_county`` (``St. Clair County``),
-``answer_after_objection`` (an answer after counsel's objection, depositions), and kinds
+``answer_after_objection`` (an answer after counsel's objection, depositions),
+``unmarked_question`` (a question printed without its ``Q``, then an ``A`` line: a
+juror's follow-up after the juror's tagged question, and one of unknown speaker, ``Q``,
+in grand jury volumes), and kinds
 that leaked elsewhere: ``word_street`` (``Liberty Street``), ``short_surname`` (``Mr. Ng``),
 ``town_in_speech`` (a made-up town: ``We drove up to Kowalczyk``), ``word_given_name``
 (``HOPE said it. My cousin Hope.``).
@@ -189,10 +192,18 @@ class _Exam:
         self.q("And what time did you arrive?")
         self.a(f"About {T(clock, 'military_time')}, by my log.")
 
-    def juror(self, first: str, last: str) -> None:
+    def juror(self, first: str, last: str) -> str:
         tag = self.rng.choice(_JUROR_TAGS)
         self.b.say(m("", tag, "juror_question"), f"Did you ever see {P(first)} again after that?")
         self.a(f"No. The last time I saw {P(f'{first} {last}')} was that night.")
+        return tag
+
+    def unmarked(self, question: str, answer: str, asker: str = "Q") -> None:
+        """A question printed without its ``Q`` (as a reporter writes a grand juror's
+        question), answered on an ``A`` line: its own utterance, of ``asker`` (``Q``: the
+        transcript does not say who asks)."""
+        self.b.say(asker, m("", question, "unmarked_question"), printed_as="")
+        self.a(answer)
 
 
 def _s(rng: random.Random, fake: Faker) -> str:
@@ -252,9 +263,11 @@ def _grand_jury(seed: int, words: int):
     exam.unseen(seed, 1)
     share = words // 3
     exam.filler(b.words + share)
-    exam.juror(xf, xl)
+    juror = exam.juror(xf, xl)
+    exam.unmarked("And where were you standing when you saw them?", "By the door.", juror)
     exam.q("Let me go back to that evening. " + _sentences(rng, fake, 1).rstrip(".") + "?")
     exam.a(_sentences(rng, fake, 2))
+    exam.unmarked("Did anyone else in the house hear that?", "Not that I know of.")
     exam.by(st, sl, "examiner_change")
     exam.q(f"Good afternoon. I'm going to ask you about {P(f'{xf} {xl}')}. " + _s(rng, fake))
     exam.a(_sentences(rng, fake, 1))

@@ -7,7 +7,12 @@ PDF). Every family writes ``DIR/gold.jsonl``: its spans are offsets into the can
 text the importer makes of the file. ``--scan`` also writes an image-only PDF of the
 family's PDF (``<id>-scan.pdf``); ``--no-form-feeds`` writes the family's text without
 page breaks or page furniture, ``--no-videographer`` a deposition that opens with the
-swearing-in. Touches no database.
+swearing-in. ``--format`` writes the layout's transcript in another shape
+(``engine.synthetic.formats``, ``engine.synthetic.filed``): ``vtt``/``srt`` captions,
+``stt`` (a timestamped speech-to-text ``.txt``), ``rst``/``md`` markup, or ``ecf`` (the
+family's text as filed: a filing stamp on every page, some glued into a sentence, pages
+numbered as filed, a certificate page with margin numbers); ``DIR/gold.jsonl`` then
+holds offsets into what the importer makes of that file. Touches no database.
 """
 
 import json
@@ -20,6 +25,7 @@ from engine.gold import write_jsonl
 from engine.synthetic import generate_hearing, render_pdf, write_gold_jsonl
 from engine.synthetic.families import FAMILIES, family_document
 from engine.synthetic.family_render import render_scan
+from engine.synthetic.formats import FORMATS
 
 
 class Command(BaseCommand):
@@ -44,6 +50,13 @@ class Command(BaseCommand):
             "--scan", action="store_true", help="Also write a scan of the PDF (no text layer)."
         )
         parser.add_argument(
+            "--format",
+            choices=("txt", *FORMATS, "ecf"),
+            default="txt",
+            help="The file's shape (default txt: the layout's text export and PDF): captions "
+            "(vtt, srt), speech-to-text (stt), markup (rst, md) or a filed copy (ecf).",
+        )
+        parser.add_argument(
             "--no-form-feeds",
             action="store_true",
             help="Text without page breaks or page furniture (caption, appearances, body).",
@@ -62,6 +75,8 @@ class Command(BaseCommand):
             raise CommandError("--words must be at least 500")
         out = Path(options["out"])
         out.mkdir(parents=True, exist_ok=True)
+        if options["format"] != "txt":
+            return self._format(options, out)
         if options["layout"] != "bph":
             return self._family(options, out)
         hearings = []
@@ -139,4 +154,50 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"Wrote {len(files)} synthetic {family} transcript(s) to {out} "
                 f"({elapsed:.2f} s); gold: {gold}"
+            )
+
+    def _format(self, options, out: Path) -> None:
+        from engine.synthetic.filed import filed_document, render_filed
+        from engine.synthetic.formats import format_document
+
+        fmt, family = options["format"], options["layout"]
+        if fmt == "ecf" and family == "bph":
+            family = "federal"  # a filed copy is a court's; the board files none
+        files, golds = [], []
+        started = time.perf_counter()
+        for seed in range(options["seed"], options["seed"] + options["n"]):
+            if fmt == "ecf":
+                doc = filed_document(seed, family, words=options["words"])
+                stem, content, suffix = f"{family}-ecf-{seed:05d}", render_filed(doc), ".txt"
+            else:
+                doc = format_document(seed, fmt, family=family, words=options["words"])
+                stem, content, suffix = doc.id, doc.content, doc.suffix
+            gold = doc.gold
+            gold.id = stem
+            path = out / f"{stem}{suffix}"
+            path.write_bytes(content.encode("utf-8"))
+            files.append(
+                {
+                    "id": stem,
+                    "seed": seed,
+                    "layout": family,
+                    "format": fmt,
+                    "turns": len(doc.turns),
+                    "words": len(gold.text.split()),
+                    "spans": len(gold.spans),
+                    "path": str(path),
+                }
+            )
+            golds.append(gold)
+        gold_path = out / "gold.jsonl"
+        write_jsonl(golds, gold_path)
+        elapsed = time.perf_counter() - started
+        if options["json"]:
+            self.stdout.write(
+                json.dumps({"files": files, "gold": str(gold_path), "seconds": round(elapsed, 3)})
+            )
+        else:
+            self.stdout.write(
+                f"Wrote {len(files)} synthetic {family} transcript(s) as {fmt} to {out} "
+                f"({elapsed:.2f} s); gold: {gold_path}"
             )

@@ -1,5 +1,5 @@
-"""Import hearing transcripts from PDFs, .txt, .md, .docx and .rtf files, folders and .zip
-archives.
+"""Import hearing transcripts from PDFs, .txt, .md, .rst, .docx, .rtf, .vtt and .srt files
+(captions and timestamped speech-to-text transcripts too), folders and .zip archives.
 
     python manage.py import_transcripts PATH... [--assign USER] [--dry-run] [--json]
 
@@ -20,8 +20,8 @@ from transcripts.services.importing import sources_from_paths, transcripts_impor
 
 class Command(BaseCommand):
     help = (
-        "Import hearing transcripts (PDF, .txt, .md, .docx, .rtf, folders, .zip); see "
-        "docs/importing.md."
+        "Import hearing transcripts (PDF, .txt, .md, .rst, .docx, .rtf, .vtt, .srt, folders, "
+        ".zip); see docs/importing.md."
     )
 
     def add_arguments(self, parser):

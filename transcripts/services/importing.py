@@ -17,7 +17,6 @@ Nothing here logs transcript text or names (file names can hold names, too).
 import hashlib
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
 from pathlib import PurePosixPath
 
 from django.conf import settings
@@ -35,6 +34,7 @@ from engine.importing.sources import (
     too_large,
 )
 from transcripts.models import Transcript, Utterance
+from transcripts.services.import_outcome import ImportOutcome
 from transcripts.services.jobs import JobStopped
 from transcripts.services.titles import transcript_title
 
@@ -51,41 +51,6 @@ def import_limits() -> dict:
         "max_members": int(getattr(settings, "IMPORT_MAX_ZIP_MEMBERS", 500)),
         "max_total": int(getattr(settings, "IMPORT_MAX_ZIP_BYTES", 4 * max_bytes)),
     }
-
-
-@dataclass
-class ImportOutcome:
-    """What happened to one file of a batch (shown in the page, the command and job results)."""
-
-    path: str
-    ok: bool
-    error: str = ""
-    code: str = ""
-    metadata: dict = field(default_factory=dict)
-    utterances: int = 0
-    pages: int = 0
-    transcript_id: int | None = None
-    duplicate_of: int | None = None
-    annotation_job_id: int | None = None
-    annotation_error: str = ""
-    notices: list[str] = field(default_factory=list)
-    layout: dict = field(default_factory=dict)
-    text: str | None = None
-
-    def to_json(self, *, with_text: bool = False) -> dict:
-        data = asdict(self)
-        if not with_text:
-            data.pop("text")
-        return data
-
-    def stored(self, label: str) -> dict:
-        """What a job's result keeps: ids and counts, no personal data — the
-        file is ``label`` (``file 2 (.pdf)``), never its upload name (``Surname-ID-date``),
-        and no cover metadata (names, CDCR number, next of kin live in the transcript)."""
-        data = self.to_json()
-        data.pop("metadata")
-        data["path"] = label
-        return data
 
 
 _EXTENSIONS = frozenset({*IMPORTABLE, ".zip"})

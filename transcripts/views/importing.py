@@ -15,8 +15,8 @@ from anonreview import roles
 from engine.importing.sources import TYPES
 from transcripts import selectors
 from transcripts.models import Job
-from transcripts.services.import_jobs import import_batch_refresh
 from transcripts.services.importing import import_limits
+from transcripts.services.jobs import import_batch_refresh
 from transcripts.services.upload_staging import import_job_enqueue
 
 FORBIDDEN = "Only leads and admins can import transcripts. Ask a lead to import the file for you."

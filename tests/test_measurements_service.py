@@ -271,7 +271,7 @@ def test_effort_counts_decisions_by_kind_time_on_task_and_leaves_exports_out(ann
     review.span_reject(span=fresno, actor=annotator)  # one by one
     review.spans_accept_all(transcript=t, actor=annotator, label="PERSON")  # 3 by label
     review.spans_accept_all(transcript=t, actor=annotator, label="DATE")  # 1 by label
-    # The row a by-surface-form action writes (issue 21's contract): bulk + count.
+    # The row a by-surface-form action writes (its audit contract): bulk + count.
     audit_record(
         actor=annotator,
         event_type="review.accept_form",

@@ -109,7 +109,7 @@ def _pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int]
 def _detect(
     text: str, metadata: dict, *, ensemble, disabled: tuple[str, ...] = ()
 ) -> tuple[list[Prediction], dict[str, list[Prediction]], dict]:
-    """Run the current ensemble (issue 3's ``annotation_detect``) with ``disabled``
+    """Run the current ensemble (``annotation_detect``) with ``disabled``
     detectors switched off. Returns the merged predictions, each detector's own
     (cleaned) detections, and the detectors' errors. PERSON spans are cut into name
     parts as stored spans are, then joined into whole mentions as the gold is."""

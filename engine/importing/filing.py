@@ -133,3 +133,19 @@ def strip_rows(pages: list[list]) -> list[int | None]:
         rows[:] = kept
         numbers.append(number)
     return numbers
+
+
+def number_as_filed(parsed, numbers: list[int | None]):
+    """A ``ParsedTranscript`` with its pages numbered by the filed pages' stamps
+    (``filed_numbers``, one per page it was parsed from) when they count up: a missed
+    stamp or an exhibit that starts on page 3 of its filing keeps every later page
+    number right."""
+    from dataclasses import replace
+
+    filed = filed_numbers(numbers)
+    if filed is None or any(u.page > len(filed) for u in parsed.utterances):
+        return parsed
+    parsed.utterances = [replace(u, page=filed[u.page - 1]) for u in parsed.utterances]
+    parsed.page_count = max(filed)
+    parsed.layout["filed_page_numbers"] = [filed[0], filed[-1]]
+    return parsed

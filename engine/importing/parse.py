@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from engine.importing.cover import empty_metadata, parse_cover
 from engine.importing.errors import EmptyFile, NeedsOcr, NoTranscript, NotSupported
-from engine.importing.filing import filed_numbers, strip_rows
+from engine.importing.filing import number_as_filed, strip_rows
 from engine.importing.invisible import invisible_notice, remove_invisible, remove_invisible_pages
 from engine.importing.layout import (
     SPEAKER_RE,
@@ -525,19 +525,6 @@ def parse_text(data: bytes | str, *, standalone: frozenset[str] = frozenset()) -
         standalone=frozenset(standalone),
     )
     return number_as_filed(parsed, found.numbers)
-
-
-def number_as_filed(parsed: ParsedTranscript, numbers: list[int | None]) -> ParsedTranscript:
-    """Pages numbered by the filed pages' stamps (``filing.filed_numbers``) when they
-    count up: a missed stamp or an exhibit that starts on page 3 of its filing keeps
-    every later page number right."""
-    filed = filed_numbers(numbers)
-    if filed is None or any(u.page > len(filed) for u in parsed.utterances):
-        return parsed
-    parsed.utterances = [replace(u, page=filed[u.page - 1]) for u in parsed.utterances]
-    parsed.page_count = max(filed)
-    parsed.layout["filed_page_numbers"] = [filed[0], filed[-1]]
-    return parsed
 
 
 def parse_file(

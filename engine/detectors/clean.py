@@ -226,3 +226,19 @@ def clean(
         settle(Features(ctx, raw, trim(text, raw), None, cut))
     out.sort(key=lambda x: (x.start, x.end, x.label, x.detector))
     return out
+
+
+def clean_members(
+    text: str, found: dict[str, list[Detection]], allow: AllowList | None = None
+) -> dict[str, tuple[list[Detection], list[Decision], Exception | None]]:
+    """Decide a stage's finds, member by member in ``found``'s order: ``{member: (kept,
+    decisions, error)}``; a member whose finds fail to be decided has its error (the
+    others' are kept)."""
+    out: dict[str, tuple[list[Detection], list[Decision], Exception | None]] = {}
+    for name, raw in found.items():
+        decided: list[Decision] = []
+        try:
+            out[name] = (clean(text, raw, allow, decided), decided, None)
+        except Exception as exc:  # noqa: BLE001 - reported as the member's error
+            out[name] = ([], [], exc)
+    return out

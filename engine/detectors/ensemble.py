@@ -1,4 +1,5 @@
-"""The ensemble: run the detectors, clean, merge, propagate, merge again. Django-free.
+"""The ensemble: members → candidates → the decision table → merge, then propagation and
+the safety net on the merged spans, each decided and merged the same way. Django-free.
 
     ensemble = Ensemble([PresidioDetector(), SpacyDetector(), ...], allow_list=terms)
     result = ensemble.run(Document(text, metadata))
@@ -23,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from engine.detectors.base import Detection, Detector, Document
-from engine.detectors.clean import AllowList, clean
+from engine.detectors.clean import AllowList, clean_members
 from engine.detectors.decisions import DROPPED, POSSIBLE_MISS, SPAN, Decision
 from engine.detectors.given import given_names
 from engine.detectors.merge import MergedSpan, merge
@@ -37,7 +38,9 @@ class EnsembleResult:
     spans: list[MergedSpan]
     errors: dict[str, str] = field(default_factory=dict)
     by_detector: dict[str, list[Detection]] = field(default_factory=dict)
-    seconds: dict[str, float] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)  # member → seconds detecting
+    # stage → seconds: "decide" (the decision table), "second_opinions", "merge"
+    stages: dict[str, float] = field(default_factory=dict)
     # one per candidate of each member: span, possible miss or dropped by a named rule
     decisions: list[Decision] = field(default_factory=list)
     # member name → whether it needs a second opinion (``Detector.second_opinion``)
@@ -225,41 +228,30 @@ class Ensemble:
                 detector.prepare(document)  # e.g. a head on the shared parse
             except Exception:  # noqa: BLE001 - reported when the member runs (_run_one)
                 pass
-        apart = [d for d in first if self.parallel and d.runs_apart] if len(first) > 1 else []
-        pending = []
-        if apart:
-            # ONNX releases the GIL: the transformer runs on a core of its own while spaCy
-            # and Presidio run here (docs/speed.md). Progress is reported from this thread.
-            pool = ThreadPoolExecutor(max_workers=len(apart), thread_name_prefix="detector")
-            pending = [(d, pool.submit(self._run_one, d, document, result)) for d in apart]
-            pool.shutdown(wait=False)
+        # members → candidates → features and the decision table (clean) → merge, then
+        # each later stage (propagation, the safety net) on the merged spans before it
         n = 0
-        for detector in [d for d in first if d not in apart]:
-            self._run_one(detector, document, result)
+        found: dict[str, list[Detection]] = {}
+        for detector in self._run_stage(first, document, result, found):
             n += 1
             if progress:
                 progress(Progress(n, total, f"{detector.name} done"))
-        for detector, future in pending:
-            future.result()
-            n += 1
-            if progress:
-                progress(Progress(n, total, f"{detector.name} done"))
-        voting = second_opinions(result, document)
-        pooled = [d for name in sorted(voting) for d in voting[name]]
-        spans = merge(pooled, document.text)
-        # later stages (propagation, then the safety net) read what the earlier ones
-        # found, merged: each stage is merged before the next
+        self._decide(document, result, found)
+        voting = self._timed(result, "second_opinions", second_opinions, result, document)
+        spans = self._merge(result, voting, document.text)
         for stage in sorted({stage_of(d) for d in later}):
             document.artifacts["detections"] = [s.as_detection() for s in spans]
             document.artifacts["merged"] = spans  # with their votes (who found what)
-            for detector in [d for d in later if stage_of(d) == stage]:
-                self._run_one(detector, document, result)
+            found = {}
+            for detector in self._run_stage(
+                [d for d in later if stage_of(d) == stage], document, result, found
+            ):
                 n += 1
                 if progress:
                     progress(Progress(n, total, f"{detector.name} done"))
+            self._decide(document, result, found)
             voting |= {k: v for k, v in result.by_detector.items() if k not in voting}
-            pooled = [d for name in sorted(voting) for d in voting[name]]
-            spans = merge(pooled, document.text)
+            spans = self._merge(result, voting, document.text)
         if detectors and len(result.errors) == len(detectors):
             raise EnsembleError(
                 "every detector failed: "
@@ -268,19 +260,81 @@ class Ensemble:
         result.spans = spans
         return result
 
-    def _run_one(self, detector: Detector, document: Document, result: EnsembleResult) -> None:
+    def _run_stage(
+        self,
+        members: list[Detector],
+        document: Document,
+        result: EnsembleResult,
+        found: dict[str, list[Detection]],
+    ) -> Iterable[Detector]:
+        """Run a stage's members, each member's raw finds into ``found`` (in the order
+        they finish: the members run here in their order, then those run apart); yields
+        each member as it finishes."""
+        apart = [d for d in members if self.parallel and d.runs_apart] if len(members) > 1 else []
+        pending = []
+        if apart:
+            # ONNX releases the GIL: the transformer runs on a core of its own while spaCy
+            # and Presidio run here (docs/speed.md). Progress is reported from this thread.
+            pool = ThreadPoolExecutor(max_workers=len(apart), thread_name_prefix="detector")
+            pending = [(d, pool.submit(self._detect, d, document, result)) for d in apart]
+            pool.shutdown(wait=False)
+        for detector in [d for d in members if d not in apart]:
+            raw = self._detect(detector, document, result)
+            if raw is not None:
+                found[detector.name] = raw
+            yield detector
+        for detector, future in pending:
+            raw = future.result()
+            if raw is not None:
+                found[detector.name] = raw
+            yield detector
+
+    def _detect(
+        self, detector: Detector, document: Document, result: EnsembleResult
+    ) -> list[Detection] | None:
+        """A member's raw finds, or None when it failed (its error is reported)."""
         started = time.perf_counter()
         try:
             detector.ensure_loaded()
-            raw = detector.detect(document)
-            allow = document.artifacts.get("allow_list", self.allow)
-            decided: list[Decision] = []
-            result.by_detector[detector.name] = clean(document.text, raw, allow, decided)
-            result.decisions.extend(decided)
-            # the safety net shows dropped finds that are name- or place-shaped in context
-            document.artifacts["decisions"] = result.decisions
+            return detector.detect(document)
         except Exception as exc:  # one detector's failure must not lose the others
             logger.warning("detector %s failed: %s", detector.name, exc.__class__.__name__)
             result.errors[detector.name] = f"{exc.__class__.__name__}: {str(exc)[:200]}"
+            return None
         finally:
             result.seconds[detector.name] = round(time.perf_counter() - started, 3)
+
+    def _decide(
+        self, document: Document, result: EnsembleResult, found: dict[str, list[Detection]]
+    ) -> None:
+        """Decide a stage's candidates, member by member (``clean``: the decision table);
+        the decisions are also where the safety net and propagation read them."""
+        started = time.perf_counter()
+        allow = document.artifacts.get("allow_list", self.allow)
+        for name, (kept, decided, error) in clean_members(document.text, found, allow).items():
+            if error is not None:
+                logger.warning("detector %s failed: %s", name, error.__class__.__name__)
+                result.errors[name] = f"{error.__class__.__name__}: {str(error)[:200]}"
+                continue
+            result.by_detector[name] = kept
+            result.decisions.extend(decided)
+        document.artifacts["decisions"] = result.decisions
+        _add(result.stages, "decide", time.perf_counter() - started)
+
+    def _merge(
+        self, result: EnsembleResult, voting: dict[str, list[Detection]], text: str
+    ) -> list[MergedSpan]:
+        pooled = [d for name in sorted(voting) for d in voting[name]]
+        return self._timed(result, "merge", merge, pooled, text)
+
+    @staticmethod
+    def _timed(result: EnsembleResult, stage: str, fn, *args):
+        started = time.perf_counter()
+        try:
+            return fn(*args)
+        finally:
+            _add(result.stages, stage, time.perf_counter() - started)
+
+
+def _add(stages: dict[str, float], stage: str, seconds: float) -> None:
+    stages[stage] = round(stages.get(stage, 0.0) + seconds, 3)

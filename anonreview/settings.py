@@ -207,6 +207,10 @@ UPLOAD_STAGING_DIR = Path(os.environ.get("UPLOAD_STAGING_DIR") or BASE_DIR / "va
 FILE_UPLOAD_TEMP_DIR = os.environ.get("FILE_UPLOAD_TEMP_DIR") or None
 IMPORT_MAX_FILE_BYTES = int(os.environ.get("IMPORT_MAX_FILE_MB", "50")) * 1024 * 1024
 IMPORT_MAX_ZIP_MEMBERS = int(os.environ.get("IMPORT_MAX_ZIP_MEMBERS", "500"))
+# The most pages of one scanned PDF read by OCR (seconds of Tesseract per page; a 3.7 MB
+# PDF can hold 10,000 pages of one image): a longer scan is refused with a sentence
+# before any page is rendered (docs/importing.md).
+OCR_MAX_PAGES = int(os.environ.get("OCR_MAX_PAGES", "500"))
 DATA_UPLOAD_MAX_NUMBER_FILES = 500
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 

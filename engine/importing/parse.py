@@ -465,9 +465,13 @@ def parse_pages(
 
 
 def parse_pdf(
-    data: bytes, *, on_page: Callable[[int, int], None] | None = None
+    data: bytes,
+    *,
+    on_page: Callable[[int, int], None] | None = None,
+    ocr_max_pages: int | None = None,
 ) -> ParsedTranscript:
-    """Parse a hearing transcript PDF (bytes); a scan without a text layer is OCR'd."""
+    """Parse a hearing transcript PDF (bytes); a scan without a text layer is OCR'd, when
+    it has at most ``ocr_max_pages`` pages (``ocr.ocr_pdf``)."""
     try:
         pages = pdf_pages(data, on_page=on_page)
         numbers = strip_rows(pages)  # filing stamps, wherever a page prints them
@@ -477,7 +481,7 @@ def parse_pdf(
 
         if not ocr_available():
             raise
-        return parse_scanned_pdf(data, on_page=on_page)
+        return parse_scanned_pdf(data, on_page=on_page, max_pages=ocr_max_pages)
 
 
 from engine.importing.captions import (  # noqa: E402
@@ -528,14 +532,19 @@ def parse_text(data: bytes | str, *, standalone: frozenset[str] = frozenset()) -
 
 
 def parse_file(
-    name: str, data: bytes, *, on_page: Callable[[int, int], None] | None = None
+    name: str,
+    data: bytes,
+    *,
+    on_page: Callable[[int, int], None] | None = None,
+    ocr_max_pages: int | None = None,
 ) -> ParsedTranscript:
-    """Parse by content: PDFs by their signature, otherwise text (``.txt`` or unknown)."""
+    """Parse by content: PDFs by their signature, otherwise text (``.txt`` or unknown);
+    ``ocr_max_pages``: the most pages of a scan read by OCR (``ocr.ocr_pdf``)."""
     if not data:
         raise EmptyFile("The file is empty.")
     lower = name.lower()
     if looks_like_pdf(data):
-        return parse_pdf(data, on_page=on_page)
+        return parse_pdf(data, on_page=on_page, ocr_max_pages=ocr_max_pages)
     if lower.endswith(".pdf"):
         raise NotSupported("This is not a PDF (the file does not start with %PDF).")
     if lower.endswith(DOCUMENT_SUFFIXES):  # .docx, .rtf, .md, .rst: engine.importing.documents

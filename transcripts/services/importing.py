@@ -43,6 +43,11 @@ logger = logging.getLogger(__name__)
 ProgressFn = Callable[[int, int], None]
 
 
+def ocr_page_limit() -> int:
+    """The most pages of a scanned PDF read by OCR (``OCR_MAX_PAGES``, read at call time)."""
+    return int(getattr(settings, "OCR_MAX_PAGES", 500))
+
+
 def import_limits() -> dict:
     """Size caps from settings (read at call time, never at import time)."""
     max_bytes = int(getattr(settings, "IMPORT_MAX_FILE_BYTES", 50 * 1024 * 1024))
@@ -109,7 +114,7 @@ def transcript_import(
     sha = sha256_of(data)
     if dup := _duplicate(sha):
         raise dup
-    parsed = parse_file(name, data, on_page=on_page)
+    parsed = parse_file(name, data, on_page=on_page, ocr_max_pages=ocr_page_limit())
     assignees = [a for a in assignees if a is not None]
     safe_name = safe_file_name(name)
     suffix = PurePosixPath(safe_name).suffix.lower() or (
@@ -298,7 +303,7 @@ def _import_one(
         limit = import_limits()["max_bytes"]
         if len(data) > limit:
             raise too_large(len(data), limit)
-        parsed = parse_file(source.name, data, on_page=on_page)
+        parsed = parse_file(source.name, data, on_page=on_page, ocr_max_pages=ocr_page_limit())
         try:
             dup = _duplicate(sha256_of(data))
         except DatabaseError:

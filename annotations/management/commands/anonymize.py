@@ -75,7 +75,7 @@ class Command(BaseCommand):
         from engine.detectors.base import Document
         from engine.importing import ImportRejected, parse_file
         from engine.importing.sources import iter_paths
-        from transcripts.services.importing import import_limits
+        from transcripts.services.importing import import_limits, ocr_page_limit
 
         sources = list(iter_paths(options["inputs"], **import_limits()))
         out_dir = Path(options["out"])
@@ -100,7 +100,7 @@ class Command(BaseCommand):
                 item["error"] = str(source.error)
                 continue
             try:
-                parsed = parse_file(source.name, source.data)
+                parsed = parse_file(source.name, source.data, ocr_max_pages=ocr_page_limit())
             except ImportRejected as exc:
                 item["error"] = str(exc)
                 continue

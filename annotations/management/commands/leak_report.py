@@ -134,7 +134,7 @@ class Command(BaseCommand):
         from engine.detectors.base import Document
         from engine.importing import ImportRejected, parse_file
         from engine.importing.sources import iter_paths
-        from transcripts.services.importing import import_limits
+        from transcripts.services.importing import import_limits, ocr_page_limit
 
         require_migrated_database()
         ensemble = ensemble_build()
@@ -148,7 +148,7 @@ class Command(BaseCommand):
                 item["error"] = str(source.error)
                 continue
             try:
-                parsed = parse_file(source.name, source.data)
+                parsed = parse_file(source.name, source.data, ocr_max_pages=ocr_page_limit())
                 text, metadata = parsed.text, parsed.metadata
             except ImportRejected as exc:
                 # Not a hearing the importer knows (fragments, other courts' text): a

@@ -64,3 +64,47 @@ def test_checkpoint_without_a_callback_uses_the_one_its_thread_is_watching():
             checkpoint()
     checkpoint()  # watching ended: nothing
     assert report.checks == 2
+
+
+def test_a_cpu_budget_counts_cpu_time_not_time_spent_waiting(monkeypatch):
+    # A training at a low priority on a busy machine waits most of its wall time for a
+    # core: that waiting must not use up its budget.
+    import engine.progress as progress
+
+    wall = {"t": 0.0}
+    cpu = {"t": 0.0}
+    monkeypatch.setattr(progress, "_wall_clock", lambda: wall["t"])
+    monkeypatch.setattr(progress, "_cpu_clock", lambda: cpu["t"])
+    budget = progress.CpuBudget(10.0, wall_seconds=1000.0)
+    wall["t"] += 500.0  # waited 500 s for a core, 2 CPU-s of work
+    cpu["t"] += 2.0
+    assert budget.spent() == "" and budget.cpu_used() == 2.0
+    cpu["t"] += 8.0
+    assert budget.spent() == "time"
+
+
+def test_a_cpu_budget_stops_at_its_wall_clock_safety_cap(monkeypatch):
+    import engine.progress as progress
+
+    wall = {"t": 0.0}
+    monkeypatch.setattr(progress, "_wall_clock", lambda: wall["t"])
+    monkeypatch.setattr(progress, "_cpu_clock", lambda: 0.0)
+    budget = progress.CpuBudget(10.0, wall_seconds=120.0)
+    wall["t"] = 119.0
+    assert budget.spent() == ""
+    wall["t"] = 120.0
+    assert budget.spent() == "wall"
+
+
+def test_a_cpu_budget_reads_the_processs_cpu_time():
+    import time
+
+    from engine.progress import CpuBudget
+
+    budget = CpuBudget(3600.0)
+    time.sleep(0.2)  # waiting is not CPU time
+    slept = budget.cpu_used()
+    n = 0
+    while budget.cpu_used() < slept + 0.05:  # work is
+        n += sum(range(1000))
+    assert slept < 0.15 and budget.cpu_used() >= slept + 0.05

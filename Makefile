@@ -31,9 +31,12 @@ $(VENV)/bin/python:
 	@$(call QUIET_PIP,--upgrade pip)
 
 # Reinstall only when a requirements file changed (stamp files).
-$(VENV)/.installed: requirements.txt | $(VENV)/bin/python
+# The project itself in editable mode (no dependencies): spaCy finds the domain model's
+# head through its entry points, so `spacy.load` of an exported model works anywhere.
+$(VENV)/.installed: requirements.txt pyproject.toml | $(VENV)/bin/python
 	@$(call QUIET_PIP,torch==2.13.0)
 	@$(call QUIET_PIP,-r requirements.txt)
+	@$(call QUIET_PIP,--no-deps -e .)
 	@touch $@
 
 $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed

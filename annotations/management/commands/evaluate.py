@@ -117,6 +117,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--gold", required=True, help="gold JSON Lines file (DESIGN.md)")
         parser.add_argument(
+            "--model",
+            default="",
+            help="score this spaCy pipeline's own entities (a model directory: the domain "
+            "model, an exported one, or one from `spacy train`), not the ensemble",
+        )
+        parser.add_argument(
             "--detectors", default="", help="comma-separated detector names (default: all)"
         )
         parser.add_argument("--json", action="store_true", dest="as_json")
@@ -127,12 +133,39 @@ class Command(BaseCommand):
             help="coverage of the capitalised words inside gold PERSON spans (names vs roles)",
         )
 
+    def _model(self, path: str, docs: list[GoldDoc], as_json: bool) -> None:
+        """``--model``: the pipeline's own figures (``engine.learning.scoring``)."""
+        from engine.learning.scoring import NotAModel, load_model, score_model
+
+        try:
+            report = {"model": str(path), **score_model(load_model(path), docs)}
+        except NotAModel as exc:
+            raise CommandError(str(exc)) from exc
+        if as_json:
+            self.stdout.write(json.dumps(report, indent=2))
+            return
+        self.stdout.write(
+            f"Model {path} alone on {report['documents']} document(s), whole mentions, "
+            f"labels it knows ({len(report['labels_scored'])}):"
+        )
+        self.stdout.write(f"  exact  {_fmt(report['overall']['exact'])}")
+        self.stdout.write(f"  token  {_fmt(report['overall']['token'])}")
+        for label, scores in report["labels"].items():
+            self.stdout.write(f"  {label:<16} {_fmt(scores['exact'])}")
+        if report["labels_not_scored"]:
+            self.stdout.write(
+                "  not scored (the model has no such label): "
+                + ", ".join(report["labels_not_scored"])
+            )
+
     def handle(self, *args, gold, detectors, as_json: bool, person, name_words=False, **options):
-        require_migrated_database()
         try:
             docs = read_jsonl(gold)
         except (OSError, GoldFormatError) as exc:
             raise CommandError(str(exc)) from exc
+        if options.get("model"):
+            return self._model(options["model"], docs, as_json)
+        require_migrated_database()
         ensemble = ensemble_build()
         # loaded here, one after the other, as a worker does (detectors_preload): the
         # first document's members that run apart would otherwise import spaCy in two

@@ -4,6 +4,7 @@ submits again."""
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from annotations.models import Span
 from tests.factories import make_transcript
@@ -37,3 +38,92 @@ def test_submit_shows_the_leak_list_and_the_annotator_adds_the_span_from_it(
     page.click("#submit-button")
     page.wait_for_url(f"**{reverse('transcripts:list')}")
     assert Transcript.objects.get(pk=t.pk).state == Transcript.State.SUBMITTED
+
+
+def test_decisions_at_submit_keep_the_list_open_and_update_its_count(
+    login_page, live_server, annotator
+):
+    """Three greetings of the facilitator Jonathon Good (made-up) are found at Submit: one
+    "Not a leak here" for one place, then one for every identical finding; the list is
+    swapped in place each time with its count, and Submit then passes."""
+    from annotations.services.review import review_assign_entities
+    from tests.test_review_exceptions import META, TEXT
+
+    text = TEXT + "PRESIDING COMMISSIONER ALDEN: Good evening again.\n"
+    t = make_transcript(
+        text, assignees=[annotator], state=Transcript.State.IN_REVIEW, metadata=META
+    )
+    for word in ("ALDEN", "QUILL", "Jonathon"):
+        for at in [i for i in range(len(text)) if text.startswith(word, i)]:
+            Span.objects.create(transcript=t, start=at, end=at + len(word), label="PERSON",
+                                status="accepted")  # fmt: skip
+    review_assign_entities(transcript=t)
+    page = login_page(annotator)
+    page.goto(live_server.url + reverse("annotations:detail", args=[t.pk]))
+    page.locator("#submit-review").click()
+    count = page.locator("#leak-count")
+    expect(count).to_have_attribute("data-count", "3")
+    report_url = page.url
+    page.locator("tr.leak").nth(1).get_by_role("button", name="Not a leak here").click()
+    expect(count).to_have_attribute("data-count", "2")
+    row = page.locator("tr.leak").first
+    row.locator("select[name=reason]").select_option("public_role")
+    row.get_by_role("button", name="Not a leak at all 2 places").click()
+    expect(count).to_have_attribute("data-count", "0")
+    assert page.url == report_url  # no trip back to the overview
+    assert sorted(t.leak_exceptions.values_list("reason", flat=True)) == [
+        "ordinary_word", "public_role", "public_role"
+    ]  # fmt: skip
+    page.locator("#submit-review").click()
+    page.wait_for_url(f"**{reverse('transcripts:list')}")
+    assert Transcript.objects.get(pk=t.pk).state == Transcript.State.SUBMITTED
+
+
+@pytest.mark.slow
+def test_role_word_surnames_from_import_to_release(login_page, live_server, annotator, settings):
+    """A deposition whose people are George Foreman, Owen Judge, Carla Justice and Nora
+    Speaker (made-up) is imported through the service and annotated; the annotator accepts
+    the suggestions in the review page and submits, a second lead approves, and the
+    release holds none of those surnames in clear."""
+    import re
+
+    from annotations.services.export import release_text
+    from tests.factories import make_user
+    from tests.role_deposition import DEPOSITION
+    from transcripts.services.importing import transcript_import
+
+    settings.DETECTORS = [
+        {"NAME": "engine.detectors.cover.CoverPageDetector", "OPTIONS": {}},
+        {"NAME": "engine.detectors.patterns.PatternDetector", "OPTIONS": {}},
+        {"NAME": "engine.detectors.propagation.PropagationDetector", "OPTIONS": {}},
+    ]
+    settings.PSEUDONYMIZE_SUBTYPE_MODEL = "none"
+    lead, other_lead = make_user("lead-a", role="lead"), make_user("lead-b", role="lead")
+    t = transcript_import(name="deposition.txt", data=DEPOSITION, user=lead, assignees=[annotator])
+    t.refresh_from_db()
+    assert t.state == Transcript.State.READY and t.spans.exists()
+    page = login_page(annotator)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(live_server.url + reverse("annotations:detail", args=[t.pk]))
+    page.locator("#start-review").click()
+    page.wait_for_url(f"**/transcripts/{t.pk}/review/**")
+    accept = page.locator("button[data-accept-all-label]")
+    while accept.count():
+        left = Span.objects.filter(transcript=t, status="suggested").count()
+        accept.first.click()
+        page.wait_for_function(
+            "n => document.querySelectorAll('button[data-accept-all-label]').length < n "
+            "|| !document.querySelector('button[data-accept-all-label]')",
+            arg=accept.count(),
+        )
+        assert Span.objects.filter(transcript=t, status="suggested").count() < left
+    page.locator("#submit-button").click()
+    page.wait_for_url(f"**{reverse('transcripts:list')}")
+    assert Transcript.objects.get(pk=t.pk).state == Transcript.State.SUBMITTED
+    lead_page = login_page(other_lead)
+    lead_page.goto(live_server.url + reverse("annotations:detail", args=[t.pk]))
+    lead_page.locator("#approve").click()
+    lead_page.wait_for_selector(".msg-success:has-text('approved')")
+    released = release_text(transcript=Transcript.objects.get(pk=t.pk))
+    assert not re.search(r"JUDGE|Justice|FOREMAN|Foreman|SPEAKER", released), released
+    assert "The Judge who heard" in released and "a fair trial" in released

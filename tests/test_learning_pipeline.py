@@ -110,3 +110,54 @@ def test_export_model_command_writes_the_active_or_shipped_model_and_refuses_an_
     assert 'factory = "anonreview_biluo"' in (tmp_path / "m" / "config.cfg").read_text()
     with pytest.raises(CommandError, match="exists"):
         call_command("export_model", "--out", str(tmp_path / "m"))
+
+
+@pytest.mark.django_db
+def test_spacy_train_accepts_the_exported_config_and_docbins_as_they_are(tmp_path):
+    """A researcher's path: export the split gold with its config, run spaCy's own
+    ``spacy train`` in that folder, score the result with ``evaluate --model``."""
+    from tests.factories import make_suggestion, make_transcript, make_user
+
+    make_user("boss", role="lead")
+    for i, (name, town) in enumerate([("Nora Vance", "Fresno"), ("Ike Ruiz", "Chico")] * 3):
+        text = f"WITNESS: My name is {name} and I live in {town}. Case {i}.\n"
+        t = make_transcript(text, state="approved")
+        for word, label in ((name, "PERSON"), (town, "LOCATION")):
+            start = text.index(word)
+            make_suggestion(t, start, start + len(word), label, status="accepted")
+    out = tmp_path / "export"
+    call_command(
+        "export_gold",
+        "--format",
+        "spacy",
+        "--out",
+        str(out),
+        "--split",
+        "50,25,25",
+        "--seed",
+        "3",
+        "--actor",
+        "boss",
+        stdout=StringIO(),
+    )
+    assert (out / "config.cfg").is_file()
+
+    done = subprocess.run(
+        [
+            sys.executable, "-m", "spacy", "train", "config.cfg", "--output", "model",
+            "--training.max_steps", "4", "--training.eval_frequency", "2",
+        ],
+        cwd=out, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = StringIO()
+    call_command("export_gold", "--format", "jsonl", "--out", str(out / "all.jsonl"),
+                 "--actor", "boss", stdout=StringIO())  # fmt: skip
+    call_command(
+        "evaluate", "--gold", str(out / "all.jsonl"), "--model", str(out / "model" / "model-best"),
+        "--json", stdout=report,
+    )  # fmt: skip
+    scored = json.loads(report.getvalue())
+    assert scored["labels_scored"] == ["LOCATION", "PERSON"]
+    assert scored["documents"] == 6

@@ -368,6 +368,10 @@ def gold_export_split(
     )
     members.append(("datasheet.json", json.dumps(sheet, indent=2).encode("utf-8")))
     members.append(("README.md", datasheet_readme(sheet, ext).encode("utf-8")))
+    if fmt == "spacy":  # what `spacy train config.cfg` reads in this folder, as it is
+        from engine.learning.spacy_config import spacy_train_config
+
+        members.append(("config.cfg", spacy_train_config().encode("utf-8")))
     per = {t.pk: {"split": part_of[group[t.pk]]} for t in transcripts}
     _gold_audit(transcripts, actor, {"format": fmt, "name_parts": name_parts, "seed": seed}, per)
     return members

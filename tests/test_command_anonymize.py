@@ -116,3 +116,34 @@ def test_anonymize_runs_on_a_never_migrated_database_with_the_default_allow_list
     (summary,) = json.loads(proc.stdout)["files"]
     assert summary["ok"] and summary["leaks"] == 0
     assert "Quill" not in (tmp_path / "out" / "hearing.txt").read_text()
+
+
+def test_anonymize_a_deposition_with_role_word_surnames(tmp_path, capsys, settings):
+    """Detection proposes the role-word surnames (MR. JUDGE, GEORGE FOREMAN, Ms. Justice,
+    BY MS. SPEAKER:): no name leaves; with the cover page alone proposing, the leak check
+    reports each place they are left in clear and nothing else."""
+    from tests.role_deposition import DEPOSITION, role_surname_places
+
+    settings.PSEUDONYMIZE_SUBTYPE_MODEL = "none"
+    source = tmp_path / "deposition.txt"
+    source.write_bytes(DEPOSITION)
+    light = [{"NAME": f"engine.detectors.{path}", "OPTIONS": {}}
+             for path in ("cover.CoverPageDetector", "patterns.PatternDetector",
+                          "propagation.PropagationDetector")]  # fmt: skip
+    settings.DETECTORS = light
+    call_command("anonymize", str(source), "--out", str(tmp_path / "a"), "--json")
+    summary = json.loads(capsys.readouterr().out)["files"][0]
+    out = (tmp_path / "a" / "deposition.txt").read_text()
+    assert not re.search(r"JUDGE|Justice|FOREMAN|Foreman|SPEAKER", out), out
+    assert summary["leaks"] == 0, summary
+    assert "a fair trial" in out and "The Judge who" in out
+    settings.DETECTORS = light[:1]
+    call_command("anonymize", str(source), "--out", str(tmp_path / "b"), "--json")
+    summary = json.loads(capsys.readouterr().out)["files"][0]
+    out = (tmp_path / "b" / "deposition.txt").read_text()
+    found = {(s, e) for s, e, _label in summary["leak_positions"]}
+    assert set(role_surname_places(out)) <= found
+    assert {out[s:e] for s, e in found} <= {
+        "JUDGE", "Justice", "FOREMAN", "Foreman", "SPEAKER", "GEORGE", "George", "CARLA",
+        "Carla", "NORA", "Owen", "OWEN", "Paul", "Ellen", "Kristen", "Turner",
+    }  # fmt: skip

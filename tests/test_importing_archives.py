@@ -18,7 +18,7 @@ import pytest
 
 from engine.importing.documents import DOCX_MAX_PART_BYTES, docx_text
 from engine.importing.errors import ImportRejected
-from engine.importing.parse import parse_file
+from engine.importing.files import parse_file
 from engine.importing.sources import iter_bytes
 
 W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'

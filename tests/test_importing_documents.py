@@ -9,7 +9,7 @@ import pytest
 
 from engine.importing.documents import docx_text, markdown_text, rtf_text
 from engine.importing.errors import NotSupported
-from engine.importing.parse import parse_file
+from engine.importing.files import parse_file
 from engine.importing.sources import IMPORTABLE, iter_bytes
 from engine.synthetic import generate_hearing
 

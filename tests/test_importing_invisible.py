@@ -4,7 +4,7 @@ import sys
 import unicodedata
 
 from engine.importing.invisible import FORMAT_RANGES, SOFT_HYPHEN, remove_invisible
-from engine.importing.parse import parse_text
+from engine.importing.textfile import parse_text
 
 HEARING = (
     "PRESIDING COMMISSIONER ALDEN: Good morning, Mr. Gr\u200been.\n"

@@ -5,9 +5,9 @@ into utterances at its speaker tags or refused with a sentence."""
 import pytest
 
 from engine.importing.errors import NotSupported
-from engine.importing.parse import parse_text
 from engine.importing.sources import decode_text as _decode
 from engine.importing.text import MAX_LINE_CHARS, clean_text
+from engine.importing.textfile import parse_text
 
 
 def decode_text(data: bytes) -> str:

@@ -2,13 +2,9 @@
 cover metadata and utterances. See docs/importing.md."""
 
 from engine.importing.errors import ImportRejected
-from engine.importing.parse import (
-    ParsedTranscript,
-    ParsedUtterance,
-    parse_file,
-    parse_pdf,
-    parse_text,
-)
+from engine.importing.files import parse_file, parse_pdf
+from engine.importing.parse import ParsedTranscript, ParsedUtterance
+from engine.importing.textfile import parse_text
 
 __all__ = [
     "ImportRejected",

@@ -3,7 +3,7 @@ Django-free.
 
 Court reporters also deliver ``.docx`` and ``.rtf``; some transcripts are saved as
 Markdown. Each reader returns the document's text with its line breaks, and a form feed
-where the document breaks the page, so ``parse.parse_text`` does the same layout
+where the document breaks the page, so ``textfile.parse_text`` does the same layout
 analysis as for a ``.txt`` file (speaker tags, pages, running headers, line numbers):
 
 * ``.docx``: the body's paragraphs and tables in document order (a table row as its cells
@@ -293,8 +293,8 @@ def parse_document(name: str, data: bytes):
     text parser's layout analysis. The transcript's ``source_format`` stays ``txt`` (text
     is what was parsed); ``layout["document_format"]`` says which document it was."""
     from engine.importing.markup import markup_text
-    from engine.importing.parse import parse_text
     from engine.importing.sources import decode_text
+    from engine.importing.textfile import parse_text
 
     lower = name.lower()
     standalone: set[str] = set()

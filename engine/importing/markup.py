@@ -194,7 +194,7 @@ def _blocks(lines: list[str], kind: str, out: Markup) -> list[tuple[str, bool]]:
 
 
 def markup_text(text: str, kind: str = "md") -> Markup:
-    """Markup → text for ``parse.parse_text`` (see the module docstring)."""
+    """Markup → text for ``textfile.parse_text`` (see the module docstring)."""
     out = Markup("", kind=kind)
     text = _HTML_COMMENT.sub("", text)
     pages = []

@@ -10,12 +10,10 @@
 """
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from engine.importing.cover import empty_metadata, parse_cover
-from engine.importing.errors import EmptyFile, NeedsOcr, NoTranscript, NotSupported
-from engine.importing.filing import number_as_filed, strip_rows
+from engine.importing.errors import NoTranscript
 from engine.importing.invisible import invisible_notice, remove_invisible, remove_invisible_pages
 from engine.importing.layout import (
     SPEAKER_RE,
@@ -28,11 +26,8 @@ from engine.importing.layout import (
     is_speaker_line,
 )
 from engine.importing.left_out import left_out_notice
-from engine.importing.pdf import looks_like_pdf, pdf_pages
 from engine.importing.proceeding import proceeding_kind
-from engine.importing.sources import UNSUPPORTED, decode_text
 from engine.importing.testimony import Testimony
-from engine.importing.textpages import split_text_pages
 
 BODY = "body"
 CERTIFICATION = "certification"
@@ -68,7 +63,6 @@ _SENTENCE_END = re.compile(r"[.?!\"'’”)]$")
 _DECISION_FOOTER = re.compile(r"^[^a-z]*\bDECISION PAGE \d+(?:\s+\d{1,2}/\d{1,2}/\d{2,4})?$")
 # Text input only (no layout): certification lines such as "Signed: ..." stand alone.
 _LABEL = re.compile(r"^[A-Z][A-Za-z ]{0,20}:\s")
-_SOFT_BREAK = re.compile(r"[\ufffe\u00ad](?=\d{1,2}\s)")
 _SPLIT_HYPHEN = re.compile(r"[A-Za-z0-9]-$")
 # The same footer glued to the end of the last sentence (text exports).
 _GLUED_FOOTER = re.compile(
@@ -462,95 +456,3 @@ def parse_pages(
         notices=notices,
         proceeding=proceeding,
     )
-
-
-def parse_pdf(
-    data: bytes,
-    *,
-    on_page: Callable[[int, int], None] | None = None,
-    ocr_max_pages: int | None = None,
-) -> ParsedTranscript:
-    """Parse a hearing transcript PDF (bytes); a scan without a text layer is OCR'd, when
-    it has at most ``ocr_max_pages`` pages (``ocr.ocr_pdf``)."""
-    try:
-        pages = pdf_pages(data, on_page=on_page)
-        numbers = strip_rows(pages)  # filing stamps, wherever a page prints them
-        return number_as_filed(parse_pages(pages, source_format="pdf"), numbers)
-    except NeedsOcr:
-        from engine.importing.ocr import ocr_available, parse_scanned_pdf
-
-        if not ocr_available():
-            raise
-        return parse_scanned_pdf(data, on_page=on_page, max_pages=ocr_max_pages)
-
-
-from engine.importing.captions import (  # noqa: E402
-    CAPTION_SUFFIXES,
-    looks_like_captions,
-    parse_captions,
-)
-from engine.importing.documents import DOCUMENT_SUFFIXES, parse_document  # noqa: E402
-from engine.importing.speech import parse_speech, speech_turns  # noqa: E402
-from engine.importing.text import clean_text  # noqa: E402
-
-
-def parse_text(data: bytes | str, *, standalone: frozenset[str] = frozenset()) -> ParsedTranscript:
-    """Parse a plain-text transcript: ``SPEAKER: text`` lines; pages split by form feeds
-    or found from their marks (``textpages``); text extracted from a PDF keeps its
-    cover, index, headers and line numbers: they are handled as in a PDF. A caption file
-    or a timestamped speech-to-text transcript saved as text is read as one
-    (``captions``, ``speech``). ``standalone``: heading lines of a markup file."""
-    if isinstance(data, bytes):
-        text, encoding = decode_text(data)
-    else:
-        text, encoding = data.replace("\r\n", "\n").replace("\r", "\n"), "str"
-    # Control characters anywhere removed; a megabyte line split at its speaker tags or
-    # refused with a sentence (engine.importing.text).
-    text = clean_text(text)
-    # Some extractors (pdfium) turn a hyphen at a line end into a soft-hyphen
-    # marker and glue the next line (with its margin number) on: "Q-U\ufffe9 I-L-L".
-    text = _SOFT_BREAK.sub("-\n", text).replace("\ufffe", "-")
-    if kind := looks_like_captions(text):
-        return parse_captions(text, kind)
-    if (segments := speech_turns(text)) is not None:
-        return parse_speech(segments, extra={"encoding": encoding})
-    found = split_text_pages(text)
-    extra = {
-        "encoding": encoding,
-        "filing_stamps_removed": found.filing_stamps,
-        "number_blocks_removed": found.number_blocks,
-        "page_numbers_removed": found.page_numbers,
-    }
-    parsed = parse_pages(
-        found.pages,
-        source_format="txt",
-        layout_extra=extra,
-        raw_text=text,
-        standalone=frozenset(standalone),
-    )
-    return number_as_filed(parsed, found.numbers)
-
-
-def parse_file(
-    name: str,
-    data: bytes,
-    *,
-    on_page: Callable[[int, int], None] | None = None,
-    ocr_max_pages: int | None = None,
-) -> ParsedTranscript:
-    """Parse by content: PDFs by their signature, otherwise text (``.txt`` or unknown);
-    ``ocr_max_pages``: the most pages of a scan read by OCR (``ocr.ocr_pdf``)."""
-    if not data:
-        raise EmptyFile("The file is empty.")
-    lower = name.lower()
-    if looks_like_pdf(data):
-        return parse_pdf(data, on_page=on_page, ocr_max_pages=ocr_max_pages)
-    if lower.endswith(".pdf"):
-        raise NotSupported("This is not a PDF (the file does not start with %PDF).")
-    if lower.endswith(DOCUMENT_SUFFIXES):  # .docx, .rtf, .md, .rst: engine.importing.documents
-        return parse_document(lower, data)
-    if lower.endswith(CAPTION_SUFFIXES):  # .vtt, .srt: engine.importing.captions
-        return parse_captions(clean_text(decode_text(data)[0]), lower.rsplit(".", 1)[-1])
-    if not lower.endswith((".txt", ".text")) and "." in lower.rsplit("/", 1)[-1]:
-        raise NotSupported(UNSUPPORTED)
-    return parse_text(data)

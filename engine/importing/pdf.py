@@ -4,7 +4,7 @@ pypdfium2 reads the text layer (``pdfium.pdfium_pages``, the fast path: the same
 as pdfplumber, about six times faster). When it cannot (damaged, encrypted, no text
 layer), pdfplumber reads the file and rejects what cannot be imported with a message a
 person understands: not a PDF, encrypted, corrupt, or without a text layer (scanned:
-``parse.parse_pdf`` then OCRs it).
+``files.parse_pdf`` then OCRs it).
 """
 
 import io

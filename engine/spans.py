@@ -71,10 +71,11 @@ class Source:
     reason: str = ""
     original: str = ""
     label: str = ""  # only where this detector proposed a different label
+    rule: str = ""  # the decision table's rows that relabelled or kept it (rules.py)
 
     def to_json(self) -> dict:
         data: dict = {"detector": self.detector, "score": round(float(self.score), 4)}
-        for key in ("reason", "original", "label"):
+        for key in ("reason", "original", "label", "rule"):
             value = getattr(self, key)
             if value:
                 data[key] = value
@@ -88,6 +89,7 @@ class Source:
             reason=str(data.get("reason", "") or ""),
             original=str(data.get("original", "") or ""),
             label=str(data.get("label", "") or ""),
+            rule=str(data.get("rule", "") or ""),
         )
 
 

@@ -282,3 +282,23 @@ def test_a_dropped_name_part_records_the_decisions_rule_name_not_the_rows():
         ("Parole", "dropped", "allow-list"),  # row part-allow-list
         ("Quill", "span", ""),
     }
+
+
+def test_a_span_a_row_relabelled_names_the_row_in_its_provenance():
+    from engine.detectors.merge import merge
+
+    text = "we met Officer Cantu there"
+    s = text.index("Officer Cantu")
+    kept = clean(text, [Detection(s, s + 13, "ORGANIZATION", 0.8, "spacy")], AllowList())
+    (span,) = merge(kept, text)
+    assert span.provenance == [{"detector": "spacy", "score": 0.8, "rule": "titled-person"}]
+
+
+def test_a_span_no_row_but_the_last_decided_has_no_rule_in_its_provenance():
+    from engine.detectors.merge import merge
+
+    text = "he works at Acme Corporation now"
+    s = text.index("Acme")
+    found = Detection(s, s + 16, "ORGANIZATION", 0.8, "presidio", "x")
+    (span,) = merge(clean(text, [found], AllowList()), text)
+    assert span.provenance == [{"detector": "presidio", "score": 0.8, "reason": "x"}]

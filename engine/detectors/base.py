@@ -24,6 +24,10 @@ class Detection(TextSpan):
     explanation: str = field(default="", compare=False)
     # For a copy (propagation's repeats and misspellings): the text it copies.
     original: str = field(default="", compare=False)
+    # The decision table's rows that made it what it is, where a row did more than keep
+    # it (``titled-person``, ``military-clock``; engine.detectors.rules): ``rule`` in the
+    # stored provenance, so a reviewer sees why a body's span became a person
+    rule: str = field(default="", compare=False)
 
     def overlaps(self, other: Detection) -> bool:
         return self.start < other.end and other.start < self.end

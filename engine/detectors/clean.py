@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
 from engine.detectors.base import Detection
 from engine.detectors.decisions import (
@@ -27,7 +28,16 @@ from engine.detectors.decisions import (
 from engine.detectors.features import Context, Features
 from engine.detectors.given import is_given_name_term
 from engine.detectors.public import public_terms
-from engine.detectors.rules import DROP, KEEP, MAYBE_MISS, PARTS, RELABEL, SPLIT, decide
+from engine.detectors.rules import (
+    DROP,
+    KEEP,
+    MAYBE_MISS,
+    PARTS,
+    PLAIN_KEEP,
+    RELABEL,
+    SPLIT,
+    decide,
+)
 
 _TRAIL = re.compile(r"[\s,;:!?\"'“”‘’()\[\]{}…—–-]+$")
 _LEAD = re.compile(r"^[\s,;:!?\"'“”‘’()\[\]{}…—–-]+")
@@ -198,17 +208,19 @@ def clean(
         if record:
             decisions.append(Decision(d.detector, d.start, d.end, d.label, SPAN, "", d.explanation))
 
-    def settle(f: Features, start: int = 0) -> None:
-        """Decide ``f`` from row ``start`` of the table on."""
+    def settle(f: Features, start: int = 0, via: tuple[str, ...] = ()) -> None:
+        """Decide ``f`` from row ``start`` of the table on (``via``: the rows that
+        relabelled it on the way)."""
         while True:
             i, rule = decide(f, start)
             if rule.outcome == RELABEL:
                 # the rows below decide the relabelled candidate
                 f = Features(ctx, f.raw, rule.then(f), f.whole, f.expressions_cut)
-                start = i + 1
+                start, via = i + 1, (*via, rule.name)
                 continue
             if rule.outcome == KEEP:
-                keep(f.d)
+                rows = via if rule.name in PLAIN_KEEP else (*via, rule.name)
+                keep(replace(f.d, rule=" → ".join(rows)) if rows else f.d)
             elif rule.outcome in (DROP, MAYBE_MISS):
                 drop(f.d if f.d is not None else f.raw, rule.decision)
             elif rule.outcome == SPLIT:
@@ -217,7 +229,7 @@ def clean(
                 pending.extend((piece, cut) for piece in rule.then(f))
             elif rule.outcome == PARTS:
                 for part in rule.then(f):
-                    settle(Features(ctx, f.raw, part, f.d))
+                    settle(Features(ctx, f.raw, part, f.d), via=via)
             return
 
     pending = [(d, False) for d in detections]

@@ -62,6 +62,8 @@ class MergedSpan:
     originals: dict[str, str] = field(default_factory=dict)
     # detector → its reason in words (a recognizer's or pattern's name, a cover field)
     reasons: dict[str, str] = field(default_factory=dict)
+    # detector → the decision table's rows that relabelled or kept its find (Detection.rule)
+    rules: dict[str, str] = field(default_factory=dict)
 
     def support(self, label: str | None = None) -> int:
         """Independent detectors for the label (propagation only copies others)."""
@@ -89,6 +91,7 @@ class MergedSpan:
                 reason=self.reasons.get(name, ""),
                 original=self.originals.get(name, ""),
                 label=label if label != self.label else "",
+                rule=self.rules.get(name, ""),
             )
             items.append(source.to_json())
         return items
@@ -98,6 +101,8 @@ class MergedSpan:
             self.originals.setdefault(name, original)
         for name, reason in other.reasons.items():
             self.reasons.setdefault(name, reason)
+        for name, rule in other.rules.items():
+            self.rules.setdefault(name, rule)
         for label, models in other.votes.items():
             mine_votes = self.votes.setdefault(label, {})
             for model, score in models.items():
@@ -121,6 +126,10 @@ def _original(d: Detection) -> dict[str, str]:
 
 def _reason(d: Detection) -> dict[str, str]:
     return {d.detector: d.explanation} if d.explanation else {}
+
+
+def _rule(d: Detection) -> dict[str, str]:
+    return {d.detector: d.rule} if d.rule else {}
 
 
 def model_of(d: Detection) -> str:
@@ -288,6 +297,7 @@ def merge(detections: Iterable[Detection], text: str | None = None) -> list[Merg
                     {d.label: {model_of(d): d.score}},
                     _original(d),
                     _reason(d),
+                    _rule(d),
                 )
             )
         candidates.append(span)
@@ -346,6 +356,7 @@ def merge(detections: Iterable[Detection], text: str | None = None) -> list[Merg
                 {k: dict(v) for k, v in span.votes.items()},
                 dict(span.originals),
                 dict(span.reasons),
+                dict(span.rules),
             )
             # re-rank the piece among what is left (it is shorter now)
             rest = queue[i:]

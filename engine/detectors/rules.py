@@ -463,6 +463,10 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+# rows that keep what no other row decided: a span's provenance names only the others
+PLAIN_KEEP = frozenset({"kept", "name-part"})
+
+
 def decide(f: Features, start: int = 0) -> tuple[int, Rule]:
     """The first row from ``start`` on that holds for ``f``: (its index, the row)."""
     for i in range(start, len(RULES)):

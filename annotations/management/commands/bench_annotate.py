@@ -5,8 +5,9 @@ Generates a synthetic transcript of about ``--words`` words, loads the default e
 run times one full spaCy pass (``nlp(text)``, every component) of the configured
 ``SPACY_MODEL`` (default ``en_core_web_sm``) over the same text.
 JSON: ``{"words", "ensemble_s", "spacy_sm_s", "ratio", "peak_rss_mb", "spans"}`` plus
-``ensemble_cpu_s``, ``spacy_sm_cpu_s`` (process CPU seconds), ``detector_s`` (seconds per
-detector), ``threads`` and ``load_avg``. ``peak_rss_mb`` is the process's peak after the
+``ensemble_cpu_s``, ``spacy_sm_cpu_s`` (process CPU seconds), ``detector_s`` (seconds each
+member detects), ``stage_s`` (seconds of the decision table, second opinions and merge),
+``threads`` and ``load_avg``. ``peak_rss_mb`` is the process's peak after the
 ensemble run, before the reference spaCy pass (whose full parse no worker makes).
 """
 
@@ -80,6 +81,7 @@ class Command(BaseCommand):
             "ensemble_cpu_s": round(ensemble_cpu, 3),
             "spacy_sm_cpu_s": round(spacy_cpu, 3),
             "detector_s": result.seconds,
+            "stage_s": result.stages,
             "threads": getattr(settings, "DETECTOR_THREADS", None),
             "load_avg": [round(x, 2) for x in os.getloadavg()]
             if hasattr(os, "getloadavg")

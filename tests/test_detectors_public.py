@@ -2,6 +2,8 @@
 not personal data: the cleaning drops the models' guesses on them, and keeps places and
 local institutions, which locate a person."""
 
+import re
+
 import pytest
 
 from engine.detectors.base import Detection
@@ -172,3 +174,29 @@ def test_the_yard_letter_does_not_make_a_prisons_name_public():
 def test_a_career_technical_education_trade_is_a_public_programme(text, trade):
     assert public_terms(text).inside(text.index(trade), text.index(trade) + len(trade))
     assert kept(text, [det(text, trade, "ORGANIZATION")]) == []
+
+
+# --- public terms a court transcript names beyond a hearing ---------------------------
+
+
+def test_agencies_statutes_products_and_parties_of_the_generator_are_public_in_every_family():
+    from engine.synthetic import generate_hearing
+    from engine.synthetic.families import family_document
+
+    docs = [generate_hearing(3741, words=1200)] + [
+        family_document(3741 + i, family, words=1200)
+        for i, family in enumerate(("federal", "appellate", "grand_jury", "deposition"), 1)
+    ]
+    for doc in docs:
+        text, hard = doc.gold.text, doc.hard_cases
+        regions = public_terms(text).regions
+        for start, end in hard["public_national_term"]:
+            for word in re.finditer(r"\b(?!the\b)\w[\w'-]*", text[start:end]):
+                s, e = start + word.start(), start + word.end()
+                assert any(r[0] <= s and e <= r[1] for r in regions), (text[start:end], word[0])
+
+
+def test_a_product_in_a_web_address_is_no_public_term():
+    text = "See https://www.facebook.com/x1y2z3 and Facebook, or write to fbi@example.org."
+    regions = [text[r[0] : r[1]] for r in public_terms(text).regions]
+    assert regions == ["Facebook"]

@@ -40,8 +40,10 @@ def test_every_layout_family_writes_each_clear_kind_with_its_gold(family):
         assert hard.get(kind), (family, kind)
         for start, end in hard[kind]:
             assert spans.get((start, end)) in labels, (family, kind, gold.text[start:end])
-    for start, end in hard["dotted_not_clock"]:
-        assert not any(s < end and start < e for s, e in spans), gold.text[start:end]
+    for kind in ("dotted_not_clock", "public_national_term"):
+        assert hard.get(kind), (family, kind)
+        for start, end in hard[kind]:
+            assert not any(s < end and start < e for s, e in spans), gold.text[start:end]
 
 
 def test_day_first_dates_are_whole_and_release_as_day_month_year():

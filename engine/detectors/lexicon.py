@@ -11,6 +11,8 @@ inside the phrase that makes it a case or a plan.
 
 from __future__ import annotations
 
+from engine.detectors.lexicon_national import NATIONAL_TERMS
+
 ASSESSMENTS = (
     "Static-99R",
     "Static-99",
@@ -294,4 +296,12 @@ BODIES_AND_LAW = (
     "Miranda warning",
 )
 
-DOMAIN_TERMS: tuple[str, ...] = (*ASSESSMENTS, *DOCUMENTS, *PROGRAMMES, *BODIES_AND_LAW)
+# and the public terms a court transcript names beyond a hearing (agencies, statutes by
+# acronym, products, national parties: lexicon_national.py)
+DOMAIN_TERMS: tuple[str, ...] = (
+    *ASSESSMENTS,
+    *DOCUMENTS,
+    *PROGRAMMES,
+    *BODIES_AND_LAW,
+    *NATIONAL_TERMS,
+)

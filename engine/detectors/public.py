@@ -177,7 +177,9 @@ _SHAPES: tuple[tuple[str, re.Pattern], ...] = (
 def _lexicon_pattern() -> re.Pattern:
     alternatives = sorted({t for t in DOMAIN_TERMS}, key=len, reverse=True)
     body = "|".join(r"\s+".join(re.escape(w) for w in t.split()) for t in alternatives)
-    return re.compile(rf"(?<![\w-])(?:{body})(?![\w]|-\w)", re.IGNORECASE)
+    # never inside a web or e-mail address (www.facebook.com/…, cdcr.ca.gov): a link stays
+    # one identifier
+    return re.compile(rf"(?<![\w./@-])(?:{body})(?![\w]|-\w|\.\w)", re.IGNORECASE)
 
 
 _LEXICON = _lexicon_pattern()

@@ -23,7 +23,11 @@ question and its answer), each kind in a phrasing drawn from several. Hard-case 
 * ``east_asian_name`` — a three-part East Asian name, whole (``Nguyen Van Thanh``,
   ``Kim Min-jun``, ``Chan Tai Man``), then by its family name after an honorific;
 * ``video_link`` — a video's or a document's link, read out and inside embedded markup
-  (``https://www.youtube.com/watch?v=…``, ``<iframe src="…/embed/…">``): one URL span.
+  (``https://www.youtube.com/watch?v=…``, ``<iframe src="…/embed/…">``): one URL span;
+* ``public_national_term`` — no span: an agency's unit and its list, a statute by its
+  acronym, a car's make and model, apps, games and a ruling party (``the FBI's Evidence
+  Response Team``, ``OFAC's SDN List``, ``RICO``, ``Honda Civic``, ``WhatsApp``,
+  ``the Chinese Communist Party``), which a reader needs.
 
 Every person, hotel and id is made up (Faker, seeded; general knowledge of English, of
 hotel chains and of how Vietnamese, Korean and Cantonese names are written).
@@ -236,6 +240,43 @@ def links(ask: Say, answer: Say, rng: random.Random) -> None:
     )
 
 
+# Public terms a court transcript names beyond a hearing (no span: a reader needs them):
+# an agency's unit and its list, a statute by its acronym, a car's make and model and the
+# phrase for its number, apps, games, a social network, a country's ruling party.
+_AGENCY_UNITS = (
+    "the FBI's Evidence Response Team",
+    "the DEA",
+    "Homeland Security Investigations",
+    "the ATF",
+)
+_LISTS = ("OFAC's SDN List", "the Specially Designated Nationals List")
+_STATUTES = ("RICO", "AEDPA", "the CFAA", "FISA", "IEEPA")
+_CARS = ("Honda Civic", "Toyota Camry", "Chevy Impala", "Ford F-150", "Nissan Altima")
+_APPS = ("WhatsApp", "Snapchat", "Instagram", "Venmo", "Telegram", "TikTok")
+_GAMES = ("Fortnite", "Minecraft", "Call of Duty", "Roblox")
+_PARTIES = ("the Chinese Communist Party", "the Communist Party", "United Russia")
+
+
+def public_national(ask: Say, answer: Say, rng: random.Random) -> None:
+    """Agencies, lists, statutes, products and parties as public terms (no span)."""
+
+    def pub(term: str) -> str:
+        return m("", term, "public_national_term")
+
+    app, app2 = rng.sample(_APPS, 2)
+    ask("Who processed the car?")
+    answer(
+        f"It was {pub(rng.choice(_AGENCY_UNITS))}. The car was a {pub(rng.choice(_CARS))}, "
+        f"and the {pub('vehicle identification number')} matched."
+    )
+    ask("What else did you find?")
+    answer(
+        f"He was on {pub(rng.choice(_LISTS))}, and the count is under {pub(rng.choice(_STATUTES))}. "
+        f"They talked on {pub(app)} and {pub(app2)}, and played {pub(rng.choice(_GAMES))} "
+        f"at night. His uncle was in {pub(rng.choice(_PARTIES))}."
+    )
+
+
 def clear_exchange(ask: Say, answer: Say, rng: random.Random) -> None:
     """Write every kind above (see the module's docstring)."""
     fake = Faker("en_US")
@@ -247,3 +288,4 @@ def clear_exchange(ask: Say, answer: Say, rng: random.Random) -> None:
     signature(ask, answer, rng, given)
     names(ask, answer, rng)
     links(ask, answer, rng)
+    public_national(ask, answer, rng)

@@ -118,6 +118,45 @@ def report_text(text: str, spans, allow=None, decisions=()) -> dict:
     }
 
 
+def submit_report(text: str, metadata: dict, speakers, spans, path: str) -> dict:
+    """The leak check's blocking findings at Submit (``engine.pseudonymize.submit_check``)
+    with the ensemble's confident suggestions accepted (the safety net's possible misses
+    rejected): ``submit_blocking`` and their forms (``submit_list``). When the input's
+    folder holds the generator's ``gold.jsonl`` with this text, also the blocking findings
+    on no gold span (``submit_blocking_not_gold``: false alarms) and those of a review
+    equal to the gold (``submit_blocking_gold_review``: every one a false alarm)."""
+    from pathlib import Path
+
+    from engine.pseudonymize.submit_check import submit_findings
+
+    kept = [(s.start, s.end, s.label) for s in spans if set(s.sources) != {"safety_net"}]
+    found = [x for x in submit_findings(text, metadata, speakers, kept) if x.blocking]
+    forms = Counter((x.text, x.kind) for x in found)
+    out = {
+        "submit_blocking": len(found),
+        "submit_list": [{"text": t, "kind": k, "count": n} for (t, k), n in forms.most_common()],
+    }
+    gold_file = Path(path).parent / "gold.jsonl"
+    if gold_file.is_file():
+        stem = Path(path).stem
+        for line in gold_file.open(encoding="utf-8"):
+            doc = json.loads(line)
+            if doc.get("id") == stem and doc.get("text") == text:
+                gold = [(g["start"], g["end"], g["label"]) for g in doc["spans"]]
+                out["submit_blocking_not_gold"] = sum(
+                    1 for x in found
+                    if not any(s < x.source_end and x.source_start < e for s, e, _l in gold)
+                )  # fmt: skip
+                review = submit_findings(text, metadata, speakers, gold)
+                out["submit_blocking_gold_review"] = sum(1 for x in review if x.blocking)
+                out["submit_gold_review_list"] = [
+                    {"text": x.text, "kind": x.kind, "context": x.context}
+                    for x in review if x.blocking
+                ]  # fmt: skip
+                break
+    return out
+
+
 class Command(BaseCommand):
     help = (
         "Leak-and-keep report: names left in clear, domain terms lost, possible misses per "
@@ -150,6 +189,7 @@ class Command(BaseCommand):
             try:
                 parsed = parse_file(source.name, source.data, ocr_max_pages=ocr_page_limit())
                 text, metadata = parsed.text, parsed.metadata
+                speakers = {u.speaker for u in parsed.utterances if u.speaker}
             except ImportRejected as exc:
                 # Not a hearing the importer knows (fragments, other courts' text): a
                 # plain-text file is read as it is.
@@ -157,9 +197,11 @@ class Command(BaseCommand):
                     item["error"] = str(exc)
                     continue
                 text, metadata = source.data.decode("utf-8", errors="replace"), {}
+                speakers = set()
                 item["read_as_plain_text"] = True
             result = ensemble.run(Document(text, metadata), only=only)
             item.update(report_text(text, result.spans, ensemble.allow, result.decisions))
+            item.update(submit_report(text, metadata, speakers, result.spans, source.path))
             if result.errors:
                 item["detector_errors"] = sorted(result.errors)
         ok = [f for f in files if "words" in f]
@@ -176,6 +218,14 @@ class Command(BaseCommand):
             ),
             "domain_terms": terms,
             "domain_terms_lost": sum(f["domain_terms_lost"] for f in ok),
+            **{
+                key: sum(f[key] for f in ok if key in f)
+                for key in (
+                    "submit_blocking",
+                    "submit_blocking_not_gold",
+                    "submit_blocking_gold_review",
+                )
+            },
             "domain_terms_surviving": (
                 round(1 - sum(f["domain_terms_lost"] for f in ok) / terms, 4) if terms else None
             ),
@@ -216,6 +266,21 @@ class Command(BaseCommand):
             surviving = f["domain_terms_surviving"]
             rules = ", ".join(f"{k} ×{n}" for k, n in f["dropped_by_rule"].items())
             self.stdout.write(f"   finds dropped, by member and rule: {rules or 'none'}")
+            listed = ", ".join(f"{d['text']} ({d['kind']}) ×{d['count']}" for d in f["submit_list"])
+            self.stdout.write(
+                f"   blocking at Submit (the proposal accepted): {f['submit_blocking']}"
+                + (
+                    f", {f['submit_blocking_not_gold']} on no gold span"
+                    if "submit_blocking_not_gold" in f
+                    else ""
+                )
+                + (
+                    f"; a review equal to the gold: {f['submit_blocking_gold_review']}"
+                    if "submit_blocking_gold_review" in f
+                    else ""
+                )
+                + (f": {listed}" if listed else "")
+            )
             self.stdout.write(
                 f"   domain terms: {f['domain_terms']}, lost {f['domain_terms_lost']}"
                 + (f" ({100 * surviving:.1f}% survive)" if surviving is not None else "")

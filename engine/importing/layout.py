@@ -9,6 +9,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from engine.importing.speakers import SPEAKER_RE, is_speaker_line
+
 LINE_NUMBER_MAX = 28
 _WS = re.compile(r"\s+")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?$", re.I)
@@ -17,9 +19,6 @@ _DIGITS = re.compile(r"\d+")
 _COMPANY = re.compile(
     r"^[A-Z][\w&.,' -]{0,60}\b(?:Transcription|Transcribing|Reporting|Reporters)"
     r"(?:\s+(?:Services?|Company|Co\.|Inc\.?|LLC))*,?(?:\s+(?:Inc\.?|LLC))?$"
-)
-SPEAKER_RE = re.compile(
-    r"^([A-Z][A-Z0-9'’.\-]*(?:\s+[A-Z0-9][A-Z0-9'’.\-]*){0,6})\s*:(?:\s+(.*))?$"
 )
 _INDEX_TITLE = re.compile(r"^(?:I\s*N\s*D\s*E\s*X|INDEX|(?:TABLE OF )?CONTENTS)$", re.I)
 _INDEX_ENTRY = re.compile(r"^[A-Za-z][A-Za-z \-'/,&.]+?\s+(?:\d{1,3}|-{1,3}|—)$")
@@ -88,11 +87,6 @@ class Page:
     @property
     def lines(self) -> list[str]:
         return [row.text for row in self.rows]
-
-
-def is_speaker_line(line: str) -> bool:
-    m = SPEAKER_RE.match(line)
-    return bool(m) and sum(c.isalpha() for c in m.group(1)) >= 2
 
 
 def _edge_key(line: str) -> str:

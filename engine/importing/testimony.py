@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engine.importing.layout import is_speaker_line
+from engine.importing.speakers import is_speaker_line
 
 _NAME = r"[A-Z][A-Z'’\-]+(?:\s+[A-Z][A-Z'’\-]+){0,3}"
 # Who asks: "MR. NAME", "A JUROR", "A GRAND JUROR", "JUROR NO. 7", "THE FOREPERSON", "THE COURT".

@@ -314,13 +314,33 @@ def carried_proposals(transcript: Transcript) -> dict[int, dict]:
         "pk", "provenance"
     )
     for pk, provenance in rows:
-        entry = next(
-            (p for p in provenance or [] if isinstance(p, dict) and p.get("detector") == CARRIED),
-            None,
-        )
+        entry = carried_proposal(provenance)
         if entry is not None:
             out[pk] = entry
     return out
+
+
+def carried_proposal(provenance) -> dict | None:
+    """The carried decision proposed for a span (its provenance entry), or None."""
+    return next(
+        (p for p in provenance or [] if isinstance(p, dict) and p.get("detector") == CARRIED),
+        None,
+    )
+
+
+def carried_pending(*, transcript: Transcript, label: str, form: str = "") -> int:
+    """How many undecided spans of ``label`` (of ``form`` if given) hold a carried
+    proposal: what a confirmation would decide (to ask first above the bulk threshold)."""
+    key = normalize_form(form) if form else ""
+    text = transcript.text
+    return sum(
+        1
+        for start, end, provenance in Span.objects.filter(
+            transcript=transcript, label=label, status=Span.Status.SUGGESTED
+        ).values_list("start", "end", "provenance")
+        if carried_proposal(provenance) is not None
+        and (not key or normalize_form(text[start:end]) == key)
+    )
 
 
 def form_carried(*, transcript: Transcript, table: dict) -> None:

@@ -30,20 +30,22 @@ from django.conf import settings
 
 from annotations.models import Span
 from annotations.selectors.carried import (
-    CARRIED,
     REJECT,
     carried_context_decisions,
     carried_decisions,
     carried_for,
+    carried_proposal,
     context_in,
 )
 from annotations.services.review.bulk import normalize_form
 from transcripts.models import Transcript
 
+__all__ = ["carried_apply", "carried_proposal", "is_carried", "named_here", "untouched_carried_ids"]
+
 
 def is_carried(provenance) -> bool:
-    """Whether a span's provenance says a carried decision made it."""
-    return any(isinstance(p, dict) and p.get("detector") == CARRIED for p in provenance or [])
+    """Whether a span's provenance holds a carried decision (proposed for it)."""
+    return carried_proposal(provenance) is not None
 
 
 def untouched_carried_ids(*, transcript: Transcript) -> list[int]:
@@ -121,11 +123,3 @@ def named_here(*, transcript: Transcript) -> dict[str, str]:
         ).values_list("start", "end", "label", "status", "provenance")
     ]
     return forms_named_here(transcript.text, mentions, names=names)
-
-
-def carried_proposal(provenance) -> dict | None:
-    """The carried decision proposed for a span (its provenance entry), or None."""
-    return next(
-        (p for p in provenance or [] if isinstance(p, dict) and p.get("detector") == CARRIED),
-        None,
-    )

@@ -28,11 +28,7 @@ from annotations.services.review.bulk import (
     spans_reject_all,
     spans_reject_form,
 )
-from annotations.services.review.carried import (
-    CONFIRM_ACTION,
-    carried_pending,
-    spans_confirm_carried,
-)
+from annotations.services.review.carried import CONFIRM_ACTION, spans_confirm_carried
 from annotations.services.review.exceptions import (
     NOT_A_LEAK_ACTION,
     leak_exception_add,
@@ -83,7 +79,7 @@ __all__ = [
     "entity_merge", "entity_split", "entity_split_form", "leak_exception_add", "leak_exception_add_all", "occurrences",
     "review_assign_entities",
     "review_edit_refusal", "review_resume", "review_touched", "review_undo", "review_undoable",
-    "bulk_size", "carried_pending", "snap_to_words", "span_accept", "span_add", "span_apply_to_all", "span_delete",
+    "bulk_size", "snap_to_words", "span_accept", "span_add", "span_apply_to_all", "span_delete",
     "span_flag", "span_reject", "span_relabel", "span_resize", "span_snapshot", "spans_accept_all",
     "spans_accept_form", "spans_accept_page", "spans_bulk_save", "spans_confirm_carried",
     "spans_reject_all",

@@ -189,7 +189,7 @@ def bulk_size(*, transcript: Transcript, action: str, post) -> int:
         queryset = queryset.filter(status=S.SUGGESTED, start__gte=low)
         return (queryset.filter(start__lt=high) if high is not None else queryset).count()
     if action == "confirm_carried":
-        from annotations.services.review.carried import carried_pending
+        from annotations.selectors.carried import carried_pending  # (the selectors import bulk)
 
         return carried_pending(
             transcript=transcript, label=post.get("label", ""), form=post.get("form", "")

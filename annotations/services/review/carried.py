@@ -30,8 +30,8 @@ CONFIRM_ACTION = "confirm_carried"
 
 
 def _carried_proposal(provenance) -> dict | None:
-    # imported here: the annotation's carried step imports this package's ``bulk``
-    from annotations.services.annotation_carried import carried_proposal
+    # imported here: the selectors import this package's ``bulk``
+    from annotations.selectors.carried import carried_proposal
 
     return carried_proposal(provenance)
 
@@ -50,21 +50,6 @@ def _proposals(transcript: Transcript, label: str, form: str) -> list[tuple[Span
             continue
         out.append((span, entry))
     return out
-
-
-def carried_pending(*, transcript: Transcript, label: str, form: str = "") -> int:
-    """How many carried proposals a confirmation would decide (to ask first above
-    ``bulk.CONFIRM_ABOVE``)."""
-    key = normalize_form(form) if form else ""
-    text = transcript.text
-    return sum(
-        1
-        for start, end, provenance in Span.objects.filter(
-            transcript=transcript, label=label, status=Span.Status.SUGGESTED
-        ).values_list("start", "end", "provenance")
-        if _carried_proposal(provenance) is not None
-        and (not key or normalize_form(text[start:end]) == key)
-    )
 
 
 @transaction.atomic

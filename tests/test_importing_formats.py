@@ -140,3 +140,16 @@ def test_markdown_with_italic_speaker_names_reads_as_restructuredtext_does():
 
 def test_the_new_extensions_are_importable():
     assert {".vtt", ".srt", ".rst"} <= set(IMPORTABLE)
+
+
+def test_lines_outside_speech_to_text_segments_stay_as_lines_of_their_own():
+    text = (
+        "Hearing day 12\n\nSpeaker 1  0:03\nGood morning.\n\nSpeaker 2  0:07\nMorning.\n\n"
+        "Speaker 1  0:09\nLet us begin.\n\nTranscribed by a speech-to-text service\n"
+    )
+    parsed = parse_file("day.txt", text.encode())
+    assert parsed.text == (
+        "Hearing day 12\nSPEAKER 1: Good morning.\nSPEAKER 2: Morning.\n"
+        "SPEAKER 1: Let us begin.\nTranscribed by a speech-to-text service"
+    )
+    assert [t["start"] for t in parsed.layout["timestamps"]] == ["00:00:03", "00:00:07", "00:00:09"]

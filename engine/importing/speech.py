@@ -8,9 +8,10 @@ start time, in three common shapes:
 - ``Speaker 1  00:12:31`` on a line of its own, the text on the lines below (Otter).
 
 A text file is read this way when such segment heads start at least three segments and
-the segments hold nearly every line of the file (``speech_turns``); a court transcript's
+the segments hold 60 % of the file's lines (``speech_turns``); a court transcript's
 margin clock column (``09:28:29  11  THE COURT: ...``) is no segment head (the speaker
-never starts with a digit). The timestamps leave the text and go to
+never starts with a digit). A line outside the segments (a title, the tool's "Transcribed
+by ..." line) stays, as a line without a speaker. The timestamps leave the text and go to
 ``layout["timestamps"]`` (``HH:MM:SS``); a speaker's consecutive segments are one
 utterance (``turns.merge_turns``).
 """
@@ -31,7 +32,7 @@ _NAME_FIRST = re.compile(
 )
 _HEAD_ALONE = re.compile(rf"^(?P<name>{_NAME})[ \t]+(?P<ts>{_TS})[ \t]*$")
 MIN_SEGMENTS = 3
-MIN_COVERED = 0.8
+MIN_COVERED = 0.6
 
 
 def _clock(value: str) -> str:
@@ -77,6 +78,8 @@ def speech_turns(text: str) -> list[Turn] | None:
         elif current is not None:
             covered += 1
             current.text = f"{current.text} {line}".strip()
+        else:  # a title or a tool's footer line: kept, as a line of its own
+            turns.append(Turn("", line))
     if heads < MIN_SEGMENTS or covered < MIN_COVERED * len(filled):
         return None
     for turn in turns:

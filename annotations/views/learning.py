@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from annotations.selectors.domain_model import domain_model_status
 from annotations.services import learning, learning_loop, learning_queue
 from anonreview import roles
 from transcripts.services import jobs
@@ -59,6 +60,7 @@ def learning_page(request):
         "since_last": learning_queue.approvals_since_last_training(),
         "latest_ready": latest_ready,
         "latest_rows": _rows(latest_ready.metrics) if latest_ready else [],
+        "domain_status": domain_model_status(),
     }
     template = "annotations/learning.html"
     if request.htmx and request.GET.get("partial") == "history":

@@ -15,6 +15,13 @@ member touched becomes a **possible miss** for the reviewer through the safety n
 is a person or place written as a name (within its budget), never a span on its own. Its
 detections go through the same ``clean`` step as every member's, so public terms,
 boilerplate and the allow-list hold for it too. docs/detection.md, docs/learning.md.
+
+Before it is loaded, the model's files are hashed and compared with the SHA-256 its
+training recorded (``training.json``'s ``checksum_sha256``, ``engine.learning.domain.
+weights_checksum``): a model that does not match (its weights zeroed, a file swapped)
+or has no record is refused with ``ModelChecksumError``, and the ensemble runs without
+the member and reports it (``EnsembleResult.errors``), as for any member that fails to
+load. A tampered model loaded before found nothing and said nothing.
 """
 
 from __future__ import annotations
@@ -37,8 +44,37 @@ _MODELS: dict[str, Any] = {}
 _LOCK = threading.Lock()
 
 
+class ModelChecksumError(OSError):
+    """A domain model whose files do not hash to the SHA-256 recorded at its training."""
+
+
+def verify_domain_model(model_dir: str | Path) -> str:
+    """The recorded SHA-256 of the model in ``model_dir`` when its files hash to it;
+    else ``ModelChecksumError`` with a sentence that names the directory, not its path."""
+    from engine.learning.domain import read_training, weights_checksum
+
+    name = Path(model_dir).name
+    try:
+        recorded = read_training(model_dir).get("checksum_sha256")
+    except (OSError, ValueError, AttributeError):
+        recorded = None
+    if not recorded:
+        raise ModelChecksumError(
+            f"The domain model '{name}' has no recorded SHA-256 (training.json): it is not "
+            "loaded. Retrain it (manage.py train_detector or the Learning page)."
+        )
+    if weights_checksum(model_dir) != recorded:
+        raise ModelChecksumError(
+            f"The domain model '{name}' does not match its recorded SHA-256 (its files "
+            "changed after training): not loaded; the ensemble runs without it. Restore "
+            "or retrain it."
+        )
+    return recorded
+
+
 def load_domain_model(model_dir: str | Path) -> Any:
-    """The spaCy pipeline in ``model_dir``, loaded at most once per process."""
+    """The spaCy pipeline in ``model_dir``, loaded at most once per process, after its
+    files were checked against their recorded SHA-256 (``verify_domain_model``)."""
     key = os.path.realpath(model_dir)
     nlp = _MODELS.get(key)
     if nlp is not None:
@@ -50,6 +86,7 @@ def load_domain_model(model_dir: str | Path) -> Any:
 
             if not (Path(key) / "config.cfg").is_file():
                 raise OSError(f"no domain model in {key}")
+            verify_domain_model(key)
             from engine.learning import domain_arch
 
             domain_arch.register()  # the head's architecture, before spaCy reads its config

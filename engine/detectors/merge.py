@@ -215,6 +215,18 @@ _PATTERN_RECOGNIZERS = frozenset(
         "NrpRecognizer",
         "nrp-term",
         "nrp-context",
+        # hotels and venues (a company), the street after them, signatures, function-word
+        # surnames and East Asian names (recognizers/venues.py, name_shapes.py)
+        "VenueRecognizer",
+        "hotel-chain",
+        "venue",
+        "VenueStreetRecognizer",
+        "venue-street",
+        "NameShapeRecognizer",
+        "signature",
+        "signature-alone",
+        "given-function-surname",
+        "east-asian-name",
     }
 )
 # A hand-written rule with its context ("on 8881 Daniel Unions", "Officer Gates",

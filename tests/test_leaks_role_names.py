@@ -145,3 +145,24 @@ def test_leak_check_on_the_imported_deposition_blocks_every_role_word_surname_on
         Span.objects.create(transcript=t, start=s, end=e, label="PERSON", status="accepted")
     leaks = blocking_leaks(leak_check(transcript=t))
     assert [(x.source_start, x.source_end) for x in leaks] == role_surname_places(parsed.text)
+
+
+def test_a_pronoun_surname_opening_a_sentence_is_the_pronoun_but_after_mr_it_blocks():
+    output = "[PERSON_1]: He had just turned [AGE]. I saw Mr. He there."
+    leaks = [(x.start, x.blocking) for x in find_leaks(output, span_needles("He", "PERSON"))]
+    assert leaks == [(output.index("He had"), False), (output.index("Mr. He") + 4, True)]
+
+
+def test_a_place_named_by_a_lower_case_common_noun_is_reported_elsewhere_not_blocking():
+    leaks = find_leaks(
+        "we met near the church. The church burned.", span_needles("church", "LOCATION")
+    )
+    assert [(x.text, x.blocking) for x in leaks] == [("church", False), ("church", False)]
+    assert blocking_leaks(find_leaks("at Mercy Church", span_needles("Mercy Church", "LOCATION")))
+
+
+def test_a_lower_case_title_before_an_ordinary_word_gives_no_needle():
+    assert honorific_needles("Occur doctor Republican hold away.") == []
+    assert [
+        n.pattern for n in honorific_needles("my sister Hope came") if n.kind == "honorific"
+    ] == ["Hope"]

@@ -41,7 +41,7 @@ from engine.detectors.given import (  # noqa: F401 (ROLE_WORDS: re-exported)
     is_given_name_term,
     is_role_word,
 )
-from engine.detectors.names import TITLES, person_name_parts
+from engine.detectors.names import TITLES, is_given_name, person_name_parts
 from engine.detectors.ordinary import is_ordinary
 from engine.detectors.public import ROLE_WORDS as PUBLIC_ROLE_WORDS
 from engine.detectors.public import PublicTerms
@@ -164,8 +164,12 @@ def span_needles(text: str, label: str) -> list[Needle]:
         return out
     # "California" marked in "Madera, California" is still named elsewhere ("parole to
     # California"): a state or country narrows nothing down in a corpus of California
-    # hearings, so such a repeat is reported, not blocking.
-    coarse = label == "LOCATION" and rule_subtype(label, text) in ("STATE", "COUNTRY")
+    # hearings, so such a repeat is reported, not blocking. So is a place or body named by
+    # a common noun in lower case ("near the church", "at the market"): the noun elsewhere
+    # identifies nothing.
+    coarse = (label == "LOCATION" and rule_subtype(label, text) in ("STATE", "COUNTRY")) or (
+        text.islower() and all(is_ordinary(w) for w in text.split())
+    )
     out.append(Needle(_literal(text), "span", label, coarse=coarse))
     return out
 
@@ -256,8 +260,14 @@ def honorific_needles(text: str, address_names: Iterable[str] = ()) -> list[Need
         key = word.casefold()
         if key in seen:
             continue
+        title = match.group(0).split()[0].rstrip(".").lower()
+        if match.group(0)[:1].islower() and title not in NAME_HONORIFICS | {"sgt", "lt", "det"}:
+            # a title written as a lower-case word ("the doctor Republican", "his sister
+            # Hope"): only a given name or a word no English text uses is a name after it,
+            # as given.honorific_names reads it
+            if is_ordinary(word) and not is_given_name(word):
+                continue
         if is_role_word(word) or key in TITLES or key in PUBLIC_ROLE_WORDS:
-            title = match.group(0).split()[0].rstrip(".").lower()
             if title not in NAME_HONORIFICS or key in FUNCTION_WORDS:
                 continue
             if title in ("mr", "mister") and key in ADDRESS_ROLES and key not in named:

@@ -398,6 +398,10 @@ class Features:
 
         if self.value in SHORT_SURNAME_WORDS and self.after_honorific:
             return True
+        from engine.detectors.role_names import role_surname_here
+
+        if role_surname_here(self.ctx.text, self.d.start, self.d.start + len(self.value)):
+            return True  # "MR. JUDGE", "Ms. Justice", "GEORGE FOREMAN" (role_names)
         return (
             self.member.explanation in {"honorific", "SpeakerTagRecognizer"}
             and self.value.lower() not in TITLES

@@ -274,7 +274,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "part-title",
         DROP,
-        lambda f: f.value.lower() in TITLES,
+        lambda f: f.value.lower() in TITLES and not f.surname_after_honorific,
         "a title (Commissioner, Jr.)",
         part=True,
         rule="title-or-role",

@@ -58,6 +58,11 @@ class Stamp:
 
 def find_stamp(line: str) -> Stamp | None:
     """The first filing stamp in ``line``, or None."""
+    low = line.lower()
+    # every stamp holds one of these words: most lines are passed over at C speed (the
+    # pattern alone took 14 s of 200,000 lines of prose at load 20)
+    if "case" not in low and "appeal" not in low and "nyscef" not in low and "clerk" not in low:
+        return None
     for m in _ECF.finditer(line):
         if _STAMP_WORD.search(m.group(0)):
             return Stamp(m.start(), m.end(), m.group(0), int(m.group("page")))

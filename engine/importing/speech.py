@@ -53,11 +53,12 @@ def _head(line: str):
 def speech_turns(text: str) -> list[Turn] | None:
     """The turns of a timestamped speech-to-text transcript, or None when ``text`` is
     not one (fewer than three segment heads, or lines outside the segments)."""
+    # a cheap look first: a file's first lines show whether it is in segments at all
+    first = [line.strip() for line in text[:40_000].split("\n")[:400] if line.strip()]
+    if sum(1 for line in first if _head(line)) < MIN_SEGMENTS:
+        return None
     lines = text.split("\n")
     filled = [line for line in lines if line.strip()]
-    # a cheap look first: a file's first lines show whether it is in segments at all
-    if not filled or sum(1 for line in filled[:200] if _head(line.strip())) < MIN_SEGMENTS:
-        return None
     turns: list[Turn] = []
     covered = 0
     heads = 0

@@ -14,26 +14,11 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
-from engine.detectors.names import TITLES, person_name_parts
+from engine.detectors.name_words import ROLE_WORDS as ROLE_WORDS
+from engine.detectors.name_words import SPEAKER_TAG as _SPEAKER_TAG
+from engine.detectors.name_words import TITLES, is_role_word
+from engine.detectors.names import person_name_parts
 
-# Words of speaker tags that name a role, not a person (lower case).
-ROLE_WORDS = frozenset(
-    """
-    presiding deputy associate chief commissioner commissioners district attorney attorneys
-    incarcerated person persons inmate prisoner victim victim's victims next of kin family
-    member members support interpreter translator correctional officer officers hearing
-    monitor the court clerk bailiff reporter witness juror counsel public defender
-    prosecutor people state board panel chair chairman chairperson chairwoman president
-    speaker unidentified unknown voice male female defendant plaintiff petitioner
-    respondent appellant appellee justice judge honorable sergeant lieutenant captain
-    detective agent psychologist psychiatrist doctor staff representative counselor for
-    and by all both mr mrs ms miss mx dr sir madam q a jr sr ii iii iv esq rep parole
-    commission california department corrections rehabilitation no nos number juror jurors
-    general inaudible unintelligible crosstalk multiple speakers everyone audience hon honor
-    mister missus participant observer stenographer transcriber lawyer facilitator
-    foreperson foreman forewoman grand videographer videotape operator
-    """.split()
-)
 _TAG_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*\.?")
 # A title or honorific, then (looked ahead, so that "Deputy Commissioner Alden" yields
 # Alden) a capitalised word.
@@ -52,17 +37,7 @@ _HONORIFIC = re.compile(
 _ABBREVIATIONS = frozenset("mr mrs ms mx dr sgt lt capt det rev prof".split())
 
 
-def is_role_word(word: str) -> bool:
-    """Whether a word of a speaker tag names a role or title, not a person."""
-    word = word.lower().rstrip(".")
-    if word.startswith(("i'", "i’")):  # I'm, I've, I'll: the pronoun
-        return True
-    return word in ROLE_WORDS or word in TITLES or len(word) < 2
-
-
 _POSSESSIVE_END = re.compile(r"['’]s$", re.IGNORECASE)
-# "PRESIDING COMMISSIONER ALDEN: ..." at a line start: a tag has no lower-case letter.
-_SPEAKER_TAG = re.compile(r"(?m)^[ \t]*([^\W\d_a-z][^\n:a-z]{0,79}):[ \t]")
 # A word spelled out: "G-O-O-D", "G-o-o-d", "G. O. O. D.", "G O O D" (three letters or more).
 _SPELLED = re.compile(
     r"(?<![\w-])(?:[A-Za-z](?:-[ \t]*\n?[ \t]*[A-Za-z]){2,24}(?![\w'’-])"

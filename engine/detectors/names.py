@@ -8,73 +8,10 @@ propose whole names; ``person_name_parts`` splits them before they are persisted
 
 import re
 
-TITLES = frozenset(
-    {
-        "mr",
-        "mrs",
-        "ms",
-        "miss",
-        "mx",
-        "dr",
-        "doctor",
-        "prof",
-        "professor",
-        "sir",
-        "madam",
-        "judge",
-        "justice",
-        "officer",
-        "deputy",
-        "sergeant",
-        "sgt",
-        "lieutenant",
-        "lt",
-        "captain",
-        "capt",
-        "detective",
-        "det",
-        "agent",
-        "commissioner",
-        "presiding",
-        "deputy commissioner",
-        "attorney",
-        "counsel",
-        "inmate",
-        "chaplain",
-        "warden",
-        "rev",
-        "reverend",
-        "father",
-        "sister",
-        "brother",
-        "jr",
-        "sr",
-        "ii",
-        "iii",
-        "iv",
-        "esq",
-        # peerage and abbreviated titles ("Lord Varga", "Gen. Okonkwo", "Hon. Alden")
-        "lord",
-        "lady",
-        "dame",
-        "baron",
-        "baroness",
-        "gen",
-        "sen",
-        "rep",
-        "gov",
-        "hon",
-        "honorable",
-        "atty",
-        "col",
-        "maj",
-        "cpl",
-        "adm",
-        "cmdr",
-        "insp",
-        "supt",
-    }
-)
+from engine.detectors.name_words import _GENDER as _GENDER
+from engine.detectors.name_words import TITLES as TITLES
+from engine.detectors.name_words import WORD_GIVEN_NAMES as WORD_GIVEN_NAMES
+from engine.detectors.name_words import is_given_name as is_given_name
 
 _PART = re.compile(r"[^\W\d_](?:[^\W_]|['’`-](?=[^\W\d_]))*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s?$", re.IGNORECASE)
@@ -124,29 +61,3 @@ def stored_pieces(text: str, start: int, end: int, label: str) -> list[tuple[int
     if label == "PERSON":
         return person_name_parts(text, start, end)
     return [(start, end)]
-
-
-_GENDER: list = []
-
-
-# Given names that are everyday English words and that gender_guesser's list lacks
-# (general knowledge of English given names: seasons, weather, nature and virtues).
-WORD_GIVEN_NAMES = frozenset(
-    """summer winter sky storm brook haven journey harmony melody trinity serenity sunny
-    honey""".split()
-)
-
-
-def is_given_name(word: str) -> bool:
-    """Whether ``word`` is a known given name (gender_guesser's list: ``Amber``, ``Logan``,
-    ``Franklin``; and ``WORD_GIVEN_NAMES``: ``Summer``); ``Eureka``, ``Kaiser`` are not.
-    Case-insensitive."""
-    if not word or not word[:1].isalpha():
-        return False
-    if word.lower() in WORD_GIVEN_NAMES:
-        return True
-    if not _GENDER:
-        import gender_guesser.detector
-
-        _GENDER.append(gender_guesser.detector.Detector(case_sensitive=False))
-    return _GENDER[0].get_gender(word) in {"male", "female", "mostly_male", "mostly_female"}

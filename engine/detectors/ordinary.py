@@ -60,8 +60,8 @@ def _gazetteer() -> tuple[frozenset[str], frozenset[str]]:
         n.lower()
         for n in (*Provider.last_names, *Provider.first_names_male, *Provider.first_names_female)
     }
-    from engine.detectors.names import _GENDER as shared
-    from engine.detectors.names import is_given_name
+    from engine.detectors.name_words import _GENDER as shared
+    from engine.detectors.name_words import is_given_name
 
     is_given_name("Ann")  # loads gender_guesser's detector once, shared with names.py
     broad = {n.lower() for n in getattr(shared[0], "names", {})} if shared else set()

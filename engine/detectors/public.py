@@ -31,7 +31,7 @@ import re
 
 from engine import vocab
 from engine.detectors.lexicon import DOMAIN_TERMS
-from engine.detectors.names import TITLES
+from engine.detectors.name_words import TITLES
 
 # Roles and forms of address of court and hearing transcripts (not names).
 ROLE_WORDS = frozenset(

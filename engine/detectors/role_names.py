@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from engine.detectors.names import TITLES, is_given_name
+from engine.detectors.name_words import SPEAKER_TAG, TITLES, is_given_name, is_role_word
 
 # Honorifics that stand before a surname: after one, even a role word is a surname.
 NAME_HONORIFICS = frozenset("mr mrs ms mx dr miss mister".split())
@@ -68,7 +68,6 @@ _CALENDAR = frozenset(
 
 
 def _role(key: str) -> bool:
-    from engine.detectors.given import is_role_word
     from engine.detectors.public import ROLE_WORDS
 
     return is_role_word(key) or key in ROLE_WORDS
@@ -241,9 +240,7 @@ def address_names_in(text: str) -> frozenset[str]:
     once per text (detection asks at every role word after ``Mr.``)."""
     if _LAST and _LAST[0][0] is text:
         return _LAST[0][1]
-    from engine.detectors.given import _SPEAKER_TAG
-
-    names = frozenset(role_names(text, {m.group(1) for m in _SPEAKER_TAG.finditer(text)}))
+    names = frozenset(role_names(text, {m.group(1) for m in SPEAKER_TAG.finditer(text)}))
     _LAST[:] = [(text, names)]
     return names
 

@@ -420,8 +420,8 @@ def test_export_gold_split_to_a_zip_and_bad_ratios_refused(tmp_path):
     )
     with zipfile.ZipFile(out) as zf:
         assert sorted(zf.namelist()) == sorted(
-            ["train.spacy", "dev.spacy", "test.spacy", "datasheet.json", "README.md"]
-        )
+            ["train.spacy", "dev.spacy", "test.spacy", "datasheet.json", "README.md", "config.cfg"]
+        )  # config.cfg: what `spacy train` reads beside the DocBins
     with pytest.raises(CommandError, match="80,10,10"):
         call_command("export_gold", "--format", "jsonl", "--split", "80,20", "--out", str(out))
 

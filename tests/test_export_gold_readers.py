@@ -105,3 +105,31 @@ def test_every_format_loads_with_its_reader_and_gives_the_generators_whole_menti
     losses: dict = {}
     nlp.update(examples, sgd=optimizer, losses=losses)
     assert losses["ner"] > 0
+
+
+def test_hf_export_reads_back_as_tokens_and_ner_tags_with_a_dataset_card(
+    approved_hearing, tmp_path
+):
+    """The Hugging Face export: one record per utterance, tokens as the datasheet counts
+    them, BIO tag ids into the card's label names; the whole mentions come back."""
+    import yaml
+    from django.core.management import call_command
+
+    t, lead, gold = approved_hearing
+    out = tmp_path / "hf"
+    call_command(
+        "export_gold", "--format", "hf", "--out", str(out), "--split", "100,0,0", "--seed", "1",
+        "--actor", lead.username,
+    )  # fmt: skip
+    card = (out / "README.md").read_text().split("---")[1]
+    meta = yaml.safe_load(card)
+    names = meta["dataset_info"]["features"][3]["sequence"]["class_label"]["names"]
+    names = [names[k] for k in sorted(names, key=int)]
+    assert names[0] == "O" and "B-PERSON" in names
+    assert meta["configs"][0]["data_files"][0] == {"split": "train", "path": "train.jsonl"}
+    records = [json.loads(line) for line in (out / "train.jsonl").read_text().splitlines()]
+    assert all(len(r["tokens"]) == len(r["ner_tags"]) for r in records)
+    sheet = json.loads((out / "datasheet.json").read_text())
+    assert sum(len(r["tokens"]) for r in records) == sheet["total"]["tokens"]
+    mentions = sum(1 for r in records for tag in r["ner_tags"] if names[tag].startswith("B-"))
+    assert mentions == len(gold)

@@ -367,7 +367,12 @@ def gold_export_split(
         seed=seed,
     )
     members.append(("datasheet.json", json.dumps(sheet, indent=2).encode("utf-8")))
-    members.append(("README.md", datasheet_readme(sheet, ext).encode("utf-8")))
+    readme = datasheet_readme(sheet, ext)
+    if fmt == "hf":  # the dataset card: splits and label names for `datasets`
+        from engine.pseudonymize.hf import card_yaml
+
+        readme = card_yaml(list(parts), ext) + readme
+    members.append(("README.md", readme.encode("utf-8")))
     if fmt == "spacy":  # what `spacy train config.cfg` reads in this folder, as it is
         from engine.learning.spacy_config import spacy_train_config
 

@@ -17,8 +17,14 @@ from engine.mentions import name_groups, trim_span
 from engine.pseudonymize import formats as gold_formats
 from transcripts.models import Transcript
 
-GOLD_FORMATS = ("jsonl", "spacy", "conll", "svala")
-GOLD_EXTENSIONS = {"jsonl": "jsonl", "spacy": "spacy", "conll": "conll", "svala": "json"}
+GOLD_FORMATS = ("jsonl", "spacy", "conll", "svala", "hf")
+GOLD_EXTENSIONS = {
+    "jsonl": "jsonl",
+    "spacy": "spacy",
+    "conll": "conll",
+    "svala": "json",
+    "hf": "jsonl",  # Hugging Face datasets: tokens and ner_tags per utterance
+}
 
 
 def gold_doc(transcript: Transcript, *, name_parts: bool = False) -> GoldDoc:
@@ -84,4 +90,8 @@ def gold_serialize(docs: list[GoldDoc], fmt: str) -> bytes:
         return gold_formats.to_conll(docs)
     if fmt == "svala":
         return gold_formats.to_svala(docs)
+    if fmt == "hf":
+        from engine.pseudonymize.hf import to_hf
+
+        return to_hf(docs)
     raise ValueError(f"unknown gold format {fmt!r}; choose one of {', '.join(GOLD_FORMATS)}")

@@ -1,4 +1,4 @@
-"""``manage.py export_gold --format jsonl|spacy|conll|svala --out PATH
+"""``manage.py export_gold --format jsonl|spacy|conll|svala|hf --out PATH
 [--state approved|released|releasable] [--include-copies] [--name-parts]
 [--split 80,10,10 --seed N] [--actor USERNAME]`` (DESIGN.md).
 

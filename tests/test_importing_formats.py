@@ -153,3 +153,12 @@ def test_lines_outside_speech_to_text_segments_stay_as_lines_of_their_own():
         "SPEAKER 1: Let us begin.\nTranscribed by a speech-to-text service"
     )
     assert [t["start"] for t in parsed.layout["timestamps"]] == ["00:00:03", "00:00:07", "00:00:09"]
+
+
+def test_wrapped_lines_that_end_in_a_time_do_not_make_a_transcript_speech_to_text():
+    lines = ["PRESIDING COMMISSIONER ALDEN: We are on the record."]
+    for n in range(40):
+        lines += [f"And so on day {n} we went on the", f"record. The time is 9:{n:02d}", "and on."]
+    parsed = parse_file("board.txt", "\n".join(lines).encode())
+    assert "timestamps" not in parsed.layout
+    assert parsed.utterances[0].speaker == "PRESIDING COMMISSIONER ALDEN"

@@ -23,7 +23,10 @@ import re
 from engine.importing.turns import Turn, plain
 
 _TS = r"(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?"
-_NAME = r"[^\W\d][\w.'’\-]*(?:[ \t][\w.'’\-]+){0,5}"
+# A speaker label: words that start with a capital or a digit ("Speaker 2", "Jane Roe",
+# "MR. LEE"), never a sentence's end ("record. The time is 9:45" is no head).
+_UPPER = "A-ZÀ-ÖØ-Þ"
+_NAME = rf"[{_UPPER}][\w.'’\-]*(?:[ \t][{_UPPER}0-9][\w.'’\-]*){{0,5}}"
 _TIME_FIRST = re.compile(
     rf"^[\[(]?(?P<ts>{_TS})[\])]?[ \t]*[-–]?[ \t]*(?P<name>{_NAME})[ \t]*:[ \t]*(?P<text>.*)$"
 )
@@ -81,7 +84,9 @@ def speech_turns(text: str) -> list[Turn] | None:
             current.text = f"{current.text} {line}".strip()
         else:  # a title or a tool's footer line: kept, as a line of its own
             turns.append(Turn("", line))
-    if heads < MIN_SEGMENTS or covered < MIN_COVERED * len(filled):
+    # heads are a tenth of the lines at least: a few lines of a court transcript that
+    # happen to end in a time never make it one
+    if heads < MIN_SEGMENTS or heads * 10 < len(filled) or covered < MIN_COVERED * len(filled):
         return None
     for turn in turns:
         turn.text = plain(turn.text)

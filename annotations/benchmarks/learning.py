@@ -16,7 +16,9 @@ worse on held-out gold). Per hearing it reports what the reviewer met:
   them against the proposal, one input each: ``reversed``, which also counts carried
   relabels the gold does not want); ``carried_relabels``: suggestions that arrived with
   a carried relabel proposed; ``confirmed``: the carried proposals the gold agrees with,
-  confirmed in ``confirm_inputs`` inputs (one per label);
+  confirmed in ``confirm_inputs`` inputs (one per label); ``carried_named_here``: carried
+  rejections not proposed because the hearing gives the form as a name
+  (``engine.detectors.named_here``);
   ``false_proposals``: the false suggestions plus the carried rejections of no gold
   mention, i.e. what the machine proposed wrongly before the carried step;
 - ``missed_gold``: gold mentions (name parts, as stored) that no proposal of their label
@@ -82,6 +84,7 @@ class HearingRow:
     reversed: int = 0  # carried proposals the reviewer decided against, one by one
     confirmed: int = 0  # carried proposals the reviewer confirmed
     confirm_inputs: int = 0  # the inputs that confirmed them (one per label)
+    carried_named_here: int = 0  # carried rejections not proposed: the hearing names the form
     not_a_leak: int = 0  # places answered "not a leak here" at Submit
     false_forms: list = field(default_factory=list)  # [label, form, members, count, ...]
     detector_errors: list = field(default_factory=list)  # members that failed on it
@@ -358,6 +361,7 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
     from annotations.services.annotation import ensemble_build, transcript_annotate
     from annotations.services.annotation_carried import carried_proposal
     from annotations.services.scripted_review import gold_spans_in, transcript_review_from_gold
+    from anonreview.core.models import AuditEvent
     from transcripts.services.importing import transcript_import
 
     annotator, lead = bench_users()
@@ -396,6 +400,12 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
         result = transcript_annotate(transcript=t, ensemble=ensemble)
         annotate_s = time.monotonic() - tick
         text = t.text
+        step = (
+            AuditEvent.objects.filter(transcript=t, event_type="annotation.suggest")
+            .order_by("-pk")
+            .values_list("after__carried", flat=True)
+            .first()
+        ) or {}
         proposed_rows = list(
             Span.objects.filter(transcript=t, status=Span.Status.SUGGESTED).values_list(
                 "start", "end", "label", "provenance"
@@ -449,6 +459,7 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
             reversed=counts["reversed"],
             confirmed=counts["confirmed"],
             confirm_inputs=counts["confirm_inputs"],
+            carried_named_here=int(step.get("named_here") or 0),
             not_a_leak=counts["not_a_leak"],
             false_forms=_false_forms(text, suggested_rows, wanted, votes, context_votes),
             detector_errors=sorted(result.errors),

@@ -166,3 +166,8 @@ def test_a_lower_case_title_before_an_ordinary_word_gives_no_needle():
     assert [
         n.pattern for n in honorific_needles("my sister Hope came") if n.kind == "honorific"
     ] == ["Hope"]
+
+
+def test_a_street_named_by_an_ordinary_word_blocks_capitalised_but_not_the_common_noun():
+    leaks = find_leaks("at Market and Church; the market", span_needles("Market", "LOCATION"))
+    assert [(x.text, x.blocking) for x in leaks] == [("Market", True), ("market", False)]

@@ -170,7 +170,12 @@ def span_needles(text: str, label: str) -> list[Needle]:
     coarse = (label == "LOCATION" and rule_subtype(label, text) in ("STATE", "COUNTRY")) or (
         text.islower() and all(is_ordinary(w) for w in text.split())
     )
-    out.append(Needle(_literal(text), "span", label, coarse=coarse))
+    # A place or body named by ordinary words ("Market" and "Church", two streets): the
+    # words in lower case elsewhere are the common nouns ("the market"), reported only.
+    ordinary = all(is_ordinary(w) for w in re.findall(r"[^\W\d_]+", text)) and any(
+        c.isalpha() for c in text
+    )
+    out.append(Needle(_literal(text), "span", label, name_like=ordinary, coarse=coarse))
     return out
 
 

@@ -380,6 +380,11 @@ def test_learning_page_shows_both_figures_and_rolls_back(
     assert f'data-model-id="{second.pk}" data-status="ready" >' in html
     row = html.split(f'data-model-id="{second.pk}"')[1].split("</tr>")[0]
     assert "0.000" in row and f"(model {first.pk})" in row and "Not activated" in row
+    # both figures with their sizes: the selection set's (best epoch) and the gate's
+    selection_mentions = sum(len(_gold(2, t).spans) for t in SELECTION)
+    assert f'data-size="selection">(1 doc, {selection_mentions} mentions)' in row
+    assert 'data-size="gate">(3 docs, 16 mentions)' in row
+    assert '<td data-metric="epochs">3 (best 2)</td>' in row
     assert 'id="rollback"' in html
     response = client.post(reverse("annotations:learning-rollback"), follow=True)
     assert "the shipped model is active again" in response.content.decode()

@@ -86,3 +86,11 @@ def test_state_e_filing_headers_are_removed():
     assert [parsed.text[u.start : u.end] for u in parsed.utterances] == [
         f"THE COURT: Part {n} of the day." for n in range(4)
     ]
+
+
+def test_a_certificate_page_without_stamps_loses_its_margin_numbers():
+    # pages marked only by their own numbers: the certificate's bare margin number after
+    # the page's number ("7" then "8") is no page number
+    doc = filed_document(5, "federal", words=700)
+    parsed = parse_text(render_filed(doc, stamps=False).encode())
+    assert parsed.text == doc.gold.text

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from engine.importing.filing import split_stamps, strip_page
 
 _BARE_INT = re.compile(r"^\s*(\d{1,4})\s*$")
+_LEADING_INT = re.compile(r"^\s*(\d{1,2})(?:\s|$)")
 _BLOCK_HEAD = re.compile(r"^(?P<before>.*?)\s?(?P<nums>1(?: \d{1,2}){3,})\s*$")
 LINE_NUMBER_LIMIT = 28
 
@@ -42,6 +43,22 @@ class TextPages:
 
 def _is_count_from(tokens: list[str], start: int) -> bool:
     return all(t.isdigit() and int(t) == start + i for i, t in enumerate(tokens))
+
+
+def _in_margin_count(lines: list[str], i: int, n: int) -> bool:
+    """Whether the bare number ``n`` on line ``i`` is counted with the margin line numbers
+    around it (a double-spaced certificate's ``7 certify ...``, ``8`` alone, ``9 record
+    ...``), so it is no page number; a page number after a page's line 25 is followed by
+    the next page's line 1."""
+
+    def counts(step: int) -> bool:  # the nearest line with text, above or below
+        j = i + step
+        while 0 <= j < len(lines) and not lines[j].strip():
+            j += step
+        m = _LEADING_INT.match(lines[j]) if 0 <= j < len(lines) else None
+        return m is not None and int(m.group(1)) == n + step
+
+    return counts(-1) and counts(1)
 
 
 def _block_at(lines: list[str], i: int) -> tuple[int, str] | None:
@@ -114,6 +131,8 @@ def split_text_pages(text: str) -> TextPages:
             if not m:
                 continue
             n = int(m.group(1))
+            if _in_margin_count(lines, i, n):
+                continue
             if not chain or n == int(lines[chain[-1]].strip()) + 1:
                 chain.append(i)
             elif len(chain) < 2:

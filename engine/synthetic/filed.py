@@ -87,8 +87,12 @@ def _certificate_page(lines: list[str]) -> list[str]:
     return out
 
 
-def render_filed(doc: FamilyDoc, *, first_page: int = 3, glue_every: int = 3) -> str:
-    """The filed copy as a text export without form feeds (see the module docstring)."""
+def render_filed(
+    doc: FamilyDoc, *, first_page: int = 3, glue_every: int = 3, stamps: bool = True
+) -> str:
+    """The filed copy as a text export without form feeds (see the module docstring);
+    ``stamps=False``: the same transcript before it was filed (its own page numbers on
+    lines of their own mark the pages)."""
     pages, certificate = _split(doc)
     total = first_page - 1 + len(pages) + 1 + 4  # the filing goes on after the transcript
     out: list[str] = []
@@ -97,7 +101,9 @@ def render_filed(doc: FamilyDoc, *, first_page: int = 3, glue_every: int = 3) ->
     for index, lines in enumerate([*printed_pages, None]):
         n = first_page + index
         stamp = f"{doc.filing} Page {n} of {total} PageID #:{3000 + n}"
-        if index and index % glue_every == 0 and out:
+        if not stamps:
+            pass
+        elif index and index % glue_every == 0 and out:
             out[-1] = f"{out[-1]} {stamp}"  # the line break before the stamp was lost
         else:
             out.append(stamp)

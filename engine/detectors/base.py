@@ -6,7 +6,7 @@ Offsets are characters into ``Document.text``, end exclusive.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.spans import TextSpan
@@ -41,7 +41,18 @@ class Detection(TextSpan):
 
     def moved(self, start: int, end: int, label: str | None = None) -> Detection:
         """The same detection (detector, score, reason, original) at other offsets."""
-        return replace(self, start=start, end=end, label=label or self.label)
+        # the constructor, not dataclasses.replace (several times slower): the cleaning
+        # moves about 9,000 finds of a 15,000-word hearing
+        return Detection(
+            start,
+            end,
+            label or self.label,
+            self.score,
+            self.detector,
+            self.explanation,
+            self.original,
+            self.rule,
+        )
 
 
 @dataclass(slots=True)

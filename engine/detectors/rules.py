@@ -467,10 +467,27 @@ RULES: tuple[Rule, ...] = (
 PLAIN_KEEP = frozenset({"kept", "name-part"})
 
 
+def _rows_for(part: bool, label: str | None) -> tuple[int, ...]:
+    """The indices of the rows that may decide a candidate of ``label`` (a name part or
+    not; None: nothing was left after trimming), in table order."""
+    return tuple(
+        i
+        for i, r in enumerate(RULES)
+        if r.part == part and (r.labels is None or (label is not None and label in r.labels))
+    )
+
+
+# the rows each kind of candidate reads: a candidate is checked against its own rows only
+_ROWS: dict[tuple[bool, str | None], tuple[int, ...]] = {}
+
+
 def decide(f: Features, start: int = 0) -> tuple[int, Rule]:
     """The first row from ``start`` on that holds for ``f``: (its index, the row)."""
-    for i in range(start, len(RULES)):
-        rule = RULES[i]
-        if rule.holds(f):
-            return i, rule
+    key = (f.part, f.d.label if f.d is not None else None)
+    rows = _ROWS.get(key)
+    if rows is None:
+        rows = _ROWS[key] = _rows_for(*key)
+    for i in rows:
+        if i >= start and RULES[i].when(f):
+            return i, RULES[i]
     raise AssertionError("the table ends with a row that always holds")

@@ -39,6 +39,12 @@ _ALWAYS_TRIM = ",;:!?"
 _OPENERS = {")": "(", "]": "[", "}": "{"}
 
 
+def normalize_form(text: str) -> str:
+    """The key of a surface form: case-folded, inner whitespace collapsed ("Um", "um" and
+    "UM" are one form in the review's form table and in decisions that carry)."""
+    return " ".join(text.split()).casefold()
+
+
 def name_gap_joins(text: str, left: tuple[int, int], right: tuple[int, int]) -> bool:
     """Whether two PERSON name parts (``left`` before ``right``) are one name as written."""
     gap = text[left[1] : right[0]]

@@ -45,7 +45,7 @@ from django.db.models import Count, F, IntegerField, Max, Value
 from django.db.models.functions import Greatest, Least, Substr
 
 from annotations.models import Span
-from annotations.services.review.bulk import normalize_form
+from engine.mentions import normalize_form
 from transcripts.models import Transcript
 
 CARRY_MIN = 2  # approved hearings with the same decision before it carries
@@ -369,8 +369,6 @@ def form_carried(*, transcript: Transcript, table: dict) -> None:
     carried = carried_decisions()
     if not carried:
         return
-    from annotations.services.annotation_carried import named_here
-
     named = None
     for label, forms in table.items():
         for form in forms:
@@ -390,3 +388,21 @@ def form_carried(*, transcript: Transcript, table: dict) -> None:
                 form.alternative = decision.label
                 form.alternative_habit = False  # this form's own record: always shown
                 form.alternative_why = decision.why
+
+
+def named_here(*, transcript: Transcript) -> dict[str, str]:
+    """``{form key: why}``: the forms ``transcript`` gives as a name
+    (``engine.detectors.named_here.forms_named_here`` over its spans, cover page and
+    speaker tags; two queries)."""
+    from engine.detectors.given import given_names
+    from engine.detectors.named_here import Mention, forms_named_here
+
+    speakers = transcript.utterances.exclude(speaker="").values_list("speaker", flat=True)
+    names = given_names(transcript.text, transcript.metadata or {}, speakers=set(speakers))
+    mentions = [
+        Mention(start, end, label, tuple(provenance or ()), status == Span.Status.REJECTED)
+        for start, end, label, status, provenance in Span.objects.filter(
+            transcript=transcript
+        ).values_list("start", "end", "label", "status", "provenance")
+    ]
+    return forms_named_here(transcript.text, mentions, names=names)

@@ -36,8 +36,9 @@ from annotations.selectors.carried import (
     carried_for,
     carried_proposal,
     context_in,
+    named_here,
 )
-from annotations.services.review.bulk import normalize_form
+from engine.mentions import normalize_form
 from transcripts.models import Transcript
 
 __all__ = ["carried_apply", "carried_proposal", "is_carried", "named_here", "untouched_carried_ids"]
@@ -105,21 +106,3 @@ def carried_apply(*, transcript: Transcript) -> dict[str, int]:
         changed.append(span)
     Span.objects.bulk_update(changed, ["provenance"], batch_size=500)
     return done
-
-
-def named_here(*, transcript: Transcript) -> dict[str, str]:
-    """``{form key: why}``: the forms ``transcript`` gives as a name
-    (``engine.detectors.named_here.forms_named_here`` over its spans, cover page and
-    speaker tags; two queries)."""
-    from engine.detectors.given import given_names
-    from engine.detectors.named_here import Mention, forms_named_here
-
-    speakers = transcript.utterances.exclude(speaker="").values_list("speaker", flat=True)
-    names = given_names(transcript.text, transcript.metadata or {}, speakers=set(speakers))
-    mentions = [
-        Mention(start, end, label, tuple(provenance or ()), status == Span.Status.REJECTED)
-        for start, end, label, status, provenance in Span.objects.filter(
-            transcript=transcript
-        ).values_list("start", "end", "label", "status", "provenance")
-    ]
-    return forms_named_here(transcript.text, mentions, names=names)

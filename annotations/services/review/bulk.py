@@ -19,6 +19,7 @@ from annotations.services.review.groups import _entity
 from annotations.services.review.permissions import ReviewError, _check_edit
 from annotations.services.review.snapshots import _lock_spans, _record, span_snapshot
 from engine.labels import LABELS
+from engine.mentions import normalize_form
 from transcripts.models import Transcript, Utterance
 
 CHUNK = 500  # ids per UPDATE or SELECT (SQLite's oldest builds allow 999 parameters)
@@ -33,11 +34,6 @@ def chunks(ids: Iterable[int], size: int = CHUNK) -> Iterator[list[int]]:
     ids = list(ids)
     for i in range(0, len(ids), size):
         yield ids[i : i + size]
-
-
-def normalize_form(text: str) -> str:
-    """The key of a surface form: case-folded, inner whitespace collapsed."""
-    return " ".join(text.split()).casefold()
 
 
 def _decide(

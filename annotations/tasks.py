@@ -6,7 +6,7 @@ connection included).
 
 from django_tasks import task
 
-from annotations.services import annotation, learning_loop, measurements
+from annotations.services import annotation, learning_loop, learning_register, measurements
 from transcripts.services import jobs
 
 
@@ -40,4 +40,15 @@ def retrain_domain_task(*, job_id: int, trained_model_id: int) -> None:
             job_id=job_id, trained_model_id=trained_model_id
         ),
         error=_failed("training"),
+    )
+
+
+@task()
+def register_model_task(*, job_id: int, trained_model_id: int) -> None:
+    jobs.job_run(
+        job_id=job_id,
+        work=lambda: learning_register.model_register_job(
+            job_id=job_id, trained_model_id=trained_model_id
+        ),
+        error=_failed("registration"),
     )

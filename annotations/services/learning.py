@@ -43,6 +43,9 @@ class LearningError(ValueError):
     """Training cannot start; the message says why, in words."""
 
 
+ALREADY = "A training is already queued or running; wait for it to end or cancel it."
+
+
 def _failure_words(exc: BaseException) -> str:
     """A failed training in words: the message of our own exceptions (paths and settings,
     no transcript text), any other exception by its type only."""

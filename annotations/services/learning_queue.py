@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 
 from annotations.models import TrainedModel
 from annotations.services.learning import (
+    ALREADY,
     LearningError,
     gold_transcripts,
     models_dir,
@@ -29,7 +30,6 @@ from transcripts.services import jobs
 logger = logging.getLogger(__name__)
 
 RETRAIN_EVERY = 5
-ALREADY = "A training is already queued or running; wait for it to end or cancel it."
 
 
 def retrain_every() -> int:
@@ -110,3 +110,14 @@ def retrain_after_approval(*, actor=None) -> TrainedModel | None:
     except Exception as exc:
         logger.warning("retraining not queued: %s", type(exc).__name__)
         return None
+
+
+def register_queue(*, path, user) -> TrainedModel:
+    """Register the model at ``path`` (``learning_register``: checked, copied, its checksum
+    verified or recorded) and queue its scoring under the gate."""
+    from annotations.services.learning_register import model_register_start
+    from annotations.tasks import register_model_task
+
+    model = model_register_start(path=path, user=user)
+    jobs.job_enqueue(job=model.job, task=register_model_task, trained_model_id=model.pk)
+    return model

@@ -98,6 +98,14 @@ def export_pipeline(source: Path, out: Path, *, name: str = "anonreview_domain")
         raise NotADomainModel(f"{source} has no '{HEAD}' tagger head")
     if out.exists():
         raise FileExistsError(f"{out} exists; choose a new folder")
+    from engine.learning.domain import read_training, weights_checksum
+
+    try:
+        record = read_training(source)
+    except (OSError, ValueError):
+        record = {}
+    if record.get("checksum_sha256") and weights_checksum(source) != record["checksum_sha256"]:
+        raise NotADomainModel(f"{source.name} does not match its recorded SHA-256: not exported")
     shutil.copytree(source, out)
     head = config["components"][HEAD]
     head["factory"] = FACTORY
@@ -123,4 +131,7 @@ def export_pipeline(source: Path, out: Path, *, name: str = "anonreview_domain")
     )
     meta.setdefault("labels", {})["ner"] = labels
     meta_path.write_text(json.dumps(meta, indent=2))
+    if record:  # the same weights, a new config: the copy's own SHA-256, for the way back
+        record.update({"checksum_sha256": weights_checksum(out), "exported_from": source.name})
+        (out / "training.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
     return out

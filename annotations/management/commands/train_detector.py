@@ -22,8 +22,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotations.management.domain_training import add_domain_arguments, train_domain_command
 from annotations.services import learning
-from engine.gold import GoldFormatError, read_jsonl
+from engine.gold import GoldFormatError
+from engine.gold_readers import read_gold
 from engine.labels import LABELS
+from engine.learning.domain import DomainConfig
 
 
 def _labels(values: list[str] | None) -> list[str] | None:
@@ -58,10 +60,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--labels", nargs="+", help="Labels to learn (default: all in the gold)."
         )
-        parser.add_argument("--epochs", type=int, help="Epochs (domain 4, transformer 3).")
+        parser.add_argument(
+            "--epochs",
+            type=int,
+            help=f"Epochs (domain: the recipe's {DomainConfig().max_epochs}, transformer 3).",
+        )
         source = parser.add_mutually_exclusive_group()
         source.add_argument(
-            "--from-gold", action="append", metavar="FILE.jsonl", help="Gold JSONL (repeatable)."
+            "--from-gold",
+            action="append",
+            metavar="PATH",
+            help="Gold JSONL, a spaCy DocBin (.spacy) or a split folder's train and dev "
+            "(repeatable).",
         )
         source.add_argument(
             "--from-approved", action="store_true", help="Approved transcripts' reviewed spans."
@@ -82,25 +92,37 @@ class Command(BaseCommand):
         parser.add_argument(
             "--test-gold",
             action="append",
-            metavar="FILE.jsonl",
-            help="Score the trained model on these documents and time its inference.",
+            metavar="PATH",
+            help="Score the trained model on these documents (JSONL, DocBin, or a split "
+            "folder's test part) and time its inference.",
         )
         parser.add_argument(
             "--activate",
             action="store_true",
-            help="Point trained_models/current (the detector's default model_dir) at it.",
+            help="transformer: point trained_models/current (the detector's default "
+            "model_dir) at it. A domain model becomes active only through the gate: "
+            "register it (manage.py register_model DIR).",
         )
         parser.add_argument("--json", action="store_true", help="Print the result as JSON.")
 
     def handle(self, *args, **options):
         labels = _labels(options["labels"])
         if options["family"] == "domain":
+            if options["activate"]:
+                raise CommandError(
+                    "--activate is for the transformer family. A domain model becomes active "
+                    "only when the gate finds it better than the active one on held-out "
+                    "gold: train it here, then run `manage.py register_model "
+                    f"{options['out']}` (or use the Learning page)."
+                )
             if options["from_approved"]:
                 raise CommandError(
                     "--from-approved trains the domain model from the Learning page "
                     "(retraining); here give --from-gold files or use the recipe."
                 )
-            test_docs = [d for path in options["test_gold"] or [] for d in self._read(path)]
+            test_docs = [
+                d for path in options["test_gold"] or [] for d in self._read(path, part="test")
+            ]
             train_docs = [d for path in options["from_gold"] or [] for d in self._read(path)]
             return train_domain_command(self, options, labels, train_docs, test_docs)
         options["epochs"] = options["epochs"] or 3
@@ -118,7 +140,7 @@ class Command(BaseCommand):
             raise CommandError("No gold documents to train on.")
         test_docs = []
         for path in options["test_gold"] or []:
-            test_docs += self._read(path)
+            test_docs += self._read(path, part="test")
         overlap = {d.text for d in docs} & {d.text for d in test_docs}
         if overlap:
             raise CommandError(f"{len(overlap)} test document(s) are also in the training data.")
@@ -208,9 +230,9 @@ class Command(BaseCommand):
             f'"OPTIONS": {{"model_dir": "{out}"}}}}'
         )
 
-    def _read(self, path: str):
+    def _read(self, path: str, part: str = "train"):
         try:
-            return read_jsonl(path)
+            return read_gold(path, part=part)
         except (OSError, GoldFormatError) as exc:
             raise CommandError(str(exc)) from exc
 

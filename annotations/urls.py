@@ -9,6 +9,7 @@ from annotations.views import (
     review_batch,
     review_forms,
     review_reading,
+    review_search,
     workflow,
 )
 
@@ -37,6 +38,7 @@ urlpatterns: list = [
     path("export/", export.export_page, name="export"),
     path("learning/", learning.learning_page, name="learning"),
     path("learning/rollback/", learning.learning_rollback, name="learning-rollback"),
+    path("learning/register/", learning.learning_register, name="learning-register"),
     path("allow-list/", allowlist.allowlist_page, name="allowlist"),
     path("allow-list/<int:term_id>/delete/", allowlist.allowlist_delete, name="allowlist-delete"),
     path(
@@ -97,6 +99,11 @@ urlpatterns: list = [
         "transcripts/<int:transcript_id>/review/forms/<str:action>/",
         review_forms.review_forms_action,
         name="review-forms-action",
+    ),
+    path(
+        "transcripts/<int:transcript_id>/review/search/",
+        review_search.review_search_view,
+        name="review-search",
     ),
     path(
         "transcripts/<int:transcript_id>/review/<str:action>/",

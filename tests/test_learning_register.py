@@ -139,3 +139,30 @@ def test_train_detector_refuses_a_docbin_given_as_json_lines_with_a_sentence(tmp
     bad.write_bytes(to_docbin([GoldDoc("a", "WITNESS: Nora Vance.\n", [])]))
     with pytest.raises(CommandError, match="is not text"):
         call_command("train_detector", "--out", str(tmp_path / "m"), "--from-gold", str(bad))
+
+
+def test_the_learning_page_registers_a_model_folder_for_a_lead_only(
+    gate, tmp_path, client, lead, annotator, django_capture_on_commit_callbacks
+):
+    from django.urls import reverse
+
+    folder = export_pipeline(SHIPPED, tmp_path / "exported")
+    client.force_login(annotator)
+    assert (
+        client.post(reverse("annotations:learning-register"), {"path": str(folder)}).status_code
+        == 403
+    )
+
+    client.force_login(lead)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("annotations:learning-register"), {"path": str(folder)})
+    assert response.status_code == 302
+    model = TrainedModel.objects.get(source="registered")
+    assert model.status == TrainedModel.Status.READY and model.created_by == lead
+    page = client.get(reverse("annotations:learning")).content.decode()
+    assert f'data-model-id="{model.pk}"' in page and model.decision[:40] in page
+
+    response = client.post(
+        reverse("annotations:learning-register"), {"path": str(tmp_path)}, follow=True
+    )
+    assert "no spaCy pipeline" in response.content.decode()

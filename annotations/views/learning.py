@@ -69,6 +69,25 @@ def learning_page(request):
 
 
 @require_POST
+def learning_register(request):
+    """Queue the registration of a model directory (``learning_queue.register_queue``)."""
+    _lead(request)
+    path = (request.POST.get("path") or "").strip()
+    if not path:
+        messages.error(request, "Give the folder of the model to register.")
+        return redirect("annotations:learning")
+    try:
+        model = learning_queue.register_queue(path=path, user=request.user)
+    except learning.LearningError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request, f"Model {model.pk} registered; it is scored on the gate documents now."
+        )
+    return redirect("annotations:learning")
+
+
+@require_POST
 def learning_rollback(request):
     _lead(request)
     try:

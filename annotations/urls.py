@@ -39,7 +39,6 @@ urlpatterns: list = [
     path("learning/", learning.learning_page, name="learning"),
     path("learning/rollback/", learning.learning_rollback, name="learning-rollback"),
     path("learning/register/", learning.learning_register, name="learning-register"),
-    path("learning/register/", learning.learning_register, name="learning-register"),
     path("allow-list/", allowlist.allowlist_page, name="allowlist"),
     path("allow-list/<int:term_id>/delete/", allowlist.allowlist_delete, name="allowlist-delete"),
     path(

@@ -11,12 +11,11 @@ did what, time spent, allow-list terms added while it was in review), the except
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db.models import Count
 from django.urls import reverse
 
 from annotations.models import LeakException, Proposal, Span
@@ -37,6 +36,7 @@ CATEGORIES = (
     ("relabelled", "Relabelled"),
     ("resized", "Resized"),
     ("added", "Added"),
+    ("replaced", "Replaced by a wider span"),
     ("deleted", "Deleted"),
     ("undecided", "Undecided"),
 )
@@ -47,6 +47,29 @@ FINDING_NAMES = {
     "coarse": "A state or country named again",
     "indirect": "An indirect identifier named again (organisation, age, …)",
 }
+# How the changes view names each kind of change.
+CHANGE_NAMES = {"replaced": "replaced by a wider span"}
+
+
+class _Wider:
+    """Whether a wider kept span covers an extent: a proposal with no span left whose
+    place a wider span took over (an add over it swallows the spans inside) was
+    replaced, not deleted. Built once from the kept spans' extents; each question is two
+    bisections over prefix maxima of their ends."""
+
+    def __init__(self, kept: list[tuple[int, int]]):
+        kept.sort()
+        self.starts = [s for s, _e in kept]
+        self.reach = []
+        furthest = -1
+        for _s, e in kept:
+            furthest = max(furthest, e)
+            self.reach.append(furthest)
+
+    def covers(self, start: int, end: int) -> bool:
+        i = bisect_right(self.starts, start)  # spans starting at or before ``start``
+        j = bisect_left(self.starts, start)  # spans starting before it
+        return bool(i and self.reach[i - 1] > end) or bool(j and self.reach[j - 1] >= end)
 
 
 @dataclass
@@ -216,6 +239,7 @@ def _decisions(summary: ReviewSummary, transcript: Transcript, base: str) -> Non
     rejected: dict[tuple[str, str], list] = {}
     added: dict[tuple[str, str], list] = {}
     carried: dict[tuple[str, str], str] = {}
+    kept: list[tuple[int, int]] = []
     rows = Span.objects.filter(transcript=transcript).values_list(
         "pk", "start", "end", "label", "status", "provenance",
         "proposal_id", "proposal__start", "proposal__end", "proposal__label",
@@ -232,6 +256,8 @@ def _decisions(summary: ReviewSummary, transcript: Transcript, base: str) -> Non
         p_end,
         p_label,
     ) in rows.iterator(chunk_size=2000):
+        if status != Span.Status.REJECTED:
+            kept.append((start, end))
         if status == Span.Status.SUGGESTED:
             counts["undecided"][label] += 1
         elif status == Span.Status.REJECTED:
@@ -257,13 +283,11 @@ def _decisions(summary: ReviewSummary, transcript: Transcript, base: str) -> Non
                 changed = True
             if not changed:
                 counts["accepted"][label] += 1
-    deleted = (
-        Proposal.objects.filter(transcript=transcript, spans__isnull=True)
-        .values_list("label")
-        .annotate(n=Count("pk"))
-    )
-    for label, n in deleted:
-        counts["deleted"][label] += n
+    wider = _Wider(kept)
+    for start, end, label in Proposal.objects.filter(
+        transcript=transcript, spans__isnull=True
+    ).values_list("start", "end", "label"):
+        counts["replaced" if wider.covers(start, end) else "deleted"][label] += 1
     summary.proposed = Proposal.objects.filter(transcript=transcript).count()
     summary.counts = {k: dict(v) for k, v in counts.items()}
 
@@ -414,7 +438,7 @@ def review_summary(*, transcript: Transcript, leaks: list | None = None) -> Revi
 class Change:
     """One place where the release differs from the machine's proposal."""
 
-    kind: str  # rejected | relabelled | resized | added | deleted
+    kind: str  # rejected | relabelled | resized | added | replaced | deleted
     start: int
     end: int
     label: str
@@ -424,11 +448,15 @@ class Change:
     after: str
     url: str
 
+    @property
+    def name(self) -> str:
+        return CHANGE_NAMES.get(self.kind, self.kind)
+
 
 def review_changes(*, transcript: Transcript, context: int = 60) -> list[Change]:
     """Every decision that differs from the machine's proposal, in text order, with its
     context: the curation view of the release against the proposal (one pass over the
-    spans, one query for the deleted proposals)."""
+    spans, one query for the proposals no span keeps: replaced by a wider span, or deleted)."""
     text = transcript.text
     base = reverse("annotations:review", args=[transcript.pk])
     out: list[Change] = []
@@ -446,8 +474,11 @@ def review_changes(*, transcript: Transcript, context: int = 60) -> list[Change]
         "pk", "start", "end", "label", "status", "provenance",
         "proposal_id", "proposal__start", "proposal__end", "proposal__label",
     )  # fmt: skip
+    kept: list[tuple[int, int]] = []
     for pk, start, end, label, status, provenance, proposal, p_start, p_end, p_label in rows:
         url = f"{base}?span={pk}"
+        if status != Span.Status.REJECTED:
+            kept.append((start, end))
         proposed = f"{p_label} “{text[p_start:p_end]}”" if proposal else ""
         if status == Span.Status.REJECTED:
             change("rejected", start, end, label, proposed or label, url)
@@ -460,8 +491,10 @@ def review_changes(*, transcript: Transcript, context: int = 60) -> list[Change]
             change("relabelled", start, end, label, proposed, url)
         elif (start, end) != (p_start, p_end):
             change("resized", start, end, label, proposed, url)
+    wider = _Wider(kept)
     for start, end, label in Proposal.objects.filter(
         transcript=transcript, spans__isnull=True
     ).values_list("start", "end", "label"):
-        change("deleted", start, end, label, f"{label} “{text[start:end]}”", base)
+        kind = "replaced" if wider.covers(start, end) else "deleted"
+        change(kind, start, end, label, f"{label} “{text[start:end]}”", base)
     return sorted(out, key=lambda c: (c.start, c.end, c.kind))

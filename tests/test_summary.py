@@ -217,3 +217,31 @@ def test_a_form_rejected_at_every_mention_is_a_rejected_form_and_a_single_reject
     summary = review_summary(transcript=t)
     assert [(f.text, f.count) for f in summary.rejected_forms] == [("Um", 3)]
     assert [f.text for f in summary.rejected_spans] == ["Good"]
+
+
+def test_proposals_an_add_over_them_swallowed_are_replaced_by_a_wider_span_not_deleted(
+    client, annotator, lead
+):
+    from annotations.summary import review_changes
+
+    t = make_transcript(TEXT, state=S.IN_REVIEW, assignees=[annotator])
+    for word in ("Larkspur", "Lane"):
+        make_suggestion(t, *at(t, word), "LOCATION")
+    make_suggestion(t, *at(t, "Fresno"), "LOCATION")
+    start, end = at(t, "Larkspur Lane")
+    rs.span_add(transcript=t, actor=annotator, start=start, end=end, label="LOCATION")
+    rs.span_delete(span=Span.objects.get(transcript=t, start=at(t, "Fresno")[0]), actor=annotator)
+    summary = review_summary(transcript=t, leaks=[])
+    assert summary.counts["replaced"] == {"LOCATION": 2}
+    assert summary.counts["deleted"] == {"LOCATION": 1}  # Fresno: no span took its place
+    kinds = [(c.kind, c.text) for c in review_changes(transcript=t)]
+    assert ("replaced", "Larkspur") in kinds and ("replaced", "Lane") in kinds
+    assert ("deleted", "Fresno") in kinds and ("deleted", "Lane") not in kinds
+    Transcript.objects.filter(pk=t.pk).update(state=S.SUBMITTED)  # the lead's turn
+    client.force_login(lead)
+    overview = client.get(reverse("annotations:detail", args=[t.pk])).content.decode()
+    assert ">Replaced by a wider span</th>" in overview
+    assert 'data-category="replaced" data-total="2"' in overview
+    changes = client.get(reverse("annotations:changes", args=[t.pk])).content.decode()
+    assert changes.count(">replaced by a wider span</a>") == 2
+    assert changes.count(">deleted</a>") == 1

@@ -162,3 +162,11 @@ def test_wrapped_lines_that_end_in_a_time_do_not_make_a_transcript_speech_to_tex
     parsed = parse_file("board.txt", "\n".join(lines).encode())
     assert "timestamps" not in parsed.layout
     assert parsed.utterances[0].speaker == "PRESIDING COMMISSIONER ALDEN"
+
+
+@pytest.mark.parametrize("fmt", ["rst", "md"])
+def test_markup_saved_as_txt_is_read_as_markup(fmt):
+    doc = format_document(6, fmt, family="grand_jury", words=600)
+    parsed = parse_file("day.txt", doc.content.encode())
+    assert parsed.text == doc.gold.text
+    assert parsed.layout["document_format"] == fmt

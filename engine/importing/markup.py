@@ -234,3 +234,19 @@ _SPEAKER_TAG = re.compile(r"^[A-Z][A-Z0-9'’.\- ]{0,60}:\s")
 
 def _starts_turn(line: str) -> bool:
     return _speaker(line) != line or bool(_SPEAKER_TAG.match(line))
+
+
+_RST_SIGNS = re.compile(r"^\.\.\s+[\w:-]+::|^={3,}\s*$", re.M)
+_MD_SIGNS = re.compile(r"^#{1,6}\s", re.M)
+
+
+def looks_like_markup(text: str) -> str | None:
+    """``rst`` or ``md`` when a text file is a markup export (at least three speaker names
+    in emphasis among its first 400 lines; reStructuredText by its directives or
+    adornment lines), else None: such a file saved as ``.txt`` is read as markup."""
+    head = text[:60_000].split("\n")[:400]
+    names = sum(1 for line in head if _speaker(line.strip()) != line.strip())
+    if names < 3:
+        return None
+    joined = "\n".join(head)
+    return "rst" if _RST_SIGNS.search(joined) and not _MD_SIGNS.search(joined) else "md"

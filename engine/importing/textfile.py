@@ -13,6 +13,7 @@ import re
 
 from engine.importing.captions import looks_like_captions, parse_captions
 from engine.importing.filing import number_as_filed
+from engine.importing.markup import looks_like_markup, markup_text
 from engine.importing.parse import ParsedTranscript, parse_pages
 from engine.importing.sources import decode_text
 from engine.importing.speech import parse_speech, speech_turns
@@ -27,7 +28,8 @@ def parse_text(data: bytes | str, *, standalone: frozenset[str] = frozenset()) -
     or found from their marks (``textpages``); text extracted from a PDF keeps its
     cover, index, headers and line numbers: they are handled as in a PDF. A caption file
     or a timestamped speech-to-text transcript saved as text is read as one
-    (``captions``, ``speech``). ``standalone``: heading lines of a markup file."""
+    (``captions``, ``speech``), and so is a Markdown or reStructuredText export
+    (``markup.looks_like_markup``). ``standalone``: heading lines of a markup file."""
     if isinstance(data, bytes):
         text, encoding = decode_text(data)
     else:
@@ -42,6 +44,10 @@ def parse_text(data: bytes | str, *, standalone: frozenset[str] = frozenset()) -
         return parse_captions(text, kind)
     if (segments := speech_turns(text)) is not None:
         return parse_speech(segments, extra={"encoding": encoding})
+    markup = None if standalone else looks_like_markup(text)
+    if markup:  # a Markdown or reStructuredText export saved as .txt
+        found_markup = markup_text(text, markup)
+        text, standalone = found_markup.text, frozenset(found_markup.standalone)
     found = split_text_pages(text)
     extra = {
         "encoding": encoding,
@@ -56,4 +62,6 @@ def parse_text(data: bytes | str, *, standalone: frozenset[str] = frozenset()) -
         raw_text=text,
         standalone=frozenset(standalone),
     )
+    if markup:
+        parsed.layout["document_format"] = markup
     return number_as_filed(parsed, found.numbers)

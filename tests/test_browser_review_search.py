@@ -76,6 +76,8 @@ def test_search_finds_an_unmarked_word_in_an_unloaded_window_and_a_key_adds_it_t
     assert "LOCATION · added" in hits.nth(0).inner_text()
     assert "LOCATION · suggested" in hits.nth(1).inner_text()
     assert "no span" in hits.nth(2).inner_text()
+    assert page.locator("#search-results [data-unmarked]").inner_text() == "1"
+    page.screenshot(path="/tmp/review-search.png")
     assert page.locator(f"#search-results li.sr-hit[data-start='{second}'] .sr-none").count() == 0
     # whole words only: the longer word goes
     page.locator("[data-search-word]").check()
@@ -83,7 +85,6 @@ def test_search_finds_an_unmarked_word_in_an_unloaded_window_and_a_key_adds_it_t
         "() => window.__reviewSearch() === 'shown'"
         " && document.querySelectorAll('#search-results li.sr-hit').length === 2"
     )
-    page.screenshot(path="/tmp/review-search.png")
     # ↓ Enter on the second match: its window loads and the match is selected for an add
     page.locator("#search-results li.sr-hit").first.focus()
     page.keyboard.press("ArrowDown")

@@ -94,6 +94,8 @@
     Promise.resolve(done).then((status) => {
       li.classList.remove("pending");
       if (status !== 200) return;
+      const unmarked = panel.querySelector("[data-unmarked]");
+      if (unmarked && li.classList.contains("sr-free")) unmarked.textContent = String(Math.max(0, Number(unmarked.textContent) - 1));
       li.classList.remove("sr-free");
       const spans = li.querySelector(".sr-spans");
       spans.innerHTML = "";

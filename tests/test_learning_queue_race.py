@@ -16,7 +16,9 @@ from tests.factories import make_user
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_two_concurrent_retrain_requests_queue_exactly_one_training(monkeypatch, settings, tmp_path):
+def test_two_concurrent_retrain_requests_queue_exactly_one_training(
+    monkeypatch, settings, tmp_path
+):
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
     settings.LEARNING_MODELS_DIR = tmp_path / "trained_models"
     leads = [make_user(f"lead-race-{i}", role="lead") for i in range(2)]

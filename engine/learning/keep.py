@@ -1,0 +1,365 @@
+"""A model of which proposals a reviewer keeps, learned from the reviewers' decisions on
+the machine's proposals in approved transcripts. Django-free.
+
+    vectors = [proposal_vector(text, p, ctx) for p in proposals]   # one per proposal
+    model = train(vectors, kept)            # logistic regression, deterministic
+    model.p_reject(vector)                  # the probability a reviewer rejects it
+    model.similar(vector)                   # (how many similar proposals, how many rejected)
+    KeepModel.from_json(model.to_json())    # weights, feature names, counts, checksum
+
+A proposal is described by what is known when it is made: which members proposed it and
+how sure they were (its stored provenance), its label, its words' lexical facts (read from
+the decision table's ``Features``: ordinary word, given name, role word, public term, ...;
+the Zipf frequency, capitalisation, length and digits here) and its context (a line's
+start, after an honorific, in a speaker tag). *Similar* proposals are those of the same
+label, made by the same kind of members (``similar_key``), with the same ordinary-word
+and capitalisation facts: the reason a reviewer reads ("rejected in 87% of 41 similar
+proposals") counts them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from engine.detectors.base import Detection
+from engine.detectors.clean import AllowList
+from engine.detectors.features import Context, Features
+from engine.detectors.public import public_terms
+
+VERSION = 1
+# provenance entries that are no member's find: decisions carried from approved
+# transcripts, and this model's own marks (a demotion's safety-net entry, a promotion)
+KEEP_DETECTOR = "keep_model"
+KEEP_REASON = "keep-model"
+_NOT_MEMBERS = frozenset({"carried", KEEP_DETECTOR})
+_MEMBERS = ("spacy", "presidio", "transformer", "domain", "cover", "propagation", "safety_net")
+LABELS = ("PERSON", "LOCATION", "ORGANIZATION", "DATE", "TIME", "NRP")
+_WORD = re.compile(r"[A-Za-z][\w'’]*")
+_SPEAKER_TAG = re.compile(r"^[ \t]*(?:[A-Z][A-Z.'’ -]{0,60}):", re.MULTILINE)
+_DETERMINER = re.compile(r"\b(?:the|a|an|this|that|these|those|my|his|her|our|their)\s+$", re.I)
+_HONORIFIC = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|Miss|MR|MRS|MS|DR|MISS)\.?[ \t]+$")
+
+FEATURES = (
+    *(f"member_{m}" for m in _MEMBERS),
+    "member_pattern",  # a recognizer or pattern (Presidio's non-NER recognizers, others)
+    "member_other",
+    "independent_members",  # members that found it on their own (propagation, net aside)
+    "max_score",
+    "mean_score",
+    *(f"label_{label}" for label in LABELS),
+    "label_other",
+    "ordinary",
+    "all_words_ordinary",
+    "zipf_max",
+    "zipf_min",
+    "given_name",
+    "full_name",
+    "listed_name",
+    "title_or_role",
+    "public_term",
+    "only_public",
+    "function_words_only",
+    "known_place",
+    "capital_word",
+    "all_caps",
+    "lower_case",
+    "words",
+    "chars",
+    "digits",
+    "line_start",
+    "sentence_start",
+    "after_honorific",
+    "after_determiner",
+    "speaker_tag",
+    "person_ordinary",
+    "person_one_member",
+)
+
+
+def members_of(provenance: Iterable[dict] | None) -> list[dict]:
+    """The provenance entries that are members' finds: carried decisions and this
+    model's marks left out; a promoted possible miss counts as the safety net's again."""
+    out = []
+    for item in provenance or ():
+        name = item.get("detector", "")
+        if name == KEEP_DETECTOR and item.get("original", "").startswith("safety_net"):
+            out.append({**item, "detector": "safety_net"})
+        elif name in _NOT_MEMBERS or (name == "safety_net" and item.get("reason") == KEEP_REASON):
+            continue
+        else:
+            out.append(item)
+    return out
+
+
+def member_kind(item: dict) -> str:
+    """``spacy`` for spaCy's guess directly or through Presidio; ``pattern`` for
+    Presidio's other recognizers; else the member's name."""
+    name = item.get("detector", "")
+    if name == "presidio":
+        return "spacy" if item.get("reason") == "SpacyRecognizer" else "pattern"
+    return name if name in _MEMBERS else "other"
+
+
+def independent_members(provenance: Iterable[dict] | None) -> set[str]:
+    """The kinds of member that found it on their own (propagation copies others, the
+    safety net only shows what is left)."""
+    return {member_kind(i) for i in members_of(provenance)} - {"propagation", "safety_net"}
+
+
+def context_for(text: str) -> Context:
+    """The per-document context the decision table's features read (no allow-list: the
+    proposals already passed it)."""
+    return Context(text, AllowList(), public_terms(text))
+
+
+def _zipf(word: str) -> float:
+    from engine.detectors.ordinary import zipf
+
+    return zipf(word)
+
+
+def proposal_vector(
+    ctx: Context, start: int, end: int, label: str, provenance: Iterable[dict] | None
+) -> list[float]:
+    """The feature vector (``FEATURES``, in order) of one proposal."""
+    from engine.detectors.ordinary import is_listed_name
+
+    text = ctx.text
+    members = members_of(provenance)
+    kinds = [member_kind(i) for i in members]
+    scores = [float(i.get("score", 0.0) or 0.0) for i in members] or [0.0]
+    d = Detection(start, end, label, max(scores), "+".join(sorted(set(kinds))))
+    f = Features(ctx, d, d)
+    value = text[start:end]
+    words = _WORD.findall(value) or [value]
+    zipfs = [_zipf(w) for w in words]
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[line_start:start]
+    independent = independent_members(provenance)
+    v: dict[str, float] = {f"member_{m}": float(m in kinds) for m in _MEMBERS}
+    v["member_spacy"] = float("spacy" in kinds)
+    v["member_presidio"] = float(any(i.get("detector") == "presidio" for i in members))
+    v["member_pattern"] = float("pattern" in kinds)
+    v["member_other"] = float("other" in kinds)
+    v["independent_members"] = min(len(independent), 3) / 3
+    v["max_score"] = max(scores)
+    v["mean_score"] = sum(scores) / len(scores)
+    for name in LABELS:
+        v[f"label_{name}"] = float(label == name)
+    v["label_other"] = float(label not in LABELS)
+    v["ordinary"] = float(f.ordinary)
+    v["all_words_ordinary"] = float(f.all_words_ordinary)
+    v["zipf_max"] = max(zipfs) / 8
+    v["zipf_min"] = min(zipfs) / 8
+    v["given_name"] = float(f.lone_given_name)
+    v["full_name"] = float(f.full_name)
+    v["listed_name"] = float(is_listed_name(words[-1]))
+    v["title_or_role"] = float(f.title_or_role)
+    v["public_term"] = float(f.public_kind is not None)
+    v["only_public"] = float(f.only_public)
+    v["function_words_only"] = float(f.function_words_only)
+    v["known_place"] = float(f.known_place)
+    v["capital_word"] = float(f.capital_word)
+    v["all_caps"] = float(value.isupper())
+    v["lower_case"] = float(value.islower())
+    v["words"] = min(len(words), 6) / 6
+    v["chars"] = min(len(value), 40) / 40
+    v["digits"] = float(any(c.isdigit() for c in value))
+    v["line_start"] = float(not before.strip())
+    v["sentence_start"] = float(bool(re.search(r"(?:^|[.?!:]\s*)$", before)))
+    v["after_honorific"] = float(bool(_HONORIFIC.search(text, max(0, start - 6), start)))
+    v["after_determiner"] = float(bool(_DETERMINER.search(text, max(0, start - 8), start)))
+    v["speaker_tag"] = float(
+        bool(_SPEAKER_TAG.match(text, line_start))
+        and text.find(":", start) == _tag_end(text, start)
+    )
+    v["person_ordinary"] = float(label == "PERSON" and f.ordinary)
+    v["person_one_member"] = float(label == "PERSON" and len(independent) <= 1)
+    return [round(float(v[name]), 6) for name in FEATURES]
+
+
+def _tag_end(text: str, start: int) -> int:
+    """Where the speaker tag holding ``start`` ends (its colon), or -2."""
+    line_end = text.find("\n", start)
+    colon = text.find(":", start, len(text) if line_end == -1 else line_end)
+    return colon if colon != -1 and colon - start < 60 else -2
+
+
+def similar_key(vector: Sequence[float]) -> str:
+    """Similar proposals: the same label, the same kinds of member, the same
+    ordinary-word, given-name and capitalisation facts."""
+    index = {name: i for i, name in enumerate(FEATURES)}
+    label = next(
+        (n[6:] for n in FEATURES if n.startswith("label_") and vector[index[n]] > 0.5), "other"
+    )
+    members = "+".join(
+        m for m in (*_MEMBERS, "pattern", "other") if vector[index[f"member_{m}"]] > 0.5
+    )
+    facts = "".join(
+        "1" if vector[index[n]] > 0.5 else "0"
+        for n in ("ordinary", "given_name", "all_caps", "lower_case", "line_start")
+    )
+    return f"{label}|{members}|{facts}"
+
+
+@dataclass
+class KeepModel:
+    """Logistic regression over ``FEATURES``: the probability that a reviewer *rejects*
+    a proposal; ``similar``: per ``similar_key``, [proposals, rejected] in training."""
+
+    weights: list[float]
+    bias: float
+    features: tuple[str, ...] = FEATURES
+    counts: dict[str, int] = field(default_factory=dict)  # examples, rejected, kept
+    similar_counts: dict[str, list[int]] = field(default_factory=dict)
+    version: int = VERSION
+
+    def p_reject(self, vector: Sequence[float]) -> float:
+        z = self.bias + sum(w * x for w, x in zip(self.weights, vector, strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
+
+    def similar(self, vector: Sequence[float]) -> tuple[int, int]:
+        n, rejected = self.similar_counts.get(similar_key(vector), (0, 0))
+        return int(n), int(rejected)
+
+    def payload(self) -> dict:
+        return {
+            "version": self.version,
+            "features": list(self.features),
+            "weights": [round(w, 8) for w in self.weights],
+            "bias": round(self.bias, 8),
+            "counts": dict(self.counts),
+            "similar": {k: list(v) for k, v in sorted(self.similar_counts.items())},
+        }
+
+    def to_json(self) -> str:
+        body = self.payload()
+        body["checksum"] = _checksum(body)
+        return json.dumps(body, indent=1, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, raw: str) -> KeepModel:
+        """The model saved by ``to_json``; ``ValueError`` when its checksum, version or
+        feature names are not this code's."""
+        body = json.loads(raw)
+        checksum = body.pop("checksum", None)
+        if checksum != _checksum(body):
+            raise ValueError("the keep model's checksum does not match its weights")
+        if body.get("version") != VERSION or tuple(body.get("features", ())) != FEATURES:
+            raise ValueError("the keep model was saved for other features")
+        return cls(
+            weights=[float(w) for w in body["weights"]],
+            bias=float(body["bias"]),
+            counts={k: int(v) for k, v in body.get("counts", {}).items()},
+            similar_counts={k: [int(a), int(b)] for k, (a, b) in body.get("similar", {}).items()},
+        )
+
+
+def _checksum(body: dict) -> str:
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+def train(
+    vectors: Sequence[Sequence[float]],
+    kept: Sequence[bool],
+    *,
+    l2: float = 0.1,
+    iterations: int = 400,
+) -> KeepModel:
+    """A logistic regression of *rejected* on the vectors (full-batch Newton steps with an
+    L2 penalty ``l2`` on the weights, from zero: the same data gives the same weights)."""
+    import numpy as np
+
+    if len(vectors) != len(kept):
+        raise ValueError("one outcome per vector")
+    X = np.asarray(vectors, dtype=np.float64).reshape(len(vectors), len(FEATURES))
+    y = np.asarray([0.0 if k else 1.0 for k in kept])
+    n, d = X.shape
+    Xb = np.hstack([X, np.ones((n, 1))])
+    w = np.zeros(d + 1)
+    penalty = np.full(d + 1, l2)
+    penalty[-1] = 0.0  # the bias is not penalised
+    for _ in range(iterations if n else 0):
+        p = 1.0 / (1.0 + np.exp(-np.clip(Xb @ w, -40, 40)))
+        grad = Xb.T @ (p - y) + penalty * w
+        hess = (Xb * (p * (1 - p))[:, None]).T @ Xb + np.diag(penalty + 1e-9)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if float(np.max(np.abs(step))) < 1e-8:
+            break
+    similar: dict[str, list[int]] = {}
+    for vector, k in zip(vectors, kept, strict=True):
+        entry = similar.setdefault(similar_key(vector), [0, 0])
+        entry[0] += 1
+        entry[1] += 0 if k else 1
+    rejected = int(y.sum())
+    return KeepModel(
+        weights=[float(x) for x in w[:-1]],
+        bias=float(w[-1]),
+        counts={"examples": n, "rejected": rejected, "kept": n - rejected},
+        similar_counts=similar,
+    )
+
+
+# --- what the model says about a proposal -------------------------------------------------
+
+DEMOTE_AT = 0.85  # a reviewer would reject it with this probability or more
+PROMOTE_AT = 0.15  # a possible miss a reviewer would keep: rejected with this or less
+MIN_SIMILAR = 10  # similar proposals in training, at least, before the model speaks
+
+
+@dataclass(frozen=True)
+class Advice:
+    """``demote`` (to a possible miss), ``promote`` (to a suggestion) or ``""``, with
+    the reason in words."""
+
+    action: str
+    p_reject: float
+    similar: int
+    rejected: int
+
+    @property
+    def reason(self) -> str:
+        if self.action == "promote":
+            kept = self.similar - self.rejected
+            share = round(100 * kept / self.similar) if self.similar else 0
+            return f"kept in {share}% of {self.similar} similar proposals"
+        share = round(100 * self.rejected / self.similar) if self.similar else 0
+        return f"rejected in {share}% of {self.similar} similar proposals"
+
+
+def advise(
+    model: KeepModel,
+    vector: Sequence[float],
+    *,
+    label: str,
+    provenance: Iterable[dict] | None,
+    given: bool,
+    possible_miss: bool,
+    demote_at: float = DEMOTE_AT,
+    promote_at: float = PROMOTE_AT,
+    min_similar: int = MIN_SIMILAR,
+) -> Advice:
+    """What to do with one proposal. Never demoted: a PERSON the transcript gives as a
+    name (``given``) or that two independent members propose. A demotion or promotion
+    needs ``min_similar`` similar proposals in training, and their outcome to agree with
+    the model's (most of them rejected, or most kept)."""
+    p = model.p_reject(vector)
+    n, rejected = model.similar(vector)
+    none = Advice("", p, n, rejected)
+    if n < min_similar:
+        return none
+    if possible_miss:
+        if p <= promote_at and rejected * 2 < n:
+            return Advice("promote", p, n, rejected)
+        return none
+    if p < demote_at or rejected * 2 <= n:
+        return none
+    if label == "PERSON" and (given or len(independent_members(provenance)) >= 2):
+        return none
+    return Advice("demote", p, n, rejected)

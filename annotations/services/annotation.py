@@ -287,6 +287,11 @@ def transcript_spans_replace(*, transcript: Transcript, result: EnsembleResult) 
     )
     rows = suggestions_create(transcript=locked, proposed=_proposed(locked, result, reviewed))
     carried = carried_apply(transcript=locked)
+    # what reviewers kept before: a suggestion they would reject is shown as a possible
+    # miss, a possible miss they would keep as a suggestion (annotations.services.keep_model)
+    from annotations.services.keep_model import keep_apply
+
+    kept = keep_apply(transcript=locked)
     audit_record(
         actor=None,
         event_type="annotation.suggest",
@@ -294,6 +299,7 @@ def transcript_spans_replace(*, transcript: Transcript, result: EnsembleResult) 
         after={
             "spans": len(rows),
             "carried": carried,
+            "keep_model": kept,
             "detectors": sorted(result.by_detector),
             "failed": sorted(result.errors),
         },

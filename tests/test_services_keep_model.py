@@ -1,0 +1,110 @@
+"""After approvals, annotation asks the model of which proposals reviewers keep: a
+suggestion like those reviewers rejected is shown as a possible miss with its reason,
+never dropped and never decided; a name the transcript gives stays a suggestion."""
+
+import re
+
+import pytest
+
+from annotations.models import Proposal, Span
+from annotations.services.annotation import transcript_annotate
+from annotations.services.keep_model import keep_examples, keep_model_path
+from engine.detectors.base import Detection, Detector, Document
+from engine.pseudonymize.leaks import is_possible_miss
+from tests.factories import make_suggestion, make_transcript
+from transcripts.models import Transcript
+
+pytestmark = pytest.mark.django_db
+
+# approved hearings: a member proposed everyday words as persons (rejected) and
+# unusual surnames (kept)
+APPROVED = (
+    "ALDEN: The Chess club met. Lunch was late. Garden work helps. Grace before meals.\n"
+    "ALDEN: Mr. Okafor and Ms. Pellegrino wrote; Okafor called and Pellegrino came.\n"
+)
+ORDINARY = ("Chess", "Lunch", "Garden", "Grace")
+SURNAMES = ("Okafor", "Pellegrino")
+NEW = (
+    "MR. FROST: The Library opened. Dinner was cold. Kitchen duty again.\n"
+    "MR. FROST: Frost wrote it. Mr. Adeyemi came too.\n"
+)
+
+
+class Capitals(Detector):
+    """One member that proposes every capitalised word of five letters or more after
+    the speaker tag as a person."""
+
+    name = "words"
+
+    def detect(self, document: Document) -> list[Detection]:
+        out = []
+        for m in re.finditer(r"(?<=[ ])[A-Z][a-z]{4,}\b", document.text):
+            out.append(Detection(m.start(), m.end(), "PERSON", 0.8, self.name))
+        return out
+
+
+@pytest.fixture
+def capitals(settings, tmp_path):
+    settings.DETECTORS = [{"NAME": "tests.test_services_keep_model.Capitals", "OPTIONS": {}}]
+    settings.CARRIED_DECISIONS = False
+    settings.LEARNING_MODELS_DIR = str(tmp_path)
+    return settings
+
+
+def approve_hearings(n: int = 4) -> None:
+    for _ in range(n):
+        t = make_transcript(APPROVED, state=Transcript.State.APPROVED)
+        for word in (*ORDINARY, *SURNAMES):
+            for m in re.finditer(rf"\b{word}\b", APPROVED):
+                make_suggestion(
+                    t,
+                    m.start(),
+                    m.end(),
+                    "PERSON",
+                    detectors=("words",),
+                    score=0.8,
+                    status="rejected" if word in ORDINARY else "accepted",
+                )
+
+
+def _spans(t):
+    return {t.text[s.start : s.end]: s for s in Span.objects.filter(transcript=t)}
+
+
+def test_decided_proposals_of_approved_transcripts_are_the_training_data(capitals):
+    approve_hearings(2)
+    rows = keep_examples()
+    assert len(rows) == 2 * 8
+    assert sum(1 for _v, kept in rows if not kept) == 2 * 4
+
+
+def test_a_suggestion_reviewers_rejected_becomes_a_possible_miss_with_its_reason(capitals):
+    approve_hearings()
+    t = make_transcript(NEW, state=Transcript.State.IMPORTED)
+    transcript_annotate(transcript=t)
+    spans = _spans(t)
+    for word in ("Library", "Dinner", "Kitchen"):
+        span = spans[word]  # never dropped, never decided
+        assert span.status == Span.Status.SUGGESTED
+        assert is_possible_miss(span.provenance)
+        [mark] = [p for p in span.provenance if p["detector"] == "safety_net"]
+        assert re.fullmatch(r"rejected in \d+% of \d+ similar proposals", mark["rule"])
+        assert Proposal.objects.get(pk=span.proposal_id).provenance == span.provenance
+    assert not is_possible_miss(spans["Adeyemi"].provenance)
+    assert keep_model_path().exists()
+
+
+def test_a_name_the_transcript_gives_is_never_demoted(capitals):
+    approve_hearings()
+    t = make_transcript(NEW, state=Transcript.State.IMPORTED)
+    transcript_annotate(transcript=t)
+    frost = _spans(t)["Frost"]  # an everyday word, but the speaker tag gives it as a name
+    assert frost.status == Span.Status.SUGGESTED
+    assert not is_possible_miss(frost.provenance)
+
+
+def test_without_approvals_nothing_changes(capitals):
+    t = make_transcript(NEW, state=Transcript.State.IMPORTED)
+    transcript_annotate(transcript=t)
+    assert not any(is_possible_miss(s.provenance) for s in _spans(t).values())
+    assert not keep_model_path().exists()

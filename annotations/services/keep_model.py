@@ -214,7 +214,8 @@ def keep_apply(*, transcript: Transcript) -> dict[str, int]:
                 {
                     "detector": keep.KEEP_DETECTOR,
                     "score": round(1 - advice.p_reject, 4),
-                    "reason": advice.reason,
+                    "reason": keep.KEEP_REASON,
+                    "rule": advice.reason,
                     "original": "safety_net:" + ",".join(i.get("reason", "") for i in net),
                 }
             )

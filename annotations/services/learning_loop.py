@@ -352,6 +352,11 @@ def domain_retrain(
         shutil.rmtree(partial, ignore_errors=True)
         trained_model_fail_domain(model=model, error=_stopped_words(exc), user=user)
         raise
+    # the model of which proposals reviewers keep learns from the same approvals (seconds;
+    # the next annotation would retrain it otherwise: annotations.services.keep_model)
+    from annotations.services.keep_model import keep_model_current
+
+    keep_model_current()
     return trained_model_finish_domain(
         model=model,
         result=result,

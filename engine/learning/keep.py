@@ -31,7 +31,7 @@ from engine.detectors.clean import AllowList
 from engine.detectors.features import Context, Features
 from engine.detectors.public import public_terms
 
-VERSION = 1
+VERSION = 2
 # provenance entries that are no member's find: decisions carried from approved
 # transcripts, and this model's own marks (a demotion's safety-net entry, a promotion)
 KEEP_DETECTOR = "keep_model"
@@ -42,6 +42,9 @@ LABELS = ("PERSON", "LOCATION", "ORGANIZATION", "DATE", "TIME", "NRP")
 _WORD = re.compile(r"[A-Za-z][\w'’]*")
 _SPEAKER_TAG = re.compile(r"^[ \t]*(?:[A-Z][A-Z.'’ -]{0,60}):", re.MULTILINE)
 _DETERMINER = re.compile(r"\b(?:the|a|an|this|that|these|those|my|his|her|our|their)\s+$", re.I)
+_ACRONYM = re.compile(r"[A-Z]{2,5}s?")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_DETERMINER_FIRST = re.compile(r"(?:the|that|this|last|next|a|an)\s", re.I)
 _HONORIFIC = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|Miss|MR|MRS|MS|DR|MISS)\.?[ \t]+$")
 
 FEATURES = (
@@ -65,7 +68,12 @@ FEATURES = (
     "only_public",
     "function_words_only",
     "known_place",
+    "state_or_country",
     "capital_word",
+    "acronym",
+    "single_letter",
+    "year_only",
+    "determiner_first",
     "all_caps",
     "lower_case",
     "words",
@@ -164,6 +172,11 @@ def proposal_vector(
     v["only_public"] = float(f.only_public)
     v["function_words_only"] = float(f.function_words_only)
     v["known_place"] = float(f.known_place)
+    v["state_or_country"] = float(_state_or_country(value))
+    v["acronym"] = float(bool(_ACRONYM.fullmatch(value)))
+    v["single_letter"] = float(len(value.strip(". ")) == 1)
+    v["year_only"] = float(bool(_YEAR.fullmatch(value)))
+    v["determiner_first"] = float(bool(_DETERMINER_FIRST.match(value)))
     v["capital_word"] = float(f.capital_word)
     v["all_caps"] = float(value.isupper())
     v["lower_case"] = float(value.islower())
@@ -181,6 +194,12 @@ def proposal_vector(
     v["person_ordinary"] = float(label == "PERSON" and f.ordinary)
     v["person_one_member"] = float(label == "PERSON" and len(independent) <= 1)
     return [round(float(v[name]), 6) for name in FEATURES]
+
+
+def _state_or_country(value: str) -> bool:
+    from engine.detectors.recognizers.locations import is_state_or_country
+
+    return is_state_or_country(value) or is_state_or_country(value.title())
 
 
 def _tag_end(text: str, start: int) -> int:
@@ -202,7 +221,16 @@ def similar_key(vector: Sequence[float]) -> str:
     )
     facts = "".join(
         "1" if vector[index[n]] > 0.5 else "0"
-        for n in ("ordinary", "given_name", "all_caps", "lower_case", "line_start")
+        for n in (
+            "ordinary",
+            "given_name",
+            "all_caps",
+            "lower_case",
+            "line_start",
+            "state_or_country",
+            "digits",
+            "determiner_first",
+        )
     )
     return f"{label}|{members}|{facts}"
 

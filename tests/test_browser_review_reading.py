@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from annotations.benchmarks.review_transcript import build_review_transcript
 from annotations.models import Span
+from annotations.selectors.reading import READING_PLACES_MAX
 from annotations.services import review as rs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -46,7 +47,9 @@ def test_the_count_opens_the_list_and_its_links_and_marks_lead_to_the_review(
     first = places.locator("li").first
     first.wait_for(state="visible")
     count = places.locator("li").count()
-    assert count == page.locator("#reading-text mark.leak").count() > 0
+    marks = page.locator("#reading-text mark.leak").count()
+    # every place is marked in the text; the list holds the first READING_PLACES_MAX
+    assert count == min(marks, READING_PLACES_MAX) > 0
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "reading-places-1280x720.png"))
     # "Show" scrolls to the mark in the text

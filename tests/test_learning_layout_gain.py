@@ -62,9 +62,17 @@ def test_run_reports_before_after_and_the_gains_spread_per_variant_as_json():
         # the control trains on generated text alone; the weighted one on more reviews
         assert row["variants"]["generated"]["gain"] == 0
         assert row["variants"]["reviews3"]["gain"] > row["variants"]["reviews"]["gain"] > 0
+        # each test transcript's figures, summed to the micro figure
+        docs = row["before"]["documents"]
+        assert [d["id"] for d in docs] == row["sets"]["test"]
+        assert sum(d["tp"] for d in docs) == row["before"]["tp"]
+        assert {d["shape"] for d in docs} <= {"bracket", "numbered", "otter"}
     summary = again["summary"]["reviews"]
     assert set(summary) >= {"gain_mean", "gain_std", "gain_min", "gain_max", "before_mean"}
     assert summary["gain_min"] <= summary["gain_mean"] <= summary["gain_max"]
+    assert set(summary["by_shape"]) == {
+        d["shape"] for row in again["seeds"] for d in row["before"]["documents"]
+    }
 
 
 def test_training_selection_and_test_sets_are_disjoint_and_the_test_set_is_never_seen():

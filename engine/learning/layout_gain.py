@@ -30,6 +30,7 @@ Seeds run in parallel processes (``jobs``). Django-free; docs/learning.md.
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import statistics
@@ -165,6 +166,24 @@ def _exact(figures: dict) -> dict:
     return {k: (round(exact[k], 4) if k in ("p", "r", "f1") else exact[k]) for k in exact}
 
 
+def _micro(tp: int, fp: int, fn: int) -> dict:
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * p * r / (p + r) if p + r else 0.0
+    return {"p": round(p, 4), "r": round(r, 4), "f1": round(f1, 4), "tp": tp, "fp": fp, "fn": fn}
+
+
+def score_documents(scorer, model_dir: str, docs: Sequence[GoldDoc]) -> dict:
+    """Exact whole-mention figures over ``docs`` (micro: the documents' counts summed,
+    as ``evaluate`` sums them) and each document's (its id and shape: where the gain is)."""
+    per = []
+    for doc in docs:
+        figures = _exact(scorer(model_dir, [doc]))
+        per.append({"id": doc.id, "shape": (doc.meta or {}).get("shape")} | figures)
+    total = _micro(*(sum(d[k] for d in per) for k in ("tp", "fp", "fn")))
+    return total | {"documents": per}
+
+
 def default_trainer(train, selection, *, model_dir, out_dir, seed, config: GainConfig) -> dict:
     """Train with the loop's recipe; returns ``{"model_dir", "epochs", "best_epoch",
     "cpu_s", "head_started"}``."""
@@ -191,10 +210,17 @@ def default_trainer(train, selection, *, model_dir, out_dir, seed, config: GainC
     }
 
 
-def default_scorer(model_dir: str, docs: Sequence[GoldDoc]) -> dict:
-    from engine.learning.scoring import load_model, score_model
+@functools.lru_cache(maxsize=2)
+def _loaded(model_dir: str):
+    from engine.learning.scoring import load_model
 
-    return score_model(load_model(model_dir), docs)
+    return load_model(model_dir)
+
+
+def default_scorer(model_dir: str, docs: Sequence[GoldDoc]) -> dict:
+    from engine.learning.scoring import score_model
+
+    return score_model(_loaded(model_dir), docs)
 
 
 def run_seed(
@@ -216,7 +242,7 @@ def run_seed(
         }
     )
     model_dir = config.model_dir or _shipped()
-    before = _exact(scorer(model_dir, data.test))
+    before = score_documents(scorer, model_dir, data.test)
     selection = data.approved_selection + data.recipe_selection
     out: dict = {
         "seed": run_seed,
@@ -242,7 +268,7 @@ def run_seed(
                 seed=run_seed,
                 config=config,
             )
-            after = _exact(scorer(trained["model_dir"], data.test))
+            after = score_documents(scorer, trained["model_dir"], data.test)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         out["variants"][variant] = {
@@ -276,8 +302,25 @@ def summarize(rows: Sequence[dict], variants: Sequence[str]) -> dict:
                 statistics.fmean(r["variants"][variant]["after"]["f1"] for r in rows), 4
             ),
             "seeds_with_gain_3_points": sum(1 for g in gains if g >= 0.03),
+            "by_shape": _by_shape(rows, variant),
         }
     return out
+
+
+def _by_shape(rows: Sequence[dict], variant: str) -> dict:
+    """Exact F1 before and after per shape of the test transcripts, every seed's summed."""
+    counts: dict = {}
+    for row in rows:
+        after = row["variants"][variant]["after"].get("documents", [])
+        for when, docs in (("before", row["before"].get("documents", [])), ("after", after)):
+            for doc in docs:
+                c = counts.setdefault(doc["shape"], {}).setdefault(when, [0, 0, 0])
+                for i, k in enumerate(("tp", "fp", "fn")):
+                    c[i] += doc[k]
+    return {
+        shape: {when: _micro(*c)["f1"] for when, c in sorted(by.items())}
+        for shape, by in counts.items()
+    }
 
 
 def _run_seed_job(args: tuple[GainConfig, int]) -> dict:

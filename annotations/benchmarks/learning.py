@@ -87,6 +87,12 @@ class HearingRow:
     carried_named_here: int = 0  # carried rejections not proposed: the hearing names the form
     not_a_leak: int = 0  # places answered "not a leak here" at Submit
     false_forms: list = field(default_factory=list)  # [label, form, members, count, ...]
+    # suggestions the keep model showed as possible misses, of them on a gold mention, and
+    # possible misses it showed as suggestions, of them on a gold mention
+    keep_demoted: int = 0
+    keep_demoted_on_gold: int = 0
+    keep_promoted: int = 0
+    keep_promoted_on_gold: int = 0
     detector_errors: list = field(default_factory=list)  # members that failed on it
 
 
@@ -259,6 +265,23 @@ def curve_summary(rows: list[dict], *, after: int = 10) -> dict:
             and (leaks_later_family or 0) <= (leaks_first_family or 0)
         ),
     }
+
+
+def _keep_figures(rows, wanted) -> dict:
+    """What the keep model changed on one hearing (``annotations.services.keep_model``)."""
+    from engine.learning.keep import KEEP_DETECTOR, KEEP_REASON
+
+    gold_places = [(s, e) for s, e, _label in wanted]
+    out = dict.fromkeys(
+        ("keep_demoted", "keep_demoted_on_gold", "keep_promoted", "keep_promoted_on_gold"), 0
+    )
+    for s, e, _label, provenance in rows:
+        marks = {p.get("detector") for p in provenance or [] if p.get("reason") == KEEP_REASON}
+        kind = "keep_promoted" if KEEP_DETECTOR in marks else "keep_demoted" if marks else None
+        if kind:
+            out[kind] += 1
+            out[f"{kind}_on_gold"] += int(_overlaps((s, e), gold_places))
+    return out
 
 
 def _false_forms(text, rows, wanted, votes: dict, context_votes: dict | None = None) -> list:
@@ -462,6 +485,7 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
             carried_named_here=int(step.get("named_here") or 0),
             not_a_leak=counts["not_a_leak"],
             false_forms=_false_forms(text, suggested_rows, wanted, votes, context_votes),
+            **_keep_figures(proposed_rows, wanted),
             detector_errors=sorted(result.errors),
         )
         if curve.retrain_every and approved % curve.retrain_every == 0:

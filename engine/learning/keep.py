@@ -31,7 +31,7 @@ from engine.detectors.clean import AllowList
 from engine.detectors.features import Context, Features
 from engine.detectors.public import public_terms
 
-VERSION = 2
+VERSION = 3
 # provenance entries that are no member's find: decisions carried from approved
 # transcripts, and this model's own marks (a demotion's safety-net entry, a promotion)
 KEEP_DETECTOR = "keep_model"
@@ -209,6 +209,14 @@ def _tag_end(text: str, start: int) -> int:
     return colon if colon != -1 and colon - start < 60 else -2
 
 
+def similar_keys(vector: Sequence[float]) -> tuple[str, str, str]:
+    """Similar proposals, closest first: the same label, kinds of member and lexical
+    facts (``similar_key``); the same label and kinds of member; the same label."""
+    fine = similar_key(vector)
+    label, members, _facts = fine.split("|")
+    return fine, f"{label}|{members}", label
+
+
 def similar_key(vector: Sequence[float]) -> str:
     """Similar proposals: the same label, the same kinds of member, the same
     ordinary-word, given-name and capitalisation facts."""
@@ -251,8 +259,11 @@ class KeepModel:
         z = self.bias + sum(w * x for w, x in zip(self.weights, vector, strict=True))
         return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
 
-    def similar(self, vector: Sequence[float]) -> tuple[int, int]:
-        n, rejected = self.similar_counts.get(similar_key(vector), (0, 0))
+    def similar(self, vector: Sequence[float], at_least: int = 1) -> tuple[int, int]:
+        """[similar proposals, rejected] in training: the closest kind of similar
+        (``similar_keys``) with ``at_least`` proposals, else the closest."""
+        found = [self.similar_counts.get(k, (0, 0)) for k in similar_keys(vector)]
+        n, rejected = next((c for c in found if c[0] >= at_least), found[0])
         return int(n), int(rejected)
 
     def payload(self) -> dict:
@@ -298,9 +309,13 @@ def train(
     *,
     l2: float = 0.1,
     iterations: int = 400,
+    balanced: bool = True,
 ) -> KeepModel:
     """A logistic regression of *rejected* on the vectors (full-batch Newton steps with an
-    L2 penalty ``l2`` on the weights, from zero: the same data gives the same weights)."""
+    L2 penalty ``l2`` on the weights, from zero: the same data gives the same weights).
+    ``balanced``: the rejected and the kept examples weigh the same in total (reviewers
+    keep most proposals: unweighted, a rejection pattern seen a few dozen times among
+    thousands of kept proposals never reaches a probability worth acting on)."""
     import numpy as np
 
     if len(vectors) != len(kept):
@@ -309,22 +324,28 @@ def train(
     y = np.asarray([0.0 if k else 1.0 for k in kept])
     n, d = X.shape
     Xb = np.hstack([X, np.ones((n, 1))])
+    rejected_n = float(y.sum())
+    if balanced and 0 < rejected_n < n:
+        weight = np.where(y > 0.5, n / (2 * rejected_n), n / (2 * (n - rejected_n)))
+    else:
+        weight = np.ones(n)
     w = np.zeros(d + 1)
     penalty = np.full(d + 1, l2)
     penalty[-1] = 0.0  # the bias is not penalised
     for _ in range(iterations if n else 0):
         p = 1.0 / (1.0 + np.exp(-np.clip(Xb @ w, -40, 40)))
-        grad = Xb.T @ (p - y) + penalty * w
-        hess = (Xb * (p * (1 - p))[:, None]).T @ Xb + np.diag(penalty + 1e-9)
+        grad = Xb.T @ (weight * (p - y)) + penalty * w
+        hess = (Xb * (weight * p * (1 - p))[:, None]).T @ Xb + np.diag(penalty + 1e-9)
         step = np.linalg.solve(hess, grad)
         w -= step
         if float(np.max(np.abs(step))) < 1e-8:
             break
     similar: dict[str, list[int]] = {}
     for vector, k in zip(vectors, kept, strict=True):
-        entry = similar.setdefault(similar_key(vector), [0, 0])
-        entry[0] += 1
-        entry[1] += 0 if k else 1
+        for key in similar_keys(vector):
+            entry = similar.setdefault(key, [0, 0])
+            entry[0] += 1
+            entry[1] += 0 if k else 1
     rejected = int(y.sum())
     return KeepModel(
         weights=[float(x) for x in w[:-1]],
@@ -378,7 +399,7 @@ def advise(
     needs ``min_similar`` similar proposals in training, and their outcome to agree with
     the model's (most of them rejected, or most kept)."""
     p = model.p_reject(vector)
-    n, rejected = model.similar(vector)
+    n, rejected = model.similar(vector, at_least=min_similar)
     none = Advice("", p, n, rejected)
     if n < min_similar:
         return none

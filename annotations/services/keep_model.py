@@ -127,7 +127,6 @@ def keep_model_train(*, stamp: str | None = None) -> keep.KeepModel | None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps({"stamp": stamp, "model": body}, indent=1, sort_keys=True))
     tmp.replace(path)
-
     return model
 
 

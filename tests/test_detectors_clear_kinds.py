@@ -87,13 +87,6 @@ def _streets(text, hard):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="the cleaning drops a pattern's dotted clock without a.m./p.m. (at 3.40: "
-    "time-no-clock) and an ordinal street after a venue (on Fifth: function-words); keep "
-    "rows for the recognizers' dotted-* and venue-street finds, like the military clock's, "
-    "are due in the decision table",
-)
 def test_a_dotted_clock_after_a_word_that_says_when_and_a_street_after_a_venue_are_spans(
     ensemble,
 ):

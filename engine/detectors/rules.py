@@ -104,6 +104,9 @@ def _part_shape(rule: str) -> Callable[[Features], bool]:
 _DATE, _TIME, _DATE_TIME = frozenset({"DATE"}), frozenset({"TIME"}), frozenset({"DATE", "TIME"})
 _PERSON = frozenset({"PERSON"})
 _BODY_PLACE_GROUP = frozenset({"ORGANIZATION", "LOCATION", "NRP"})
+# the shape of a clock with a dot (10.15, 5.45/6.15-ish): the time recognizer gave it
+# only in a context that says when (at, about, a.m./p.m., a range)
+DOTTED_CLOCK = re.compile(r"\(?\d{1,2}\.[0-5]\d\b")
 
 RULES: tuple[Rule, ...] = (
     # --- the candidate's extent ------------------------------------------------------
@@ -398,6 +401,19 @@ RULES: tuple[Rule, ...] = (
         labels=_TIME,
     ),
     Rule(
+        "dotted-clock",
+        KEEP,
+        lambda f: (
+            f.member.explanation.startswith("dotted-")
+            or (
+                f.member.explanation == "HearingTimeRecognizer"
+                and bool(DOTTED_CLOCK.match(f.value))
+            )
+        ),
+        "a pattern's dotted clock in its context (at 3.40, 5.45/6.15-ish)",
+        labels=_TIME,
+    ),
+    Rule(
         "time-no-clock",
         DROP,
         lambda f: not TIME_WORDS.search(f.read_value) or not TIME_STRICT.search(f.read_value),
@@ -410,6 +426,13 @@ RULES: tuple[Rule, ...] = (
         DROP,
         lambda f: f.value.islower() and len(f.value) < 4,
         "a short lower-case word",
+        labels=_BODY_PLACE_GROUP,
+    ),
+    Rule(
+        "venue-street",
+        KEEP,
+        lambda f: f.member.explanation in ("venue-street", "VenueStreetRecognizer"),
+        "the street a pattern read after a venue (the Hilton on Fifth)",
         labels=_BODY_PLACE_GROUP,
     ),
     Rule(

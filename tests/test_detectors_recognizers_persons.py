@@ -131,7 +131,7 @@ def test_firms_bodies_states_and_english_words_are_no_party_names(text):
 def test_a_full_name_in_capitals_is_a_given_name_and_a_surname_not_a_place_or_boilerplate(
     text, expected
 ):
-    from engine.detectors.recognizers.persons import caps_full_names
+    from engine.detectors.recognizers.capitals import caps_full_names
 
     assert [text[s:e] for s, e in caps_full_names(text)] == expected
 

@@ -158,12 +158,13 @@ def test_a_span_overlapping_another_is_sent_with_its_whole_line(client, hearing)
 
 @pytest.fixture
 def long_hearing(db):
-    """A full-size hearing: its board's decision is one utterance whose line, sent whole,
-    weighs more than an answer may (the 4,000-word hearing's decision is shorter since the
-    generator's hard cases take part of its words)."""
+    """A long hearing: its board's decision is one utterance whose line, sent whole,
+    weighs more than an answer may. The decision gets the words the other sections leave
+    (the generator's hard cases take a fixed share): at 30,000 words its line is 13.8 KB
+    sent whole, at 15,000 words only 7.3 KB."""
     user = make_user("long-reader")
     user.groups.add(Group.objects.get_or_create(name=roles.ANNOTATOR)[0])
-    transcript = build_review_transcript(seed=3, words=15000, max_spans=1500, assignees=[user])
+    transcript = build_review_transcript(seed=3, words=30000, max_spans=1500, assignees=[user])
     return transcript, user
 
 

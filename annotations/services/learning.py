@@ -307,6 +307,27 @@ def trained_models_fail_for_job(*, job) -> int:
 ORPHANED = "The training stopped before its end (its job ended without it); start it again."
 
 
+def domain_row_queue(*, user, **fields) -> TrainedModel:
+    """A queued domain-model row (a retraining, a registration) inserted under the
+    ``trained_model_one_training`` constraint (one row queued or training): of two
+    concurrent requests the database lets one in and refuses the other, which raises
+    ``LearningError`` with a sentence. Rows whose job already ended are closed first."""
+    if training_job_active() is not None:
+        raise LearningError(ALREADY)
+    trained_models_close_orphans()
+    try:
+        with transaction.atomic():  # a savepoint: the refusal leaves the caller's transaction
+            return TrainedModel.objects.create(
+                kind=TrainedModel.Kind.DOMAIN,
+                status=TrainedModel.Status.QUEUED,
+                epochs=0,
+                created_by=user if getattr(user, "is_authenticated", False) else None,
+                **fields,
+            )
+    except IntegrityError:
+        raise LearningError(ALREADY) from None
+
+
 def trained_models_close_orphans() -> int:
     """Rows still "queued" or "training" whose job has ended (or that never had one and
     whose process is gone: ``train_detector`` rows carry a job too) end as failed with

@@ -11,15 +11,13 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from annotations.models import TrainedModel
 from annotations.services.learning import (
-    ALREADY,
-    LearningError,
+    domain_row_queue,
     gold_transcripts,
     models_dir,
-    trained_models_close_orphans,
     training_job_active,
 )
 from anonreview.core.audit import audit_record
@@ -57,26 +55,8 @@ def approvals_since_last_training() -> int:
 def retrain_start(*, user, trigger: str = "button", seed: int = 13) -> TrainedModel:
     """Queue a retraining of the domain model on the recipe plus the approved gold.
 
-    One training at a time across every worker: the row is inserted under the
-    ``trained_model_one_training`` constraint (one row queued or training), so of two
-    concurrent requests the database lets one in and refuses the other, which raises
-    ``LearningError`` with a sentence. Rows whose job already ended are closed first."""
-    if training_job_active() is not None:
-        raise LearningError(ALREADY)
-    trained_models_close_orphans()
-    try:
-        with transaction.atomic():  # a savepoint: the refusal leaves the caller's transaction
-            model = TrainedModel.objects.create(
-                kind=TrainedModel.Kind.DOMAIN,
-                status=TrainedModel.Status.QUEUED,
-                source="recipe+approved",
-                trigger=trigger,
-                seed=seed,
-                epochs=0,
-                created_by=user if getattr(user, "is_authenticated", False) else None,
-            )
-    except IntegrityError:
-        raise LearningError(ALREADY) from None
+    One training at a time across every worker (``learning.domain_row_queue``)."""
+    model = domain_row_queue(user=user, source="recipe+approved", trigger=trigger, seed=seed)
     model.path = str(models_dir() / f"model-{model.pk}")
     job = jobs.job_create(kind=Job.Kind.TRAIN, user=model.created_by, message="Queued")
     model.job = job

@@ -31,16 +31,12 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from django.db import IntegrityError, transaction
-
 from annotations.models import TrainedModel
 from annotations.services import learning_gate
 from annotations.services.learning import (
-    ALREADY,
     LearningError,
+    domain_row_queue,
     models_dir,
-    trained_models_close_orphans,
-    training_job_active,
 )
 from annotations.services.learning_loop import (
     _forget,
@@ -120,22 +116,7 @@ def model_register_start(*, path: str | Path, user) -> TrainedModel:
     source = Path(path).expanduser()
     _verify_recorded(source)  # before anything reads the files
     labels = _check(source)
-    if training_job_active() is not None:
-        raise LearningError(ALREADY)
-    trained_models_close_orphans()
-    try:
-        with transaction.atomic():  # a savepoint: the refusal leaves the caller's transaction
-            model = TrainedModel.objects.create(
-                kind=TrainedModel.Kind.DOMAIN,
-                status=TrainedModel.Status.QUEUED,
-                source=SOURCE,
-                trigger="register",
-                labels=labels,
-                epochs=0,
-                created_by=user if getattr(user, "is_authenticated", False) else None,
-            )
-    except IntegrityError:
-        raise LearningError(ALREADY) from None
+    model = domain_row_queue(user=user, source=SOURCE, trigger="register", labels=labels)
     copy = models_dir() / f"registered-{model.pk}"
     try:
         if copy.exists():

@@ -102,15 +102,20 @@ class Command(BaseCommand):
         gold = out / "gold.jsonl"
         write_gold_jsonl(hearings, gold)
         elapsed = time.perf_counter() - started
+        self._report(
+            options, files, gold, elapsed,
+            f"Wrote {n} synthetic hearing(s) to {out} "
+            f"({sum(f['words'] for f in files)} words, {elapsed:.2f} s); gold: {gold}",
+        )  # fmt: skip
+
+    def _report(self, options, files: list, gold: Path, elapsed: float, sentence: str) -> None:
+        """The files written and the gold, as JSON (``--json``) or one sentence."""
         if options["json"]:
             self.stdout.write(
                 json.dumps({"files": files, "gold": str(gold), "seconds": round(elapsed, 3)})
             )
         else:
-            self.stdout.write(
-                f"Wrote {n} synthetic hearing(s) to {out} "
-                f"({sum(f['words'] for f in files)} words, {elapsed:.2f} s); gold: {gold}"
-            )
+            self.stdout.write(sentence)
 
     def _family(self, options, out: Path) -> None:
         from engine.synthetic.family_render import render_pdf as family_pdf
@@ -192,12 +197,8 @@ class Command(BaseCommand):
         gold_path = out / "gold.jsonl"
         write_jsonl(golds, gold_path)
         elapsed = time.perf_counter() - started
-        if options["json"]:
-            self.stdout.write(
-                json.dumps({"files": files, "gold": str(gold_path), "seconds": round(elapsed, 3)})
-            )
-        else:
-            self.stdout.write(
-                f"Wrote {len(files)} synthetic {family} transcript(s) as {fmt} to {out} "
-                f"({elapsed:.2f} s); gold: {gold_path}"
-            )
+        self._report(
+            options, files, gold_path, elapsed,
+            f"Wrote {len(files)} synthetic {family} transcript(s) as {fmt} to {out} "
+            f"({elapsed:.2f} s); gold: {gold_path}",
+        )  # fmt: skip

@@ -1,5 +1,7 @@
 """The annotation service and job: state, progress, persisted spans, failures, command."""
 
+import gc
+
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import CommandError, call_command
@@ -262,7 +264,7 @@ def test_annotate_command_rejects_bad_arguments(light, transcript):
 
 
 def test_preload_loads_and_warms_the_configured_detectors_then_touches_the_ready_file(
-    tmp_path, settings
+    tmp_path, settings, unfrozen
 ):
     settings.DETECTORS = [{"NAME": "engine.detectors.cover.CoverPageDetector"}]
     ready = tmp_path / "ready"
@@ -272,7 +274,21 @@ def test_preload_loads_and_warms_the_configured_detectors_then_touches_the_ready
     assert cover._loaded
 
 
-def test_preload_survives_detectors_that_fail(tmp_path, settings):
+@pytest.fixture
+def unfrozen():
+    """The preload freezes the process's objects; the test process gets them back."""
+    yield
+    gc.unfreeze()
+
+
+def test_preload_puts_the_loaded_models_out_of_the_collectors_reach(tmp_path, settings, unfrozen):
+    settings.DETECTORS = [{"NAME": "engine.detectors.cover.CoverPageDetector"}]
+    gc.unfreeze()
+    annotation.detectors_preload()
+    assert gc.get_freeze_count() > 0  # a full collection no longer walks the models
+
+
+def test_preload_survives_detectors_that_fail(tmp_path, settings, unfrozen):
     settings.DETECTORS = [
         {
             "NAME": "engine.detectors.transformer.TransformerDetector",
@@ -284,7 +300,9 @@ def test_preload_survives_detectors_that_fail(tmp_path, settings):
     assert ready.exists()
 
 
-def test_preload_warms_the_subtype_classifier_with_every_subtype(tmp_path, settings, monkeypatch):
+def test_preload_warms_the_subtype_classifier_with_every_subtype(
+    tmp_path, settings, monkeypatch, unfrozen
+):
     from annotations.services import subtypes
     from engine.pseudonymize.classifier import DESCRIPTIONS
 
@@ -301,7 +319,9 @@ def test_preload_warms_the_subtype_classifier_with_every_subtype(tmp_path, setti
     assert set(candidates) == set(DESCRIPTIONS)
 
 
-def test_preload_survives_a_subtype_classifier_that_fails(tmp_path, settings, monkeypatch):
+def test_preload_survives_a_subtype_classifier_that_fails(
+    tmp_path, settings, monkeypatch, unfrozen
+):
     from annotations.services import subtypes
 
     def broken():

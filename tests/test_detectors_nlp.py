@@ -14,9 +14,11 @@ def test_joining_the_line_batches_keeps_every_token_and_entity_as_spacys_own_joi
 
     text = generate_hearing(4243, words=3000).text + "\n  Mr.  Ng  said:\tyes \n"
     nlp = load_spacy(BASE)
-    docs = list(nlp.pipe(line_batches(text, 1500), disable=["tagger", "parser", "lemmatizer"]))
+    pieces = line_batches(text, 1500)
+    docs = list(nlp.pipe(pieces, disable=["tagger", "parser", "lemmatizer"]))
     assert len(docs) > 3
-    ours, spacys = join(nlp, docs, text), Doc.from_docs(docs, ensure_whitespace=False)
+    ours = join(nlp, docs, text, [len(p) for p in pieces])
+    spacys = Doc.from_docs(docs, ensure_whitespace=False)
     assert ours.text == spacys.text == text
     assert [(t.idx, t.text, t.whitespace_) for t in ours] == [
         (t.idx, t.text, t.whitespace_) for t in spacys

@@ -30,7 +30,7 @@ from anonreview.core.audit import audit_record
 from anonreview.logs import failure_words
 from engine.detectors.base import Detector, Document
 from engine.detectors.domain import unload_domain_model
-from engine.detectors.ensemble import Ensemble, EnsembleError, EnsembleResult
+from engine.detectors.ensemble import Ensemble, EnsembleError, EnsembleResult, freeze_loaded
 from engine.detectors.names import stored_pieces
 from engine.progress import PROGRESS, Cancelled, ProgressFn, part
 from transcripts.models import Job, Transcript
@@ -425,6 +425,7 @@ def detectors_preload(*, ready_file: str = "") -> None:
             classifier.prefetch([("LOCATION", "Soledad", tuple(DESCRIPTIONS))])
     except Exception as exc:  # the first annotation will load it (and say what failed)
         logger.warning("preload: the subtype classifier failed: %s", type(exc).__name__)
+    freeze_loaded()
     if ready_file:
         from pathlib import Path
 

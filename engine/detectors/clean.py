@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
+from engine.alternation import phrases
 from engine.detectors.base import Detection
 from engine.detectors.decisions import (
     DROPPED,
@@ -63,11 +64,9 @@ class AllowList:
     def __init__(self, terms: Iterable[str] = ()) -> None:
         self.terms = {normalise_term(t) for t in terms if t and t.strip()}
         multi = sorted((t for t in self.terms if " " in t), key=len, reverse=True)
-        alternatives = [r"\s+".join(re.escape(w) for w in t.split(" ")) for t in multi]
+        # one pair of word boundaries around the whole alternation (engine.alternation)
         self._multi = (
-            re.compile("|".join(rf"(?<!\w)(?:{a})(?!\w)" for a in alternatives), re.IGNORECASE)
-            if alternatives
-            else None
+            re.compile(rf"(?<!\w)(?:{phrases(multi)})(?!\w)", re.IGNORECASE) if multi else None
         )
         self._regions_for: tuple[str, list[tuple[int, int]], list[int], list[int]] | None = None
         # span text -> whether it is a term: a hearing asks about the same few thousand

@@ -30,6 +30,7 @@ import bisect
 import re
 
 from engine import vocab
+from engine.alternation import phrases
 from engine.detectors.lexicon import DOMAIN_TERMS
 from engine.detectors.name_words import TITLES
 
@@ -175,8 +176,7 @@ _SHAPES: tuple[tuple[str, re.Pattern], ...] = (
 
 
 def _lexicon_pattern() -> re.Pattern:
-    alternatives = sorted({t for t in DOMAIN_TERMS}, key=len, reverse=True)
-    body = "|".join(r"\s+".join(re.escape(w) for w in t.split()) for t in alternatives)
+    body = phrases(sorted(set(DOMAIN_TERMS), key=len, reverse=True))
     # never inside a web or e-mail address (www.facebook.com/…, cdcr.ca.gov): a link stays
     # one identifier
     return re.compile(rf"(?<![\w./@-])(?:{body})(?![\w]|-\w|\.\w)", re.IGNORECASE)

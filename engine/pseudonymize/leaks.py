@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
+from engine.alternation import phrase, phrases
 from engine.detectors.given import (  # noqa: F401 (ROLE_WORDS: re-exported)
     _HONORIFIC,
     _POSSESSIVE_END,
@@ -116,11 +117,6 @@ class Leak:
         }
 
 
-def _literal(text: str) -> str:
-    words = text.split()
-    return r"\s+".join(re.escape(w) for w in words)
-
-
 def _spelled_pattern(letters: str) -> str:
     return r"[\s.\-]+".join(re.escape(c) for c in letters)
 
@@ -137,25 +133,25 @@ def span_needles(text: str, label: str) -> list[Needle]:
     out: list[Needle] = []
     if label in NUMERIC_ONLY:
         if any(c.isdigit() for c in text):
-            out.append(Needle(_literal(text), "span", label))
+            out.append(Needle(phrase(text), "span", label))
         return out
     if label == "PERSON":
         parts = [text[s:e] for s, e in person_name_parts(text, 0, len(text))]
         if len(parts) > 1:
-            out.append(Needle(_literal(text), "span", label, name_like=True))
+            out.append(Needle(phrase(text), "span", label, name_like=True))
         for part in parts or [text]:
             out.extend(name_part_needles(part, label))
         return out
     if label == "SPELLED_NAME":
         letters = spelled_letters(text)
-        out.append(Needle(_literal(text), "span", label))
+        out.append(Needle(phrase(text), "span", label))
         if len(letters) >= 2:
             out.append(Needle(re.escape(letters), "spelled", label, name_like=True))
             out.append(Needle(_spelled_pattern(letters), "spelled", label))
         return out
     if label == "CDCR_ID":
         key = cdcr_key(text)
-        out.append(Needle(_literal(text), "span", label))
+        out.append(Needle(phrase(text), "span", label))
         if len(key) >= 3:
             out.append(Needle(_id_pattern(key), "id", label))
         digits = re.sub(r"\D", "", key)
@@ -175,7 +171,7 @@ def span_needles(text: str, label: str) -> list[Needle]:
     ordinary = all(is_ordinary(w) for w in re.findall(r"[^\W\d_]+", text)) and any(
         c.isalpha() for c in text
     )
-    out.append(Needle(_literal(text), "span", label, name_like=ordinary, coarse=coarse))
+    out.append(Needle(phrase(text), "span", label, name_like=ordinary, coarse=coarse))
     return out
 
 
@@ -217,13 +213,13 @@ def cover_needles(metadata: dict) -> list[Needle]:
         if len(key) >= 3:
             out.append(Needle(_id_pattern(key), "cover", "CDCR_ID"))
     if metadata.get("institution"):
-        out.append(Needle(_literal(str(metadata["institution"])), "cover", "ORGANIZATION"))
+        out.append(Needle(phrase(str(metadata["institution"])), "cover", "ORGANIZATION"))
     location = str(metadata.get("location") or metadata.get("city") or "")
     city = location.split(",")[0].strip()
     if len(city) >= 3 and rule_subtype("LOCATION", city) not in ("STATE", "COUNTRY"):
         # The hearing's city ("Ione" of "Ione, California"), capitalised: where the
         # institution is, which with the date narrows the hearing down to one person.
-        out.append(Needle(_literal(city), "cover", "LOCATION", name_like=True))
+        out.append(Needle(phrase(city), "cover", "LOCATION", name_like=True))
     hearing = metadata.get("hearing_date")
     if hearing:
         try:
@@ -374,7 +370,7 @@ def possible_miss_needles(text: str, label: str) -> list[Needle]:
     text = text.strip()
     if len(text) < 2:
         return []
-    return [Needle(_literal(text), POSSIBLE_MISS, label)]
+    return [Needle(phrase(text), POSSIBLE_MISS, label)]
 
 
 def source_offset(position: int, replacements: Iterable) -> int:
@@ -406,7 +402,7 @@ def _allowed(output: str, allow: Iterable[str], protect: Iterable[str]):
     )
     if not multi:
         return words, lambda s, e: False
-    regex = re.compile("|".join(rf"(?<!\w){_literal(t)}(?!\w)" for t in multi), re.IGNORECASE)
+    regex = re.compile(rf"(?<!\w)(?:{phrases(multi)})(?!\w)", re.IGNORECASE)
     regions = [m.span() for m in regex.finditer(output)]
     starts = [r[0] for r in regions]
 

@@ -23,6 +23,7 @@ from django.core.management.base import BaseCommand
 from annotations.management.database import require_migrated_database
 from annotations.services.annotation import ensemble_build
 from engine.detectors.base import Document
+from engine.detectors.ensemble import freeze_loaded
 from engine.detectors.nlp import load_spacy
 
 
@@ -57,6 +58,7 @@ class Command(BaseCommand):
         ensemble.run(Document(hearing.text[:2000], hearing.metadata))  # warm-up
         nlp = load_spacy(settings.SPACY_MODEL)
         nlp("Warm-up sentence for Dr. Ann Lee in Fresno on May 1, 2020.")
+        freeze_loaded()  # as a worker does once its models are loaded (docs/speed.md)
 
         started, cpu = time.perf_counter(), time.process_time()
         result = ensemble.run(Document(hearing.text, hearing.metadata))

@@ -1,7 +1,8 @@
 """One explicit decision per candidate: span, possible miss or a named rule."""
 
+from engine.detectors.allow import AllowList
 from engine.detectors.base import Detection, Detector, Document
-from engine.detectors.clean import AllowList, clean
+from engine.detectors.clean import clean
 from engine.detectors.decisions import DROPPED, SPAN, Decision, trace
 from engine.detectors.ensemble import Ensemble
 from engine.detectors.patterns import PatternDetector

@@ -3,8 +3,9 @@ phrase holding such a name."""
 
 import pytest
 
+from engine.detectors.allow import AllowList
 from engine.detectors.base import Detection, Document
-from engine.detectors.clean import AllowList, clean
+from engine.detectors.clean import clean
 from engine.detectors.cover import CoverPageDetector
 from engine.detectors.ensemble import Ensemble
 from engine.detectors.given import given_names

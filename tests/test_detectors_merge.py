@@ -3,8 +3,10 @@
 import random
 from dataclasses import replace
 
+from engine.detectors.allow import AllowList
 from engine.detectors.base import Detection
-from engine.detectors.clean import AllowList, clean, trim
+from engine.detectors.clean import clean
+from engine.detectors.extent import trim
 from engine.detectors.merge import merge
 
 

@@ -3,8 +3,9 @@ made up; every rule is general (word frequency, gazetteers, shapes)."""
 
 import pytest
 
+from engine.detectors.allow import AllowList
 from engine.detectors.base import Detection
-from engine.detectors.clean import AllowList, clean
+from engine.detectors.clean import clean
 from engine.detectors.decisions import Decision
 from engine.detectors.not_names import person_shape_rule, sentence_start
 from engine.detectors.public import public_terms

@@ -3,9 +3,11 @@ the row that decides it and its outcome."""
 
 import pytest
 
+from engine.detectors.allow import AllowList
 from engine.detectors.base import Detection
-from engine.detectors.clean import AllowList, clean, trim
+from engine.detectors.clean import clean
 from engine.detectors.decisions import SOFT_RULES
+from engine.detectors.extent import trim
 from engine.detectors.features import Context, Features
 from engine.detectors.public import public_terms
 from engine.detectors.rules import KEEP, MAYBE_MISS, RULES, decide

@@ -1,8 +1,8 @@
 """The recall safety net: name-shaped words nobody covered, low score, own provenance,
 run after propagation."""
 
+from engine.detectors.allow import AllowList
 from engine.detectors.base import Detection, Document
-from engine.detectors.clean import AllowList
 from engine.detectors.cover import CoverPageDetector
 from engine.detectors.ensemble import Ensemble, stage_of
 from engine.detectors.patterns import PatternDetector

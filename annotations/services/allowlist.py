@@ -16,7 +16,7 @@ from django.db import transaction
 from annotations.models import AllowListTerm
 from anonreview import roles
 from anonreview.core.audit import audit_record
-from engine.detectors.clean import normalise_term
+from engine.detectors.allow import normalise_term
 from transcripts.models import Transcript
 
 S = Transcript.State

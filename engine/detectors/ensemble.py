@@ -24,8 +24,9 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
+from engine.detectors.allow import AllowList
 from engine.detectors.base import Detection, Detector, Document
-from engine.detectors.clean import AllowList, clean_members
+from engine.detectors.clean import clean_members
 from engine.detectors.decisions import DROPPED, POSSIBLE_MISS, SPAN, Decision
 from engine.detectors.given import given_names
 from engine.detectors.merge import MergedSpan, merge
@@ -229,18 +230,9 @@ class Ensemble:
             spans=[], members={d.name: bool(getattr(d, "second_opinion", False)) for d in detectors}
         )
         total = len(detectors) + 1
-        # The allow-list never hides a name this transcript gives: its cover
-        # page, speaker tags, spellings and honorifics protect their words here.
-        document.artifacts.setdefault(
-            "allow_list", self.allow.protecting(given_names(document.text, document.metadata))
-        )
-        for detector in detectors:
-            try:
-                detector.prepare(document)  # e.g. a head on the shared parse
-            except Exception:  # noqa: BLE001 - reported when the member runs (_run_one)
-                pass
-        # members → candidates → features and the decision table (clean) → merge, then
-        # each later stage (propagation, the safety net) on the merged spans before it
+        # each stage: its members prepare and run → their candidates are decided (clean:
+        # features and the decision table) → merge; the later stages (propagation, the
+        # safety net) read the merged spans of the stages before them
         n = 0
         found: dict[str, list[Detection]] = {}
         for detector in self._run_stage(first, document, result, found):
@@ -281,6 +273,11 @@ class Ensemble:
         """Run a stage's members, each member's raw finds into ``found`` (in the order
         they finish: the members run here in their order, then those run apart); yields
         each member as it finishes."""
+        for detector in members:
+            try:
+                detector.prepare(document)  # e.g. a head on the shared parse
+            except Exception:  # noqa: BLE001 - reported when the member runs (_detect)
+                pass
         apart = [d for d in members if self.parallel and d.runs_apart] if len(members) > 1 else []
         pending = []
         if apart:
@@ -321,7 +318,14 @@ class Ensemble:
         """Decide a stage's candidates, member by member (``clean``: the decision table);
         the decisions are also where the safety net and propagation read them."""
         started = time.perf_counter()
-        allow = document.artifacts.get("allow_list", self.allow)
+        # The allow-list never hides a name this transcript gives: its cover page, speaker
+        # tags, spellings and honorifics protect their words (propagation and the safety
+        # net read the same list).
+        allow = document.artifacts.get("allow_list")
+        if allow is None:
+            allow = document.artifacts["allow_list"] = self.allow.protecting(
+                given_names(document.text, document.metadata)
+            )
         for name, (kept, decided, error) in clean_members(document.text, found, allow).items():
             if error is not None:
                 logger.warning("detector %s failed: %s", name, error.__class__.__name__)

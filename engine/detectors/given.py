@@ -4,7 +4,7 @@ words spelled out letter by letter and the capitalised word after an honorific. 
 A corpus-wide allow-list must never hide one of these: "Good" or "Good morning" may be
 allow-listed, but neither hides anything in a hearing whose facilitator is Jonathon Good,
 nor does a phrase such as "Moreno was" in a hearing of Mr. Moreno
-(:func:`is_given_name_term`; :meth:`engine.detectors.clean.AllowList.protecting`), and the
+(:func:`is_given_name_term`; :meth:`engine.detectors.allow.AllowList.protecting`), and the
 leak check keeps reporting it (:func:`engine.pseudonymize.leaks.find_leaks`, ``protect``).
 """
 

@@ -26,8 +26,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from engine.detectors.allow import AllowList
 from engine.detectors.base import Detection
-from engine.detectors.clean import AllowList
 from engine.detectors.features import Context, Features
 from engine.detectors.public import public_terms
 

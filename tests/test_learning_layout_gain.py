@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 from engine.detectors.domain import SHIPPED_MODEL
 from engine.gold import GoldDoc
 from engine.learning import layout_gain
-from engine.learning.domain import read_training
+from engine.learning.domain import read_training, retrain_config
 from engine.learning.layout_gain import GainConfig
 
 TINY = GainConfig(
@@ -100,7 +100,7 @@ def test_a_document_in_two_sets_is_refused():
 
 
 def test_the_retraining_recipe_starts_from_the_models_head_with_every_label_it_knows():
-    config = layout_gain.retrain_config(
+    config = retrain_config(
         str(SHIPPED_MODEL), out_dir="/tmp/x", seed=2, max_epochs=3, max_seconds=10.0
     )
     record = read_training(SHIPPED_MODEL)

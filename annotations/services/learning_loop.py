@@ -126,37 +126,32 @@ def recipe_docs() -> tuple[list[GoldDoc], list[GoldDoc], list[GoldDoc]]:
 def domain_config(*, out_dir: str, seed: int, start_from: str | None = None):
     """The shipped model's recipe (its ``training.json``: batch size, epochs, time limit,
     ...), started from ``start_from`` (the active model's, else the shipped model's:
-    trained on our domain already): its head, on the base's frozen vectors, or its
-    fine-tuned ``tok2vec`` for a model of the older kind; then
-    ``settings.LEARNING_DOMAIN_OPTIONS`` (any ``DomainConfig`` field, e.g.
-    ``{"max_seconds": 300}``) over both."""
+    trained on our domain already), every label the gold holds
+    (``engine.learning.domain.retrain_config``); then ``settings.LEARNING_DOMAIN_OPTIONS``
+    (any ``DomainConfig`` field, e.g. ``{"max_seconds": 300}``) over both. Without a
+    readable shipped record, the options alone."""
     import dataclasses
 
     from django.conf import settings
 
     domain = _domain()
-    fields = {f.name for f in dataclasses.fields(domain.DomainConfig)}
-    recipe: dict = {}
-    try:
-        from engine.learning.domain import read_training
-
-        shipped = read_training(domain.shipped)
-        recipe = {k: v for k, v in (shipped.get("recipe") or {}).items() if k in fields}
-        recipe.pop("labels", None)  # every label the gold holds
-        start = start_from or domain.shipped
-        if recipe.get("frozen", False):
-            # the base's frozen ner vectors (what the shared parse computes); the head
-            # starts from the active model's (the shipped one's) where the labels match
-            recipe["head_from"] = start
-        else:  # a model of the older kind: its tok2vec, fine-tuned again
-            recipe["frozen"] = False
-            if Path(start, "tok2vec").is_dir():
-                recipe["base"] = start
-    except (OSError, ValueError, ImportError, AttributeError):
-        pass
     options = dict(getattr(settings, "LEARNING_DOMAIN_OPTIONS", {}) or {})
-    merged = {**recipe, **options, "out_dir": out_dir, "seed": seed}
-    return domain.DomainConfig(**{k: v for k, v in merged.items() if k in fields})
+    try:
+        from engine.learning.domain import retrain_config
+
+        return retrain_config(
+            domain.shipped,
+            out_dir=out_dir,
+            seed=seed,
+            start_from=start_from,
+            every_label=True,
+            config_class=domain.DomainConfig,
+            **options,
+        )
+    except (OSError, ValueError, ImportError, AttributeError):
+        fields = {f.name for f in dataclasses.fields(domain.DomainConfig)}
+        merged = {**options, "out_dir": out_dir, "seed": seed}
+        return domain.DomainConfig(**{k: v for k, v in merged.items() if k in fields})
 
 
 def domain_train(train: list[GoldDoc], dev: list[GoldDoc], *, config, progress):

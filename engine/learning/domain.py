@@ -538,3 +538,39 @@ def _write_atomically(nlp: Any, record: dict, out_dir: str) -> str:
 def read_training(model_dir: str | Path) -> dict:
     """The ``training.json`` of a model directory."""
     return json.loads((Path(model_dir) / TRAINING_JSON).read_text(encoding="utf-8"))
+
+
+def retrain_config(
+    model_dir: str | Path,
+    *,
+    out_dir: str,
+    seed: int,
+    start_from: str | Path | None = None,
+    every_label: bool = False,
+    config_class: type = DomainConfig,
+    **overrides,
+):
+    """The recipe a retraining uses (the loop's, ``bench_layout_gain``'s): ``model_dir``'s
+    ``training.json`` recipe (batch size, epochs, time limit, ...), started from
+    ``start_from`` (default ``model_dir``): its head on the base's frozen vectors, or, for
+    a model of the older kind, its fine-tuned ``tok2vec`` again; the labels ``model_dir``
+    knows (a head with other labels would start fresh), or with ``every_label`` every
+    label the gold holds; then ``overrides``. Fields ``config_class`` lacks are left out.
+    Raises ``OSError`` or ``ValueError`` when ``model_dir`` holds no readable record."""
+    import dataclasses
+
+    fields = {f.name for f in dataclasses.fields(config_class)}
+    record = read_training(model_dir)
+    recipe = {k: v for k, v in (record.get("recipe") or {}).items() if k in fields}
+    recipe.pop("labels", None)
+    if not every_label:
+        recipe["labels"] = tuple(record.get("labels") or ())
+    start = str(start_from or model_dir)
+    if recipe.get("frozen", False):
+        recipe["head_from"] = start
+    else:
+        recipe["frozen"] = False
+        if Path(start, "tok2vec").is_dir():
+            recipe["base"] = start
+    merged = {**recipe, **overrides, "out_dir": out_dir, "seed": seed}
+    return config_class(**{k: v for k, v in merged.items() if k in fields})

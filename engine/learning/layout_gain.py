@@ -6,8 +6,8 @@ transcripts of the same layout with other generator seeds stand for held-out app
 ones. The current model (``model_dir``, the shipped one by default) is scored on the test
 transcripts (``scoring.score_model``: its own whole-mention exact figures, what
 ``evaluate --model`` says), retrained the way a retraining of the loop is
-(``retrain_config``: the shipped recipe started from the current model's head; training
-on the approved transcripts but ``selection`` of them plus a sample of the recipe's
+(``domain.retrain_config``: the model's recipe started from its head; training on the
+approved transcripts but ``selection`` of them plus a sample of the recipe's
 generated hearings, so that it does not forget; the best epoch picked on the held-out
 approved ones plus one recipe selection hearing, never on the test set), and scored
 again. Each *variant* is one training data:
@@ -129,26 +129,6 @@ def check_disjoint(sets: dict[str, Sequence[GoldDoc]]) -> None:
                 seen[key] = name
 
 
-def retrain_config(model_dir: str, *, out_dir: str, seed: int, **overrides):
-    """The recipe a retraining of the loop uses: the model's ``training.json`` recipe,
-    its head as the start (frozen vectors), every label the model knows (a head with
-    other labels would start fresh), then ``overrides``."""
-    import dataclasses
-
-    from engine.learning.domain import DomainConfig, read_training
-
-    fields = {f.name for f in dataclasses.fields(DomainConfig)}
-    record = read_training(model_dir)
-    recipe = {k: v for k, v in (record.get("recipe") or {}).items() if k in fields}
-    recipe["labels"] = tuple(record.get("labels") or ())
-    if recipe.get("frozen", False):
-        recipe["head_from"] = str(model_dir)
-    elif Path(model_dir, "tok2vec").is_dir():
-        recipe["base"] = str(model_dir)
-    merged = {**recipe, **overrides, "out_dir": out_dir, "seed": seed}
-    return DomainConfig(**{k: v for k, v in merged.items() if k in fields})
-
-
 def variant_train(variant: str, data: SeedData) -> list[GoldDoc]:
     """The training documents of ``variant`` (see the module's docstring)."""
     if variant == "generated":
@@ -187,7 +167,7 @@ def score_documents(scorer, model_dir: str, docs: Sequence[GoldDoc]) -> dict:
 def default_trainer(train, selection, *, model_dir, out_dir, seed, config: GainConfig) -> dict:
     """Train with the loop's recipe; returns ``{"model_dir", "epochs", "best_epoch",
     "cpu_s", "head_started"}``."""
-    from engine.learning.domain import read_training, train_domain
+    from engine.learning.domain import read_training, retrain_config, train_domain
 
     cfg = retrain_config(
         model_dir,

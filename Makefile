@@ -92,7 +92,7 @@ run: demo static tesseract
 	  --after-workers $(WORKERS) & \
 	$(RUN_ENV) ANONREVIEW_WORKERS=$(WORKERS) \
 	  $(PY) manage.py run_workers --workers $(WORKERS) --interval 0.2 --preload-detectors & \
-	$(RUN_ENV) $(VENV)/bin/gunicorn anonreview.wsgi:application --bind $(HOST):$(PORT) \
+	$(RUN_ENV) $(VENV)/bin/gunicorn anonreview.wsgi:application --preload --bind $(HOST):$(PORT) \
 	  --workers $(WEB_WORKERS) --access-logfile - --access-logformat $(ACCESS_LOG)
 
 worker: install secret tesseract

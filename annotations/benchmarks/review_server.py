@@ -19,6 +19,7 @@ from annotations.models import Entity, Span
 from annotations.selectors import review_windows
 from annotations.services.review import word_step
 from anonreview import roles
+from engine.pseudonymize.word_lists import load_word_lists
 from transcripts.models import Transcript, Utterance
 
 
@@ -45,7 +46,9 @@ def measure_lead_pages(*, transcript: Transcript, user, repeat: int) -> dict:
         sizes[name] = len(response.content)
 
     # the annotator's Submit as they wait for it: the release rule and the leak check over
-    # the whole transcript (its findings listed, or the transcript submitted)
+    # the whole transcript (its findings listed, or the transcript submitted), in a process
+    # that loaded the word lists at start as the web server does (anonreview/wsgi.py)
+    load_word_lists()
     annotator = bench_client()
     annotator.force_login(user)
     submit_url = reverse("annotations:submit", args=[transcript.pk])

@@ -290,9 +290,17 @@ def measure_review_actions(*, transcript: Transcript, user, repeat: int) -> dict
 
     timed("merge", "post", merge_args)
 
+    # split reads the groups from the other end: on a transcript with few PERSON groups the
+    # merges above may have taken the first ones
+    later_groups = iter(
+        Entity.objects.filter(transcript=transcript, label="PERSON", spans__isnull=False)
+        .distinct()
+        .order_by("-id")
+    )
+
     def split_args():
         while True:
-            entity = next(person_groups)
+            entity = next(later_groups)
             members = list(entity.spans.all()[:2])
             if len(members) > 1:
                 return action("split"), {
@@ -303,9 +311,15 @@ def measure_review_actions(*, transcript: Transcript, user, repeat: int) -> dict
 
     timed("split", "post", split_args)
 
+    undecided_groups = iter(
+        Entity.objects.filter(transcript=transcript, spans__status="suggested")
+        .distinct()
+        .order_by("-id")
+    )
+
     def accept_group_args():
         while True:
-            entity = next(person_groups)
+            entity = next(undecided_groups)  # a group of any label with undecided spans
             if entity.spans.filter(status="suggested").exists():
                 return action("accept_all"), {"entity": entity.ref, "confirm": "yes",
                                               "loaded": loaded}  # fmt: skip

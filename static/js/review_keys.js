@@ -29,9 +29,13 @@
     const out = [];
     const re = /[\p{L}\p{N}][\p{L}\p{N}'’.\-]*/gu;
     let m;
+    let at = 0; // code points before m.index (the server's offsets), counted as we go
+    let last = 0;
     while ((m = re.exec(text))) {
+      at += panes.cpLength(text.slice(last, m.index));
+      last = m.index;
       const w = m[0].replace(/[.'’\-]+$/, "");
-      out.push([base + m.index, base + m.index + w.length]);
+      out.push([base + at, base + at + panes.cpLength(w)]);
     }
     return out;
   }
@@ -49,7 +53,7 @@
       let i;
       if (m) {
         const start = Number(m.dataset.start);
-        const end = start + m.textContent.length;
+        const end = start + panes.cpLength(m.textContent);
         i = dir > 0 ? words.findIndex((w) => w[0] >= end) : words.map((w) => w[1] <= start).lastIndexOf(true);
       } else i = 0;
       if (i < 0 || !words.length) return toast("No word " + (dir > 0 ? "after" : "before") + " this one on its line.", "info");

@@ -207,11 +207,30 @@
     if (pop) pop.hidden = true;
     pendingAdd = null;
   }
+  // Offsets are the server's: code points (Python's). The DOM counts UTF-16 units, in
+  // which a character beyond the Basic Multilingual Plane (an emoji of a text message read
+  // into the record) is two: counted as the DOM counts, every add after it on its line
+  // landed one character early.
+  function cpLength(s) {
+    let n = 0;
+    for (const _ of s) n++;
+    return n;
+  }
+  function utf16Index(s, cp) {
+    let i = 0;
+    let n = 0;
+    for (const ch of s) {
+      if (n >= cp) break;
+      i += ch.length;
+      n++;
+    }
+    return i;
+  }
   function offsetIn(container, node, offset) {
     const r = document.createRange();
     r.selectNodeContents(container);
     r.setEnd(node, offset);
-    return r.toString().length;
+    return cpLength(r.toString());
   }
   function utOf(node) {
     const el = node.nodeType === 1 ? node : node.parentElement;
@@ -249,13 +268,14 @@
     let node;
     let begun = false;
     while ((node = walker.nextNode())) {
-      const len = node.textContent.length;
+      const data = node.textContent;
+      const len = cpLength(data);
       if (!begun && start <= pos + len) {
-        range.setStart(node, start - pos);
+        range.setStart(node, utf16Index(data, start - pos));
         begun = true;
       }
       if (begun && end <= pos + len) {
-        range.setEnd(node, end - pos);
+        range.setEnd(node, utf16Index(data, end - pos));
         break;
       }
       pos += len;
@@ -308,6 +328,7 @@
     hidePopover: hidePopover,
     addSelection: addSelection,
     selectOffsets: selectOffsets,
+    cpLength: cpLength,
     init: (o) => {
       opts.canEdit = o.canEdit;
       onAdd = o.onAdd;

@@ -94,6 +94,33 @@ def test_search_finds_an_unmarked_word_in_an_unloaded_window_and_a_key_adds_it_t
     assert page.evaluate("() => getSelection().toString()") == "Kestrelmoor"
 
 
+def drag_and_add_location(page, phrase: str) -> Span:
+    """Drag the mouse over the last occurrence of ``phrase`` on the second line, as a
+    reader would, and add it as LOCATION with its key; the span added."""
+    box = page.evaluate(
+        """(phrase) => {
+        const walker = document.createTreeWalker(document.querySelector('#uo-1 .ut'), NodeFilter.SHOW_TEXT);
+        let node, last = null;
+        while ((node = walker.nextNode())) if (node.data.includes(phrase)) last = node;
+        const i = last.data.lastIndexOf(phrase);
+        const n = phrase.length;
+        const a = document.createRange(); a.setStart(last, i); a.setEnd(last, i + 1);
+        const b = document.createRange(); b.setStart(last, i + n - 1); b.setEnd(last, i + n);
+        const ra = a.getBoundingClientRect(); const rb = b.getBoundingClientRect();
+        return {x1: ra.left + 1, y: ra.top + ra.height / 2, x2: rb.right - 1};
+    }""",
+        phrase,
+    )
+    page.mouse.move(box["x1"], box["y"])
+    page.mouse.down()
+    page.mouse.move(box["x2"], box["y"], steps=5)
+    page.mouse.up()
+    page.wait_for_selector("#add-popover:not([hidden])")
+    page.keyboard.press("5")  # LOCATION
+    idle(page)
+    return Span.objects.get(status=Span.Status.ADDED)
+
+
 def test_an_add_from_a_selection_of_the_second_occurrence_lands_on_it(
     login_page, live_server, annotator
 ):
@@ -103,27 +130,7 @@ def test_an_add_from_a_selection_of_the_second_occurrence_lands_on_it(
     second = text.index("Cole Bay", first + 1)
     make_suggestion(transcript, first, first + 8, "LOCATION")
     page = open_review(login_page(annotator), live_server, transcript, auto_advance=False)
-    # drag the mouse over the second "Cole Bay" as a reader would
-    box = page.evaluate(
-        """() => {
-        const walker = document.createTreeWalker(document.querySelector('#uo-1 .ut'), NodeFilter.SHOW_TEXT);
-        let node, last = null;
-        while ((node = walker.nextNode())) if (node.data.includes('Cole Bay')) last = node;
-        const i = last.data.lastIndexOf('Cole Bay');
-        const a = document.createRange(); a.setStart(last, i); a.setEnd(last, i + 1);
-        const b = document.createRange(); b.setStart(last, i + 7); b.setEnd(last, i + 8);
-        const ra = a.getBoundingClientRect(); const rb = b.getBoundingClientRect();
-        return {x1: ra.left + 1, y: ra.top + ra.height / 2, x2: rb.right - 1};
-    }"""
-    )
-    page.mouse.move(box["x1"], box["y"])
-    page.mouse.down()
-    page.mouse.move(box["x2"], box["y"], steps=5)
-    page.mouse.up()
-    page.wait_for_selector("#add-popover:not([hidden])")
-    page.keyboard.press("5")  # LOCATION
-    idle(page)
-    added = Span.objects.get(transcript=transcript, status=Span.Status.ADDED)
+    added = drag_and_add_location(page, "Cole Bay")
     assert (added.start, added.end) == (second, second + len("Cole Bay"))
     page.wait_for_selector(f'#s-{added.pk}[data-start="{second}"]')
 
@@ -134,28 +141,10 @@ def test_an_add_after_emoji_on_its_line_lands_on_the_selected_word(
     # the server counts code points, the page UTF-16 units: an emoji is one and two. Six
     # emoji moved an add six characters on (the server snaps to words: "Ord", not "Ely").
     said = "WITNESS: " + "\U0001f602" * 6 + " Ely to Ord and Rye."
-    text = "\n".join(["Q: Where did the message say?", said])
-    transcript = make_transcript(text, assignees=[annotator])
-    start = text.index("Ely")
-    page = open_review(login_page(annotator), live_server, transcript, auto_advance=False)
-    box = page.evaluate(
-        """() => {
-        const walker = document.createTreeWalker(document.querySelector('#uo-1 .ut'), NodeFilter.SHOW_TEXT);
-        let node, last = null;
-        while ((node = walker.nextNode())) if (node.data.includes('Ely')) last = node;
-        const i = last.data.indexOf('Ely');
-        const a = document.createRange(); a.setStart(last, i); a.setEnd(last, i + 1);
-        const b = document.createRange(); b.setStart(last, i + 2); b.setEnd(last, i + 3);
-        const ra = a.getBoundingClientRect(); const rb = b.getBoundingClientRect();
-        return {x1: ra.left + 1, y: ra.top + ra.height / 2, x2: rb.right - 1};
-    }"""
+    transcript = make_transcript(
+        "\n".join(["Q: What did the message say?", said]), assignees=[annotator]
     )
-    page.mouse.move(box["x1"], box["y"])
-    page.mouse.down()
-    page.mouse.move(box["x2"], box["y"], steps=5)
-    page.mouse.up()
-    page.wait_for_selector("#add-popover:not([hidden])")
-    page.keyboard.press("5")  # LOCATION
-    idle(page)
-    added = Span.objects.get(transcript=transcript, status=Span.Status.ADDED)
+    start = transcript.text.index("Ely")
+    page = open_review(login_page(annotator), live_server, transcript, auto_advance=False)
+    added = drag_and_add_location(page, "Ely")
     assert (added.start, added.end) == (start, start + len("Ely"))

@@ -73,6 +73,7 @@ class SessionPlan:
     relabel: dict[int, str] = field(default_factory=dict)  # span id → gold label
     grow_left: set[int] = field(default_factory=set)  # span ids cut short by their first word
     missed: list[tuple[int, int, str]] = field(default_factory=list)  # gold extents to add
+    texts: dict[int, str] = field(default_factory=dict)  # span id → its words and labels
 
 
 def build_session_transcript(
@@ -141,12 +142,16 @@ def build_session_transcript(
     for span in places_lo[:2]:  # two mentions under the wrong label
         plan.relabel[span.pk] = span.label
         span.label = "ORGANIZATION" if span.label == "LOCATION" else "LOCATION"
+        plan.texts[span.pk] = (
+            f"“{text[span.start : span.end]}” {span.label} → {plan.relabel[span.pk]}"
+        )
         span.save(update_fields=["label"])
     rest = [s for s in places_lo[2:] if " " in text[s.start : s.end].strip()]
     if rest:  # one cut short by its first word
         span = rest[0]
         space = text.index(" ", span.start)
         plan.grow_left.add(span.pk)
+        plan.texts[span.pk] = f"“{text[space + 1 : span.end]}” → “{text[span.start : span.end]}”"
         span.start = space + 1
         span.save(update_fields=["start"])
     missable = [s for s in unique if s.label in ("AGE", "DATE") and s.pk not in plan.relabel]
@@ -164,9 +169,13 @@ class Inputs:
 
     def __init__(self):
         self.items: list[tuple[str, bool]] = []  # (kind, forced)
+        self.forced_for: list[str] = []  # what each forced input was for
+        self.not_a_leak: list[str] = []  # the leak list's places answered "not a leak"
 
-    def add(self, kind: str, *, forced: bool) -> None:
+    def add(self, kind: str, *, forced: bool, what: str = "") -> None:
         self.items.append((kind, forced))
+        if forced:
+            self.forced_for.append(f"{kind}: {what}" if what else kind)
 
     def human_seconds(self) -> float:
         total, device = 0.0, None
@@ -288,14 +297,17 @@ def _bring_into_view(page, window: int, line: int) -> None:
     _review_idle(page)
 
 
-def _fix_pass(page, fixes: list[tuple], inputs: Inputs, done: set[str] = frozenset()) -> None:
+def _fix_pass(
+    page, fixes: list[tuple], inputs: Inputs, done: set[str] = frozenset(), texts=None
+) -> None:
     for kind, target, key, window, line in fixes:
         if kind == "relabel" and str(target) in done:
             continue
         _bring_into_view(page, window, line)
         if kind in ("relabel", "grow"):
             page.click(f"#s-{target}")
-            inputs.add("click", forced=True)  # only focuses it
+            what = (texts or {}).get(target, "")
+            inputs.add("click", forced=True, what=f"focus to {kind} {what}")  # decides nothing
             page.keyboard.press(key)
             inputs.add("key", forced=False)
             _review_idle(page)
@@ -335,29 +347,50 @@ def _release_errors(transcript: Transcript, plan: SessionPlan) -> tuple[int, int
     return leaks, over
 
 
-def _leak_pass(page, plan: SessionPlan, inputs, rounds: int = 20) -> None:
+def _leak_pass(page, plan: SessionPlan, inputs, rounds: int = 40) -> None:
     """Submit's leak list, as the oracle answers it: a listed place that no gold mention
     covers is no identifier there (a participant's surname that is an ordinary word in a
     programme's name: "Small Engine Repair") — "Not a leak here" with the first reason
-    (ordinary word), one click, a decision; then Submit again, a forced click."""
+    (ordinary word), one click, a decision; "Not a leak at all N places" instead when no
+    identical finding is gold (one click for them all). Each decision swaps the list in
+    place; once it holds no such place, Submit again: a forced click."""
+    gold = [(s, e) for s, e, _label in plan.gold]
+
+    def is_gold(start: int, end: int) -> bool:
+        return any(s < end and start < e for s, e in gold)
+
+    answered = False
     for _ in range(rounds):
-        forms = page.locator("form.not-a-leak")
-        if not forms.count():
-            return
-        for i in range(forms.count()):
-            form = forms.nth(i)
-            start = int(form.locator("input[name=start]").get_attribute("value"))
-            end = int(form.locator("input[name=end]").get_attribute("value"))
-            if not any(s < end and start < e for s, e, _label in plan.gold):
-                break
-        else:
-            return  # only real misses left: the oracle's own mistake, shown by the release check
-        form.locator("button[type=submit]").click()
+        rows = page.evaluate(
+            """() => Array.from(document.querySelectorAll('#leak-report tr.leak')).map(r => {
+              const f = r.querySelector('form.not-a-leak'); const c = r.querySelector('code');
+              return [c ? c.textContent : '', r.dataset.kind || '',
+                f ? Number(f.querySelector('input[name=start]').value) : -1,
+                f ? Number(f.querySelector('input[name=end]').value) : -1,
+                !!(f && f.querySelector('button[value=all]'))]; })"""
+        )
+        choice = next((r for r in rows if r[2] >= 0 and not is_gold(r[2], r[3])), None)
+        if choice is None:
+            break
+        text, kind, start, end, has_all = choice
+        same = [r for r in rows if r[0] == text and r[1] == kind and r[2] >= 0]
+        scope = "all" if has_all and not any(is_gold(r[2], r[3]) for r in same) else "one"
+        form = page.locator(f"form.not-a-leak:has(input[name=start][value='{start}'])").first
+        form.locator(f"button[value={scope}]").click()
         inputs.add("click", forced=False)
-        page.wait_for_load_state()
+        inputs.not_a_leak.append(f"{text} ({kind}, {scope}{'' if scope == 'one' else len(same)})")
+        page.wait_for_function(  # the list swapped in place without that place
+            "(s) => !document.querySelector(`#leak-report input[name=start][value='${s}']`)",
+            arg=start, timeout=120_000,
+        )  # fmt: skip
+        _review_idle(page)
+        answered = True
+    if answered and page.query_selector("#submit-review"):
         page.click("#submit-review")
-        inputs.add("click-resubmit", forced=True)
+        inputs.add("click-resubmit", forced=True, what="Submit after the leak list")
         page.wait_for_load_state()
+        if page.query_selector("#leak-report form.not-a-leak"):
+            _leak_pass(page, plan, inputs, rounds)
 
 
 def run_oracle(page, base: str, transcript_id: int, plan: SessionPlan, fixes, inputs) -> float:
@@ -366,7 +399,7 @@ def run_oracle(page, base: str, transcript_id: int, plan: SessionPlan, fixes, in
     fixes are planned before: ``plan_fixes``)."""
 
     def on_dialog(dialog):
-        inputs.add("click-confirm", forced=True)
+        inputs.add("click-confirm", forced=True, what=dialog.message[:80])
         dialog.accept()
 
     page.on("dialog", on_dialog)
@@ -377,7 +410,7 @@ def run_oracle(page, base: str, transcript_id: int, plan: SessionPlan, fixes, in
         started = time.perf_counter()
         done = _forms_pass(page, plan, inputs)
         _wait_ready(page, "#review")
-        _fix_pass(page, fixes, inputs, done)
+        _fix_pass(page, fixes, inputs, done, plan.texts)
         page.wait_for_selector("#submit-button", timeout=120_000)
         page.click("#submit-button")
         inputs.add("click", forced=False)
@@ -429,6 +462,8 @@ def run_session_bench(
             "suggestions": suggestions,
             "inputs": len(inputs.items),
             "forced": forced,
+            "forced_for": inputs.forced_for,
+            "not_a_leak": inputs.not_a_leak,
             "decisions": len(inputs.items) - forced,
             "by_kind": inputs.by_kind(),
             "machine_errors": {

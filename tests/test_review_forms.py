@@ -209,6 +209,37 @@ def test_without_a_dissent_the_table_proposes_the_move_reviewers_make_most(ft, a
     assert all(not f.alternative for f in table["PERSON"])
 
 
+def test_without_a_dissent_a_place_or_body_form_gets_the_label_its_words_read(annotator):
+    """A county proposed as a body and a hotel as a place, each by one voice: the table
+    proposes what a rule reads in the words where they stand, before the habits."""
+    from annotations.selectors.forms import form_alternatives
+
+    text = "\n".join(
+        [
+            "MR. PARK: Is that in the county?",
+            "WITNESS: Yes. Ardenne County.",
+            "WITNESS: At the Gioberti Tavern, and later in the bar of the Westin.",
+            "WITNESS: We drove up to Velmont to see my aunt.",
+        ]
+    )
+    t = make_transcript(text, assignees=[annotator])
+    for words, label in (("Ardenne County", "ORGANIZATION"), ("Westin", "LOCATION"),
+                         ("Gioberti Tavern", "ORGANIZATION"), ("Velmont", "LOCATION")):  # fmt: skip
+        start = text.index(words)
+        Span.objects.create(transcript=t, start=start, end=start + len(words), label=label)
+    table = review_form_table(transcript=t)
+    form_alternatives(transcript=t, table=table)
+    forms = {f.form: f for forms in table.values() for f in forms}
+    assert forms["Ardenne County"].alternative == "LOCATION"
+    assert forms["Ardenne County"].alternative_why == (
+        "a rule reads LOCATION in the words of 1 of its 1 mention"
+    )
+    assert not forms["Ardenne County"].alternative_habit
+    assert forms["Westin"].alternative == "ORGANIZATION"
+    # the rules read the label it has: nothing to propose
+    assert not forms["Gioberti Tavern"].alternative and not forms["Velmont"].alternative
+
+
 def test_every_occurrence_is_loaded_when_a_row_is_opened_not_with_the_table(client, annotator, ft):
     client.force_login(annotator)
     page = reverse("annotations:review-forms", args=[ft.pk])

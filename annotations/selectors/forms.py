@@ -13,6 +13,7 @@ from annotations.models import Span
 from annotations.selectors.rows import SpanRow, review_span_rows
 from annotations.services.review.bulk import normalize_form
 from anonreview.core.models import AuditEvent
+from engine.detectors.rule_labels import PLACE_AND_BODY, rule_labels
 from engine.labels import LABELS
 from transcripts.models import Transcript
 
@@ -28,6 +29,8 @@ class Occurrence:
     text: str
     after: str
     version: int = 0  # the span's version: a decision on this occurrence alone posts it
+    start: int = -1  # the span's characters in ``Transcript.text``
+    end: int = -1
 
 
 @dataclass
@@ -126,6 +129,8 @@ def review_form_table(*, transcript: Transcript, rows: list[SpanRow] | None = No
                 text=row.text,
                 after=after,
                 version=row.version,
+                start=row.start,
+                end=row.end,
             )  # fmt: skip
         )
         counts = spellings.setdefault(key, {})
@@ -184,8 +189,11 @@ def form_alternatives(*, transcript: Transcript, table: dict) -> None:
     """Give each form with undecided mentions the label it may have instead: the label
     another detector proposed for its mentions (the ensemble keeps a dissenting
     detector's label in the provenance), else the move reviewers made most often from
-    its label (``relabel_habits``). The table then offers that relabel as one input.
-    Two queries: the undecided spans' provenance and the habits."""
+    its label (``relabel_habits``). A place or body form without dissent gets the label a
+    hand-written rule reads in its mentions' words where they stand (``rule_labels``:
+    ``Yes. St. Lucie County.`` a county, ``the Westin`` a hotel) before the habits. The
+    table then offers that relabel as one input. Two queries: the undecided spans'
+    provenance and the habits."""
     dissent: dict[int, Counter] = {}
     for span_id, provenance in Span.objects.filter(
         transcript=transcript, status=Span.Status.SUGGESTED
@@ -198,6 +206,18 @@ def form_alternatives(*, transcript: Transcript, table: dict) -> None:
         if labels:
             dissent[span_id] = labels
     habits = relabel_habits()
+    by_rule = rule_labels(
+        transcript.text,
+        [
+            (o.start, o.end)
+            for label, forms in table.items()
+            if label in PLACE_AND_BODY
+            for form in forms
+            if form.open and not any(o.span_id in dissent for o in form.occurrences)
+            for o in form.occurrences
+            if o.status == Span.Status.SUGGESTED and o.start >= 0
+        ],
+    )
     for label, forms in table.items():
         for form in forms:
             if not form.open:
@@ -206,6 +226,11 @@ def form_alternatives(*, transcript: Transcript, table: dict) -> None:
             for o in form.occurrences:
                 votes.update(dissent.get(o.span_id, Counter()))
             votes.pop(label, None)
+            # what the rules read in its mentions, when most readings are another label
+            read = Counter(
+                by_rule[o.start, o.end] for o in form.occurrences if (o.start, o.end) in by_rule
+            )
+            reading = read.most_common(1)[0] if read else (label, 0)
             if votes:
                 form.alternative = votes.most_common(1)[0][0]
                 n = sum(
@@ -213,6 +238,12 @@ def form_alternatives(*, transcript: Transcript, table: dict) -> None:
                 )
                 form.alternative_why = (
                     f"a detector proposed {form.alternative} for {n} of its "
+                    f"{form.count} mention{'s' if form.count != 1 else ''}"
+                )
+            elif reading[0] != label:
+                form.alternative, n = reading
+                form.alternative_why = (
+                    f"a rule reads {form.alternative} in the words of {n} of its "
                     f"{form.count} mention{'s' if form.count != 1 else ''}"
                 )
             elif label in habits:

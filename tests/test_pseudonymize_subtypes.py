@@ -20,6 +20,9 @@ from engine.pseudonymize.subtypes import SUBTYPES, rule_subtype, subtype_of
         ("ORGANIZATION", "Kaiser Hospital", "HOSPITAL"),
         ("ORGANIZATION", "Lincoln High School", "SCHOOL"),
         ("ORGANIZATION", "Acme Trucking Inc.", "COMPANY"),
+        ("ORGANIZATION", "State Farm Insurance", "COMPANY"),
+        ("ORGANIZATION", "Liberty Mutual", "COMPANY"),
+        ("ORGANIZATION", "Delgado Roofing", "COMPANY"),
         ("ORGANIZATION", "Board of Parole Hearings", "ORGANIZATION"),
         ("ORGANIZATION", "the Department of Corrections and Rehabilitation", "ORGANIZATION"),
         ("NRP", "Buddhist", "RELIGION"),
@@ -35,6 +38,14 @@ def test_undecided_mentions_fall_back_to_the_generic_subtype_without_a_classifie
     assert rule_subtype("LOCATION", "the yard") is None
     assert subtype_of("LOCATION", "the yard") == "LOCATION"
     assert subtype_of("PERSON", "Quill") is None
+
+
+def test_a_place_the_classifier_calls_a_county_without_being_one_is_a_town():
+    def county(label, mention, candidates):
+        return "COUNTY"
+
+    assert subtype_of("LOCATION", "Riverbend", classifier=county) == "CITY"
+    assert subtype_of("LOCATION", "Kern County", classifier=county) == "COUNTY"  # the rules
 
 
 def test_a_failing_classifier_does_not_stop_pseudonymization():

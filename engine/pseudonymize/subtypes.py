@@ -61,6 +61,8 @@ ORGANIZATION_RULES: tuple[tuple[str, str], ...] = (
         "COMPANY",
         r"\b(inc|llc|ltd|corp|corporation|company|co|restaurant|store|market|motors|"
         r"bank|foods|services|construction|trucking|shop|cafe|grill|hotel|motel|walmart|"
+        r"insurance|insurers?|assurance|mutual|indemnity|underwriters|casualty|roofing|"
+        r"plumbing|landscaping|logistics|holdings|enterprises|industries|"
         r"mcdonald'?s|target|costco|safeway|home depot)\b",
     ),
     (
@@ -246,6 +248,11 @@ def subtype_of(label: str, text: str, *, classifier: Classifier | None = None) -
             guess = classifier(label, text, SUBTYPES[label])
         except Exception:  # a broken optional model must not stop pseudonymization
             guess = None
+        if guess == "COUNTY" and label == "LOCATION":
+            # a county is named as one ("Kern County") or is in the gazetteer, which the
+            # rules read first: the encoder's COUNTY for another place name is a town's
+            # (it gave COUNTY for "Riverbend")
+            return "CITY"
         if guess in SUBTYPES[label]:
             return guess
     return DEFAULT_SUBTYPE[label]

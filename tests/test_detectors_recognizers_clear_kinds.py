@@ -97,3 +97,26 @@ def test_a_first_name_alone_is_a_signature_only_where_a_message_is_spoken_of():
     text = "Q. Who drove?\nA. Brandon.\nQ. How is the letter signed?\nA. Brandon."
     found = [(f.start, text[f.start : f.end]) for f in find_hearing_entities(text)]
     assert found == [(text.rindex("Brandon"), "Brandon")]
+
+
+def test_a_function_word_surname_after_a_given_name_stays_a_span_through_the_table():
+    """``Helen An``, ``Marcus To``: the name-shape rule's find keeps its last part, a
+    function word that is no role word there (the decision table's part rows)."""
+    from engine.detectors.base import Document
+    from engine.detectors.ensemble import Ensemble
+    from engine.detectors.patterns import PatternDetector
+
+    ensemble = Ensemble([PatternDetector()])
+    seen = set()
+    for family, seed in CASES:
+        gold, hard = document(family, seed)
+        text = gold.text
+        kept = [(s.start, s.end) for s in ensemble.run(Document(text)).spans if s.label == "PERSON"]
+        for start, end in hard["function_word_surname"]:
+            words = [
+                (m.start() + start, m.end() + start) for m in re.finditer(r"\S+", text[start:end])
+            ]
+            seen.add(text[words[-1][0] : words[-1][1]])
+            for a, b in words:
+                assert any(s <= a and b <= e for s, e in kept), (family, text[start:end])
+    assert seen & {"An", "To"}, seen  # the role-word surnames are among them

@@ -177,6 +177,16 @@ CASES = [
         "Tahoe Quill",
     ),
     ("name-part", "we met Calvin Quill there", "Quill", "PERSON", COVER, (), "Calvin Quill"),
+    # a function word the name-shape rule read as a surname after a given name
+    (
+        "name-part",
+        "A: Helen An from the council",
+        "An",
+        "PERSON",
+        ("presidio", "NameShapeRecognizer"),
+        (),
+        "Helen An",
+    ),
     (
         "allow-list",
         "he works at Acme today",

@@ -429,6 +429,21 @@ class Features:
         )
 
     @fact
+    def surname_after_given_name(self) -> bool:
+        """A function word that the name-shape rule read as the last part of a name after
+        a given name (``Helen An``, ``Li To``: ``name_shapes``' given-function-surname, an
+        East Asian name whole): there ``An`` and ``To`` are no role words."""
+        m = self.member
+        return (
+            self.whole is not None
+            and m.explanation
+            in {"NameShapeRecognizer", "given-function-surname", "east-asian-name"}
+            and self.d.end == m.end
+            and self.d.start > m.start
+            and self.value.lower() not in TITLES
+        )
+
+    @fact
     def shape_rule(self) -> str | None:
         """Why a statistical model's one-word PERSON find is no name where it stands
         (``not_names.person_shape_rule``: ``sentence-start-word``, ``determiner-before``,

@@ -301,8 +301,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "part-title-or-role",
         DROP,
-        lambda f: f.title_or_role and not f.surname_after_honorific,
-        "a role word (Mr. Chief Justice); Ms. Cross keeps her surname",
+        lambda f: f.title_or_role and not (f.surname_after_honorific or f.surname_after_given_name),
+        "a role word (Mr. Chief Justice); Ms. Cross and Helen An keep their surnames",
         part=True,
         rule="title-or-role",
     ),

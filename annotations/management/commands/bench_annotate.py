@@ -9,11 +9,15 @@ JSON: ``{"words", "ensemble_s", "spacy_sm_s", "ratio", "peak_rss_mb", "spans"}``
 member detects), ``stage_s`` (seconds of the decision table, second opinions and merge),
 ``threads`` and ``load_avg``. ``peak_rss_mb`` is the process's peak after the
 ensemble run, before the reference spaCy pass (whose full parse no worker makes).
+``--repeat N`` times N pairs, each an ensemble run then a spaCy pass: ``ratio`` and the
+seconds are then the medians, ``ratios`` every pair's (on 2 shared cores one pair's ratio
+moved by 0.1-0.3 from run to run; a median of pairs taken seconds apart moves less).
 """
 
 import json
 import os
 import resource
+import statistics
 import sys
 import time
 
@@ -43,9 +47,12 @@ class Command(BaseCommand):
             default="",
             help="comma-separated detector names (default: all configured)",
         )
+        parser.add_argument(
+            "--repeat", type=int, default=1, help="pairs of runs; the median is reported"
+        )
         parser.add_argument("--json", action="store_true", dest="as_json")
 
-    def handle(self, *args, words, seed, detectors, as_json: bool, **options):
+    def handle(self, *args, words, seed, detectors, repeat, as_json: bool, **options):
         require_migrated_database()
         from engine.synthetic.generator import generate_hearing
 
@@ -60,26 +67,35 @@ class Command(BaseCommand):
         nlp("Warm-up sentence for Dr. Ann Lee in Fresno on May 1, 2020.")
         freeze_loaded()  # as a worker does once its models are loaded (docs/speed.md)
 
-        started, cpu = time.perf_counter(), time.process_time()
-        result = ensemble.run(Document(hearing.text, hearing.metadata))
-        ensemble_s = time.perf_counter() - started
-        ensemble_cpu = time.process_time() - cpu
-        ensemble_rss = peak_rss_mb()  # before the reference pass, which is no worker's
+        pairs = []
+        ensemble_rss = 0.0
+        for _ in range(max(1, repeat)):
+            started, cpu = time.perf_counter(), time.process_time()
+            result = ensemble.run(Document(hearing.text, hearing.metadata))
+            ensemble_s = time.perf_counter() - started
+            ensemble_cpu = time.process_time() - cpu
+            ensemble_rss = ensemble_rss or peak_rss_mb()  # before any reference pass
 
-        started, cpu = time.perf_counter(), time.process_time()
-        nlp(hearing.text)
-        spacy_s = time.perf_counter() - started
-        spacy_cpu = time.process_time() - cpu
+            started, cpu = time.perf_counter(), time.process_time()
+            nlp(hearing.text)
+            pairs.append(
+                (ensemble_s, time.perf_counter() - started, ensemble_cpu, time.process_time() - cpu)
+            )
+        ensemble_s, spacy_s, ensemble_cpu, spacy_cpu = (
+            statistics.median(p[k] for p in pairs) for k in range(4)
+        )
+        ratios = [round(e / r, 3) for e, r, _, _ in pairs if r]
 
         report = {
             "words": len(hearing.text.split()),
             "ensemble_s": round(ensemble_s, 3),
             "spacy_sm_s": round(spacy_s, 3),
-            "ratio": round(ensemble_s / spacy_s, 3) if spacy_s else None,
+            "ratio": round(statistics.median(ratios), 3) if ratios else None,
             "peak_rss_mb": ensemble_rss,
             "spans": len(result.spans),
             # Beyond DESIGN.md's keys: CPU seconds (less sensitive to other processes),
             # per-detector seconds, the model threads and the load while measuring.
+            "ratios": ratios,
             "ensemble_cpu_s": round(ensemble_cpu, 3),
             "spacy_sm_cpu_s": round(spacy_cpu, 3),
             "detector_s": result.seconds,

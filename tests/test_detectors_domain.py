@@ -1,5 +1,7 @@
 """The domain member's place in the vote: agreed finds vote, lone finds are possible misses."""
 
+import re
+
 import pytest
 
 from engine.detectors.base import Detection, Detector, Document
@@ -188,3 +190,47 @@ def test_a_lone_given_name_before_an_english_word_stays_a_possible_miss():
     assert decided and decided[0].outcome == POSSIBLE_MISS
     spans = [s for s in result.spans if s.start == colton]
     assert not spans or spans[0].detectors == ["safety_net"]
+
+
+AFTER_TEXT = "MR. MANN: Who is Destiny Malatesta?\nA: I know Destiny Window from work.\n"
+
+
+class NamesFound(Detector):
+    """Another member: the given names only."""
+
+    name = "other"
+    labels = frozenset({"PERSON"})
+
+    def detect(self, document):
+        return [
+            Detection(m.start(), m.end(), "PERSON", 0.85, self.name)
+            for m in re.finditer(r"Destiny", AFTER_TEXT)
+        ]
+
+
+class Surnames(Detector):
+    """The domain model's lone word after each of them."""
+
+    name = "domain"
+    labels = frozenset({"PERSON"})
+    second_opinion = True
+
+    def detect(self, document):
+        return [
+            Detection(AFTER_TEXT.index(w), AFTER_TEXT.index(w) + len(w), "PERSON", 0.8, self.name)
+            for w in ("Malatesta", "Window")
+        ]
+
+
+def test_a_lone_word_no_english_text_uses_after_another_members_name_joins_the_vote():
+    result = Ensemble([NamesFound(), Surnames(), SafetyNetDetector()]).run(Document(AFTER_TEXT))
+    start = AFTER_TEXT.index("Malatesta")
+    spans = {(s.start, s.end): s for s in result.spans}
+    assert spans[(start, start + len("Malatesta"))].label == "PERSON"
+    assert "domain" in spans[(start, start + len("Malatesta"))].detectors
+    [decision] = [d for d in result.decisions if d.detector == "domain" and d.start == start]
+    assert decision.rule == "second-opinion-after-name"
+    # an English word after the name stays a possible miss
+    window = AFTER_TEXT.index("Window")
+    [decision] = [d for d in result.decisions if d.detector == "domain" and d.start == window]
+    assert decision.outcome == POSSIBLE_MISS

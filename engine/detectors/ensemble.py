@@ -67,6 +67,10 @@ ALONE_MAX_WORDS = 4
 # a second-opinion member's two lone name words that a given-name list and the English
 # word list agree on become spans (``_given_name_pairs``)
 GIVEN_NAME_PAIR = "second-opinion-given-name"
+# its lone word right after a name another member found, that no English text uses, joins
+# the vote too (``_after_found_name``: "Who is Destiny Malatesta?", where the token
+# classifier cut the surname into a word piece and spaCy saw no name)
+AFTER_NAME = "second-opinion-after-name"
 _NAME_WORD = re.compile(r"[A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?")
 _NAME_WRITTEN = re.compile(r"[A-Z][a-z'’]+(?:[-' ][A-Z][a-z'’]+)*(?:\.?)")
 _JOINS, _DISAGREES, _ALONE = "joins", "disagrees", "alone"
@@ -84,7 +88,8 @@ def second_opinions(result: EnsembleResult, document: Document) -> dict[str, lis
     person or a place written as a name (``ALONE_LABELS``, ``_shown_alone``), else
     dropped (``second-opinion-alone-shape``), unless the name lists agree with it: a known
     given name and a word no English text uses, side by side, join the vote
-    (``GIVEN_NAME_PAIR``, ``_given_name_pairs``). The decisions say which."""
+    (``GIVEN_NAME_PAIR``, ``_given_name_pairs``), and so does a lone word no English text
+    uses right after another member's name (``AFTER_NAME``). The decisions say which."""
     seconds = {name for name, needs in result.members.items() if needs}
     voting = {k: v for k, v in result.by_detector.items() if k not in seconds}
     others = sorted((d.start, d.end, d.label) for ds in voting.values() for d in ds)
@@ -105,6 +110,9 @@ def second_opinions(result: EnsembleResult, document: Document) -> dict[str, lis
             elif key in paired:
                 joined.append(d)
                 outcome[key] = (SPAN, GIVEN_NAME_PAIR)
+            elif verdict == _ALONE and _after_found_name(text, others, d):
+                joined.append(d)
+                outcome[key] = (SPAN, AFTER_NAME)
             elif d.label in ALONE_LABELS and _shown_alone(text[d.start : d.end]):
                 alone.append(d)
                 outcome[key] = (POSSIBLE_MISS, "no-second-opinion")
@@ -149,6 +157,23 @@ def _given_name_pairs(text: str, found: list[Detection], verdicts: list[str]) ->
             keys.add((a.detector, a.start, a.end, a.label))
             keys.add((b.detector, b.start, b.end, b.label))
     return keys
+
+
+def _after_found_name(text: str, others: list[tuple[int, int, str]], d: Detection) -> bool:
+    """A lone PERSON word right after (one space, same line) a PERSON span another member
+    found, that no English text uses or a name gazetteer holds (``Destiny Malatesta``;
+    not ``Destiny Said``)."""
+    from engine.detectors.ordinary import is_name_word, is_ordinary
+
+    word = text[d.start : d.end]
+    if d.label != "PERSON" or text[d.start - 1 : d.start] != " " or not _NAME_WORD.fullmatch(word):
+        return False
+    if is_ordinary(word) and not is_name_word(word):
+        return False
+    i = bisect.bisect_left(others, (d.start, -1, ""))
+    return any(
+        e == d.start - 1 and label == "PERSON" for _s, e, label in others[max(0, i - 16) : i]
+    )
 
 
 def _shown_alone(value: str) -> bool:

@@ -430,18 +430,23 @@ class Features:
 
     @fact
     def surname_after_given_name(self) -> bool:
-        """A function word that the name-shape rule read as the last part of a name after
-        a given name (``Helen An``, ``Li To``: ``name_shapes``' given-function-surname, an
-        East Asian name whole): there ``An`` and ``To`` are no role words."""
+        """A function word that is the last part of a name after a given name, as the
+        name-shape rule reads it (``Helen An``, ``Li To``: ``name_shapes``'
+        given-function-surname, an East Asian name whole), or a model's find of just such
+        a name (``Oliver An``: spaCy's find wins Presidio's tie with the rule's): there
+        ``An`` and ``To`` are no role words."""
+        from engine.detectors.recognizers.name_shapes import is_given_function_name
+
         m = self.member
-        return (
-            self.whole is not None
-            and m.explanation
-            in {"NameShapeRecognizer", "given-function-surname", "east-asian-name"}
-            and self.d.end == m.end
-            and self.d.start > m.start
-            and self.value.lower() not in TITLES
-        )
+        if self.whole is None or self.d.end != m.end or self.d.start <= m.start:
+            return False
+        if self.value.lower() in TITLES:
+            return False
+        return m.explanation in {
+            "NameShapeRecognizer",
+            "given-function-surname",
+            "east-asian-name",
+        } or is_given_function_name(self.ctx.text[m.start : m.end])
 
     @fact
     def shape_rule(self) -> str | None:

@@ -59,6 +59,19 @@ _GIVEN_FUNCTION = _c(
 
 _SPEAKER = re.compile(r"^(?:[QA]\.?[ \t]+|[A-Z][A-Z.'’ -]{0,40}:[ \t]+)")
 
+
+def is_given_function_name(value: str) -> bool:
+    """Whether ``value`` is a known given name and a surname that is a function word
+    (``Oliver An``, ``Helen To``), as this rule reads one; whoever found the words."""
+    from engine.detectors.names import is_given_name
+
+    match = _GIVEN_FUNCTION.fullmatch(value)
+    return bool(match) and (
+        is_given_name(match.group("given"))
+        and not re.fullmatch(_FUNCTION_SURNAMES, match.group("given"))
+    )
+
+
 # --- East Asian names ------------------------------------------------------------------
 
 _VIETNAMESE = (

@@ -82,6 +82,17 @@ def test_curve_summary_is_not_met_when_leaks_rise_or_with_few_hearings():
     assert summary["goal_met"] is False  # a leak after review where the first had none
 
 
+def test_curve_summary_counts_per_layout_the_false_suggestions_left_as_proposals():
+    rows = [_row(1, "bph", 10), _row(2, "federal", 8), _row(3, "bph", 9), _row(4, "federal", 6)]
+    rows[2]["false_possible_misses"] = 6  # the keep model showed 6 of hearing 3's 9 apart
+    rows[3]["false_possible_misses"] = 4
+    summary = curve_summary(rows)
+    bph = summary["per_family"]["bph"]
+    assert (bph["first_false_suggested"], bph["later_false_suggested"]) == (10, [3])
+    assert summary["per_family_ratio"] == 0.83  # 15 against 18, possible misses counted
+    assert summary["per_family_ratio_without_possible_misses"] == 0.28  # 5 against 18
+
+
 def test_curve_summary_is_not_met_without_halving():
     rows = [_row(1, "bph", 4), *(_row(i, "federal", 3) for i in range(2, 13))]
     summary = curve_summary(rows)

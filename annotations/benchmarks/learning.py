@@ -27,6 +27,9 @@ worse on held-out gold). Per hearing it reports what the reviewer met:
   here" at Submit (``not_a_leak``) + confirmations (``confirm_inputs``): the decisions a
   reviewer makes one by one, and each confirm input;
 - ``leaks_after_review``: gold mentions not covered by a kept span after the review;
+- ``false_possible_misses``: the false suggestions shown apart as possible misses (the
+  safety net's, or a suggestion the keep model demoted): ``false_suggestions`` less them
+  is what the machine still proposed wrongly;
 - ``training_s``: the retraining after this hearing (if one ran), and whether it became
   active;
 - ``false_forms``: the false suggestions as ``[label, text, members, count, votes,
@@ -93,6 +96,9 @@ class HearingRow:
     keep_demoted_on_gold: int = 0
     keep_promoted: int = 0
     keep_promoted_on_gold: int = 0
+    # false suggestions shown apart as possible misses (the safety net's, or demoted by the
+    # keep model): the reviewer still decides them, but the machine did not propose them
+    false_possible_misses: int = 0
     detector_errors: list = field(default_factory=list)  # members that failed on it
 
 
@@ -196,6 +202,12 @@ def _ratio(later: float | None, first: float | None) -> float | None:
     return round(later / first, 2) if first else None
 
 
+def _suggested(row: dict) -> int:
+    """A hearing's false suggestions left as the machine's proposals: its possible misses
+    apart."""
+    return row["false_suggestions"] - row.get("false_possible_misses", 0)
+
+
 def curve_summary(rows: list[dict], *, after: int = 10) -> dict:
     """The loop's figure (rows: ``HearingRow`` as dicts, in order), stated as the issue
     states the goal and, beside it, per layout:
@@ -207,7 +219,10 @@ def curve_summary(rows: list[dict], *, after: int = 10) -> dict:
       (the same layout before and after: false suggestions depend mostly on the layout),
       ``per_family_ratio`` the layouts' later means summed against their first hearings
       summed (a mean of ratios would follow a layout with 1 false suggestion), and which
-      layouts ``halved``.
+      layouts ``halved``; ``per_family_ratio_without_possible_misses`` the same over the
+      false suggestions left as proposals (``first_false_suggested``,
+      ``later_false_suggested``: the possible misses, which the keep model demotes to,
+      apart).
 
     ``goal_met``: ``ratio`` at most 0.5 and no rise in leaks after review (the later
     hearings' mean against the first hearing's, and per layout). Django-free."""
@@ -228,11 +243,17 @@ def curve_summary(rows: list[dict], *, after: int = 10) -> dict:
             "ratio": _ratio(_mean(later), seen[0]["false_suggestions"]),
             "first_false_proposals": seen[0].get("false_proposals"),
             "later_false_proposals": [r.get("false_proposals") for r in seen[1:]],
+            "first_false_suggested": _suggested(seen[0]),
+            "later_false_suggested": [_suggested(r) for r in seen[1:]],
         }
     again = {f: v for f, v in per_family.items() if v["later"]}
     family_ratio = _ratio(
         _mean([v["later_mean"] for v in again.values()]),
         _mean([v["first"] for v in again.values()]),
+    )
+    suggested_ratio = _ratio(
+        _mean([_mean(v["later_false_suggested"]) for v in again.values()]),
+        _mean([v["first_false_suggested"] for v in again.values()]),
     )
     later_mean = _mean([r["false_suggestions"] for r in later_rows])
     ratio = _ratio(later_mean, first["false_suggestions"])
@@ -246,6 +267,7 @@ def curve_summary(rows: list[dict], *, after: int = 10) -> dict:
         "ratio": ratio,
         "per_family": per_family,
         "per_family_ratio": family_ratio,
+        "per_family_ratio_without_possible_misses": suggested_ratio,
         "halved": sorted(
             f for f, v in again.items() if v["ratio"] is not None and v["ratio"] <= 0.5
         ),
@@ -385,6 +407,7 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
     from annotations.services.annotation_carried import carried_proposal
     from annotations.services.scripted_review import gold_spans_in, transcript_review_from_gold
     from anonreview.core.models import AuditEvent
+    from engine.pseudonymize.leaks import is_possible_miss
     from transcripts.services.importing import transcript_import
 
     annotator, lead = bench_users()
@@ -440,6 +463,12 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
             r for r in proposed_rows if (carried_proposal(r[3]) or {}).get("decision") != "reject"
         ]
         suggested = [(s, e, lab) for s, e, lab, _p in suggested_rows]
+        gold_places = [(s, e) for s, e, _label in wanted]
+        false_possible_misses = sum(
+            1
+            for s, e, _lab, provenance in suggested_rows
+            if is_possible_miss(provenance) and not _overlaps((s, e), gold_places)
+        )
         carried = [
             (s, e, lab)
             for s, e, lab, provenance in proposed_rows
@@ -486,6 +515,7 @@ def _loop(curve: LearningCurve, say: Callable[[str], None]) -> None:
             not_a_leak=counts["not_a_leak"],
             false_forms=_false_forms(text, suggested_rows, wanted, votes, context_votes),
             **_keep_figures(proposed_rows, wanted),
+            false_possible_misses=false_possible_misses,
             detector_errors=sorted(result.errors),
         )
         if curve.retrain_every and approved % curve.retrain_every == 0:

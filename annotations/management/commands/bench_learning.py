@@ -126,7 +126,8 @@ class Command(BaseCommand):
                     for family, f in summary["per_family"].items()
                     if f["later"]
                 )
-                + f" (together {summary['per_family_ratio']}); leaks after review: first "
+                + f" (together {summary['per_family_ratio']}; possible misses apart "
+                f"{summary['per_family_ratio_without_possible_misses']}); leaks after review: first "
                 f"{summary['leaks_after_review_first']}, later mean "
                 f"{summary['leaks_after_review_later_mean']}; "
                 f"goal met: {'yes' if summary['goal_met'] else 'no'}"

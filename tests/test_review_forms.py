@@ -191,6 +191,21 @@ def test_relabelling_a_form_to_its_own_label_or_an_unknown_one_is_refused(ft, an
     assert not AuditEvent.objects.filter(event_type__startswith="review.").exists()
 
 
+def test_an_address_is_never_hinted_as_a_person(annotator):
+    from annotations.selectors.forms import form_alternatives
+
+    text = "WITNESS: We lived on 17837 Stephanie Circles with my grandmother."
+    t = make_transcript(text, assignees=[annotator])
+    start = text.index("17837")
+    Span.objects.create(
+        transcript=t, start=start, end=start + len("17837 Stephanie Circles"), label="LOCATION",
+        provenance=[{"detector": "transformer", "score": 0.99, "label": "PERSON"}],
+    )  # fmt: skip
+    table = review_form_table(transcript=t)
+    form_alternatives(transcript=t, table=table)
+    assert table["LOCATION"][0].alternative != "PERSON"
+
+
 def test_without_a_dissent_the_table_proposes_the_move_reviewers_make_most(ft, annotator):
     from annotations.selectors.forms import HABIT_MIN, form_alternatives
     from annotations.services.review import span_relabel

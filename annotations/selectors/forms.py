@@ -226,6 +226,10 @@ def form_alternatives(*, transcript: Transcript, table: dict) -> None:
             for o in form.occurrences:
                 votes.update(dissent.get(o.span_id, Counter()))
             votes.pop(label, None)
+            if form.form[:1].isdigit():
+                # no name begins with a house number: a model's PERSON for a street name
+                # ("17837 Stephanie Circles", relabelled by the full-name row) hinted → PERSON
+                votes.pop("PERSON", None)
             # what the rules read in its mentions, when most readings are another label
             read = Counter(
                 by_rule[o.start, o.end] for o in form.occurrences if (o.start, o.end) in by_rule

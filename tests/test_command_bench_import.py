@@ -22,8 +22,11 @@ def test_text_import_time_per_line_stays_constant_as_the_file_grows():
     result = json.loads(out.getvalue())
     assert set(result["shapes"]) == set(TEXT_SHAPES)
     assert [r["lines"] for r in result["shapes"]["prose"]] == [2000, 20000]
-    # Ten times the lines, at most twice the time per line (quadratic: ten times).
-    assert result["linear"], result
+    # Ten times the lines: a quadratic import takes ten times the time per line, a linear
+    # one about the same. The bench's own flag (``linear``: at most twice) is for a quiet
+    # machine; with two test suites at once the 0.05-s import of 2,000 short lines moved
+    # by 2.5 times, so the test draws the line between linear and quadratic at five.
+    assert all(r <= 5 for r in result["ratio_longest_to_best"].values()), result
 
 
 def test_generated_shapes_import_as_described():

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from engine.detectors.extent import LINE_OPENING
 from engine.detectors.recognizers.base import RegexRecognizer, _c
 
 # --- a first name signing a message ---------------------------------------------------
@@ -56,8 +57,6 @@ _GIVEN_FUNCTION = _c(
     rf"(?<![\w'’.-])(?P<span>(?P<given>[A-Z][a-z]{{2,}}) (?:{_FUNCTION_SURNAMES}))"
     r"(?![\w'’-])"
 )
-
-_SPEAKER = re.compile(r"^(?:[QA]\.?[ \t]+|[A-Z][A-Z.'’ -]{0,40}:[ \t]+)")
 
 
 def is_given_function_name(value: str) -> bool:
@@ -133,7 +132,7 @@ class NameShapeRecognizer(RegexRecognizer):
             given = match.group("given")
             start = text.rfind("\n", 0, match.start()) + 1
             end = text.find("\n", match.end())
-            line = _SPEAKER.sub("", text[start : end if end >= 0 else len(text)])
+            line = LINE_OPENING.sub("", text[start : end if end >= 0 else len(text)], count=1)
             if line.isupper():
                 return False  # a line in capitals: its capitals say nothing
             return is_given_name(given) and not re.fullmatch(_FUNCTION_SURNAMES, given)

@@ -209,8 +209,8 @@
   }
   // Offsets are the server's: code points (Python's). The DOM counts UTF-16 units, in
   // which a character beyond the Basic Multilingual Plane (an emoji of a text message read
-  // into the record) is two: counted as the DOM counts, every add after it on its line
-  // landed one character early.
+  // into the record) is two: counted as the DOM counts, an add after it on its line landed
+  // one character further on for each.
   function cpLength(s) {
     let n = 0;
     for (const _ of s) n++;

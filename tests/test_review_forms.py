@@ -60,6 +60,18 @@ def test_the_page_lists_a_labels_forms_with_their_occurrences(client, annotator,
     assert "Accept the rest of PERSON: 9" in body
 
 
+def test_a_row_names_every_span_of_its_form_in_text_order(client, annotator, ft):
+    client.force_login(annotator)
+    body = client.get(
+        reverse("annotations:review-forms", args=[ft.pk]), {"label": "PERSON"}
+    ).content.decode()
+    ums = Span.objects.filter(transcript=ft, label="PERSON", start__in=[
+        m.start() for m in re.finditer(r"\b(?i:um)\b", TEXT)
+    ]).order_by("start")  # fmt: skip
+    ids = ",".join(str(s.pk) for s in ums)
+    assert f'data-form="um" data-open="4" data-spans="{ids}"' in body
+
+
 def test_rejecting_a_form_through_htmx_redraws_its_row_and_writes_one_event(client, annotator, ft):
     client.force_login(annotator)
     url = reverse("annotations:review-forms-action", args=[ft.pk, "reject_form"]) + "?label=PERSON"

@@ -25,12 +25,27 @@ class Occurrence:
     span_id: int
     page: int
     status: str
-    before: str
     text: str
-    after: str
     version: int = 0  # the span's version: a decision on this occurrence alone posts it
     start: int = -1  # the span's characters in ``Transcript.text``
     end: int = -1
+    source: str = field(default="", repr=False)  # ``Transcript.text``, for the context
+    _context: tuple[str, str] | None = field(default=None, repr=False)
+
+    # The context is cut when drawn: a page draws 12 occurrences a row and an answer only
+    # its rows, while cutting all 2,800 of a 24,000-word federal transcript's took 11 ms.
+    def _cut(self) -> tuple[str, str]:
+        if self._context is None:
+            self._context = _line_context(self.source, self.start, self.end)
+        return self._context
+
+    @property
+    def before(self) -> str:
+        return self._cut()[0]
+
+    @property
+    def after(self) -> str:
+        return self._cut()[1]
 
 
 @dataclass
@@ -55,6 +70,12 @@ class FormRow:
     @property
     def count(self) -> int:
         return len(self.occurrences)
+
+    @property
+    def span_ids(self) -> str:
+        """Its spans' ids joined by commas (a row's ``data-spans``): joined in the
+        template, a 24,000-word federal table's 2,800 ids took 40% of the page's drawing."""
+        return ",".join(str(o.span_id) for o in self.occurrences)
 
     def _n(self, status: str) -> int:
         return sum(1 for o in self.occurrences if o.status == status)
@@ -95,14 +116,14 @@ class LabelTab:
     open: int
 
 
-def _line_context(text: str, row: SpanRow) -> tuple[str, str]:
-    line_start = text.rfind("\n", 0, row.start) + 1
-    line_end = text.find("\n", row.end)
+def _line_context(text: str, start: int, end: int) -> tuple[str, str]:
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
-    low = max(line_start, row.start - CONTEXT_CHARS)
-    high = min(line_end, row.end + CONTEXT_CHARS)
-    before = ("…" if low > line_start else "") + text[low : row.start]
-    after = text[row.end : high] + ("…" if high < line_end else "")
+    low = max(line_start, start - CONTEXT_CHARS)
+    high = min(line_end, end + CONTEXT_CHARS)
+    before = ("…" if low > line_start else "") + text[low:start]
+    after = text[end:high] + ("…" if high < line_end else "")
     return before, after
 
 
@@ -119,18 +140,16 @@ def review_form_table(*, transcript: Transcript, rows: list[SpanRow] | None = No
         form = by_key.get(key)
         if form is None:
             form = by_key[key] = FormRow(label=row.label, key=key[1], form=row.text)
-        before, after = _line_context(text, row)
         form.occurrences.append(
             Occurrence(
                 span_id=row.id,
                 page=row.page,
                 status=row.status,
-                before=before,
                 text=row.text,
-                after=after,
                 version=row.version,
                 start=row.start,
                 end=row.end,
+                source=text,
             )  # fmt: skip
         )
         counts = spellings.setdefault(key, {})

@@ -23,6 +23,30 @@ PLACE_AND_BODY = frozenset({"LOCATION", "ORGANIZATION"})
 
 _RECOGNIZERS: dict[frozenset[str], list[RegexRecognizer]] = {}
 
+# A line's readings by its words (and the labels asked): the form table asks about the
+# same lines on its page and again after every decision; reading a 24,000-word federal
+# transcript's 447 place lines took 0.12 s of each answer. Offsets are the line's own.
+LINE_CACHE_MAX = 50_000
+_LINES: dict[tuple[frozenset[str], str], dict[tuple[int, int], str]] = {}
+
+
+def clear_line_cache() -> None:
+    _LINES.clear()
+
+
+def _read_line(line: str, labels: frozenset[str]) -> dict[tuple[int, int], str]:
+    key = (labels, line)
+    found = _LINES.get(key)
+    if found is None:
+        if len(_LINES) >= LINE_CACHE_MAX:
+            _LINES.clear()
+        found = _LINES[key] = {
+            (f.start, f.end): f.label
+            for f in find_hearing_entities(line, _recognizers(labels))
+            if f.score >= DECISIVE_SCORE
+        }
+    return found
+
 
 def _recognizers(labels: frozenset[str]) -> list[RegexRecognizer]:
     if labels not in _RECOGNIZERS:
@@ -35,8 +59,9 @@ def rule_labels(
 ) -> dict[tuple[int, int], str]:
     """``{(start, end): label}`` for each extent of ``text`` that a recognizer of one of
     ``labels`` finds exactly, with its context (score ≥ ``DECISIVE_SCORE``), on the
-    extent's line. Each line is read once; extents no rule finds are left out."""
-    recognizers = _recognizers(frozenset(labels))
+    extent's line. Each line is read once (``_read_line``); extents no rule finds are left
+    out."""
+    labels = frozenset(labels)
     by_line: dict[int, dict[tuple[int, int], str]] = {}
     out: dict[tuple[int, int], str] = {}
     for start, end in extents:
@@ -45,12 +70,8 @@ def rule_labels(
         if found is None:
             line_end = text.find("\n", end)
             line_end = len(text) if line_end < 0 else line_end
-            found = by_line[line_start] = {
-                (line_start + f.start, line_start + f.end): f.label
-                for f in find_hearing_entities(text[line_start:line_end], recognizers)
-                if f.score >= DECISIVE_SCORE
-            }
-        label = found.get((start, end))
+            found = by_line[line_start] = _read_line(text[line_start:line_end], labels)
+        label = found.get((start - line_start, end - line_start))
         if label:
             out[(start, end)] = label
     return out

@@ -394,3 +394,71 @@ def test_a_lower_case_slip_of_a_given_name_every_model_called_a_person_is_propos
     assert not [
         d for d in PropagationDetector().detect(document) if text[d.start : d.end] == "malcolm"
     ]
+
+
+def _final(text, raw):
+    from engine.detectors.merge import merge
+
+    merged = merge(raw, text)
+    document = Document(text, {})
+    document.artifacts["detections"] = [m.as_detection() for m in merged]
+    document.artifacts["merged"] = merged
+    copies = PropagationDetector().detect(document)
+    return [(text[m.start : m.end], m.label) for m in merge(raw + copies, text)]
+
+
+def test_an_employer_a_rule_named_whole_stays_one_organization_where_models_split_it():
+    text = "I work at Hartley Brandt. Hartley Brandt does audits. Nobody at Hartley Brandt knows."
+    raw = [
+        Detection(10, 24, "ORGANIZATION", 0.9, "presidio", explanation="employer"),
+        Detection(26, 33, "PERSON", 0.85, "spacy"),
+        Detection(34, 40, "PERSON", 0.85, "spacy"),
+        Detection(26, 33, "PERSON", 0.8, "domain"),
+        Detection(34, 40, "PERSON", 0.8, "domain"),
+    ]
+    assert _final(text, raw) == [("Hartley Brandt", "ORGANIZATION")] * 3
+
+
+def test_a_company_a_rule_named_is_an_organization_where_models_call_it_a_place():
+    text = "Ardenvale is a trucking outfit. I've been with Ardenvale, and Ardenvale paid me."
+    raw = [
+        Detection(0, 9, "ORGANIZATION", 0.9, "presidio", explanation="business-named"),
+        Detection(47, 56, "LOCATION", 0.85, "spacy"),
+        Detection(47, 56, "LOCATION", 0.8, "domain"),
+        Detection(47, 56, "LOCATION", 0.9, "transformer"),
+        Detection(62, 71, "LOCATION", 0.85, "spacy"),
+    ]
+    assert _final(text, raw) == [("Ardenvale", "ORGANIZATION")] * 3
+
+
+def test_a_firm_named_for_a_person_a_rule_named_keeps_the_persons_name_a_person():
+    text = "I work at Kessler Vance. Mr. Kessler Vance was there."
+    raw = [
+        Detection(10, 23, "ORGANIZATION", 0.9, "presidio", explanation="employer"),
+        Detection(29, 42, "PERSON", 0.9, "presidio", explanation="honorific"),
+    ]
+    assert _final(text, raw) == [("Kessler Vance", "ORGANIZATION"), ("Kessler Vance", "PERSON")]
+
+
+def test_a_town_after_then_in_a_list_of_places_overrules_a_models_person_guess():
+    text = "We lived in Garrison for a while, then Whitfield."
+    raw = [
+        Detection(12, 20, "LOCATION", 0.88, "presidio", explanation="place-after-verb"),
+        Detection(39, 48, "PERSON", 0.85, "spacy"),
+        Detection(39, 48, "PERSON", 0.9, "transformer"),
+    ]
+    assert _final(text, raw) == [("Garrison", "LOCATION"), ("Whitfield", "LOCATION")]
+    text = "I called Fresno, then Marcus."
+    raw = [
+        Detection(9, 15, "LOCATION", 0.9, "presidio", explanation="gazetteer-place"),
+        Detection(22, 28, "PERSON", 0.85, "spacy"),
+    ]
+    assert _final(text, raw) == [("Fresno", "LOCATION"), ("Marcus", "PERSON")]
+
+
+def test_an_unknown_word_before_a_surname_a_rule_named_is_the_given_name_and_is_copied():
+    text = "It names a Kwasi Akyeampong. Mr. akyeampong said so. Then Akyeampong left. kwasi and me."
+    raw = [Detection(33, 43, "PERSON", 0.9, "patterns", explanation="honorific")]
+    final = _final(text, raw)
+    assert ("Kwasi", "PERSON") in final and ("kwasi", "PERSON") in final
+    assert "Then" not in [value for value, _ in final]

@@ -205,3 +205,13 @@ def test_an_everyday_word_after_a_verb_of_movement_that_names_an_institution_is_
         "A friend from Church came.",
     ):
         assert places_in_context(text) == [], text
+
+
+def test_a_town_out_past_or_up_by_is_a_place_and_a_given_name_only_votes():
+    from engine.detectors.recognizers.locations import places_in_context
+
+    text = "Now we're out past Shaffer, on the county road. He lives up past Whitcombe."
+    found = {text[f.start : f.end]: f.score for f in places_in_context(text)}
+    assert set(found) == {"Shaffer", "Whitcombe"} and min(found.values()) >= 0.85
+    text = "I was standing over by Mike. He walked past Johnson."
+    assert all(f.score < 0.85 for f in places_in_context(text))

@@ -65,3 +65,43 @@ def test_a_state_prison_in_a_stamp_in_capitals_reaches_the_ensembles_spans():
     result = Ensemble([PatternDetector()]).run(Document(text))
     spans = {(text[s.start : s.end], s.label) for s in result.spans}
     assert ("IRONWOOD STATE PRISON", "ORGANIZATION") in spans
+
+
+def test_a_name_an_appositive_or_a_copula_makes_a_business_is_an_organization():
+    found = OrganizationRecognizer().find_all
+    for text, name in (
+        ("My wife works for Tolliver Nash, the law office downtown.", "Tolliver Nash"),
+        ("Huerta Odonnell is an insurance agency on the square.", "Huerta Odonnell"),
+        ("Ardenvale is a trucking outfit.", "Ardenvale"),
+        ("We bought it from Quillstone, a freight company in town.", "Quillstone"),
+    ):
+        assert [text[f.start : f.end] for f in found(text)] == [name], text
+
+
+def test_a_person_before_a_role_or_a_compound_noun_is_no_business():
+    found = OrganizationRecognizer().find_all
+    for text in (
+        "I spoke to Dana Whitcombe, the office manager.",
+        "Fresno is a company town.",
+        "It was Marcus, a store clerk, who called.",
+        "The Hilton is a hotel.",
+        "He is a law student.",
+        "This is a business, Your Honor.",
+    ):
+        assert found(text) == [], text
+
+
+def test_a_job_held_at_a_named_place_makes_it_an_employer():
+    found = OrganizationRecognizer().find_all
+    for text, name in (
+        ("I'm a dispatcher at Ardenwood.", "Ardenwood"),
+        ("She was the office manager at Coleman Pryor for years.", "Coleman Pryor"),
+        ("He worked as a mechanic at Thistlebrook.", "Thistlebrook"),
+    ):
+        assert [text[f.start : f.end] for f in found(text)] == [name], text
+    for text in (
+        "I was a guest at Johnson's house.",
+        "I was a witness for Garcia.",
+        "I'm a student at 4 o'clock.",
+    ):
+        assert found(text) == [], text

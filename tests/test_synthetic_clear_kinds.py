@@ -71,3 +71,19 @@ def test_the_links_hold_a_video_id_also_inside_embedded_markup():
     assert any("/embed/" in u for u in links)
     embed = next(s for s, e in hard["video_link"] if "/embed/" in gold.text[s:e])
     assert gold.text[embed - 5 : embed] == 'src="'
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_layout_family_writes_employers_companies_and_towns_by_name(family):
+    gold, hard = document(family, 41)
+    spans = {(s.start, s.end): s.label for s in gold.spans}
+    for kind, label in (
+        ("employer_whole", ORGANIZATION),
+        ("employer_appositive", ORGANIZATION),
+        ("company_named_often", ORGANIZATION),
+        ("town_as_surname", LOCATION),
+    ):
+        assert hard.get(kind), (family, kind)
+        assert {spans.get(span) for span in hard[kind]} == {label}, (family, kind)
+    firm = [gold.text[s:e] for s, e in hard["employer_whole"]]
+    assert len(set(firm)) == 1 and len(firm) >= 4  # one firm, named again and again

@@ -30,12 +30,17 @@ from engine.detectors.recognizers.persons import _TITLE_WORDS
 from engine.progress import PROGRESS, checkpoint, watching
 from engine.spelling import is_misspelling
 
-PROPAGATED = ("PERSON", "CDCR_ID", "LOCATION")
+PROPAGATED = ("PERSON", "CDCR_ID", "LOCATION", "ORGANIZATION")
 # a conjunct after or before a found name or place: "Varga, Okonkwo and Pell", "Ardenne and Velmont"
 _CONJ_WORD = r"(?P<w>[A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?|[A-Z]{2,}(?:-[A-Z]{2,})?)"
 _CONJ_AFTER = re.compile(rf"(?:,[ ](?:and[ ]|or[ ])?|[ ](?:and|or|&)[ ]){_CONJ_WORD}(?![\w'’-])")
 _CONJ_BEFORE = re.compile(rf"(?<![\w'’.-]){_CONJ_WORD}(?:,[ ]|[ ](?:and|or|&)[ ])$")
 _CAPWORD = re.compile(r"(?<![\w-])[A-Z][A-Za-z'’]*[a-zA-Z](?:-[A-Z][a-z]+)?(?![\w-])")
+# the next place in a list of where someone lived or went: "in Garrison for a while, then
+# Whitfield"
+_THEN_AFTER = re.compile(
+    rf"[^.?!;:\n]{{0,40}}?,[ ](?:and[ ])?then[ ](?:to[ ]|in[ ])?{_CONJ_WORD}(?![\w'’-])"
+)
 _NEVER = frozenset(
     [w.lower() for w in (*vocab.MONTHS, *vocab.WEEKDAYS)]
     + """okay yes yeah no sir madam mister ma'am state county city court board parole
@@ -159,6 +164,74 @@ def _in_running_text(text: str, start: int, end: int) -> bool:
     return any(w.islower() for w in re.findall(r"[A-Za-z]+", line))
 
 
+def _given_before_surname_named(text: str, strong: set[str]) -> list[tuple[int, int]]:
+    """A capitalised word that is no English word (or is a given name) right before a
+    surname a hand-written rule named ("a Kwasi Akyeampong" where "Mr. akyeampong" is
+    said): that person's given name, copied like any name part."""
+    surnames = sorted((n for n in strong if " " not in n and len(n) > 2), key=len, reverse=True)
+    if not surnames:
+        return []
+    alternatives = "|".join(re.escape(n) for n in surnames)
+    pattern = re.compile(
+        rf"(?<![\w'’.-])([A-Z][a-z'’]+)[ ](?i:{alternatives})(?![\w'’-])"
+    )
+    out = []
+    for m in pattern.finditer(text):
+        word = m.group(1)
+        key = word.lower()
+        if (
+            len(word) >= 3
+            and key not in TITLES
+            and key not in _NEVER
+            and not is_title_or_role(word)
+            and (not is_ordinary(key) or is_given_name(word))
+            and not is_known_place(word)
+        ):
+            out.append(m.span(1))
+    return out
+
+
+# the hand-written rules that name a business, an employer or an institution in its
+# context (recognizers/organizations.py, venues.py), by their names where the merge
+# records are not at hand: what they name is that body wherever it is written
+_BODY_RULES = frozenset(
+    {"employer", "employer-firm", "business-named", "job-at", "institution-head", "venue"}
+)
+
+
+def _bodies(text: str, found: list, merged: list | None, persons: set[str], allow) -> set[str]:
+    """The names a hand-written rule made an employer or a business ("I work at Hartley
+    Brandt", "Ardenvale is a trucking outfit"): the propagation copies each whole, as a
+    body, to its other mentions, where the statistical models split a firm of two surnames
+    into name parts or call a company that reads like a town a place. Not a name a rule
+    also gives a person ("Mr. Kessler Vance"), nor a known place, nor one word that is a
+    given name or an everyday word ("On Church, near the school")."""
+    if merged is not None:  # a hand-written rule's vote ("pattern": merge.model_of)
+        ruled = [
+            (m.start, m.end)
+            for m in merged
+            if m.label == "ORGANIZATION" and "pattern" in m.votes.get("ORGANIZATION", {})
+        ]
+    else:
+        ruled = [
+            (d.start, d.end)
+            for d in found
+            if d.label == "ORGANIZATION" and d.explanation in _BODY_RULES
+        ]
+    out = set()
+    for start, end in ruled:
+        value = text[start:end]
+        if (
+            value[:1].isupper()
+            and value.lower() not in persons
+            and not (" " not in value and (is_given_name(value) or is_ordinary(value)))
+            and not is_known_place(value)
+            and (allow is None or value not in allow)
+        ):
+            out.add(value)
+    return out
+
+
 def _norm_id(value: str) -> str:
     return re.sub(r"[^0-9a-z]", "", value.lower())
 
@@ -173,10 +246,8 @@ class PropagationDetector(Detector):
     def detect(self, document: Document) -> list[Detection]:
         text = document.text
         found = document.artifacts.get("detections") or []
-        votes = {
-            (m.start, m.end): m.votes.get("PERSON", {})
-            for m in document.artifacts.get("merged") or []
-        }
+        merged = document.artifacts.get("merged")
+        votes = {(m.start, m.end): m.votes.get("PERSON", {}) for m in merged or []}
         allow = document.artifacts.get("allow_list")
         fuzzy = bool(self.options.get("fuzzy", True))
         min_len = int(self.options.get("min_length", 3))
@@ -246,6 +317,14 @@ class PropagationDetector(Detector):
                     Detection(d.start, d.end, "PERSON", 0.9, self.name, explanation="named-surname")
                 )
                 names.setdefault(m.group(1).lower(), m.group(1))
+        for s, e in _given_before_surname_named(text, strong):
+            names.setdefault(text[s:e].lower(), text[s:e])
+            out.append(Detection(s, e, "PERSON", score, self.name, explanation="given name"))
+        bodies = _bodies(text, found, merged, strong, allow)
+        for value in sorted(bodies):
+            checkpoint(progress)
+            for s, e in find_word(text, value, ignore_case=False):
+                out.append(Detection(s, e, "ORGANIZATION", 0.85, self.name, explanation="same-body"))
         out.extend(
             _models_lower_case(text, names, document.artifacts.get("decisions") or [], score)
         )
@@ -300,7 +379,7 @@ class PropagationDetector(Detector):
                         explanation="same name",
                     )
                 )
-        for place in sorted(places):
+        for place in sorted(places - bodies):
             checkpoint(progress)
             if allow is not None and place in allow:
                 continue
@@ -429,6 +508,16 @@ def coordinated(text: str, found, allow=None, score: float = 0.7) -> list[Detect
         return not is_ordinary(key) or is_known_place(word.title())
 
     labelled = {(d.start, d.end): d.label for d in found}
+    # one word that only the statistical models called a person or a body, where a list
+    # of places goes on ("lived in Garrison for a while, then Whitfield"): the place
+    # overrules it
+    person_guess = {
+        (d.start, d.end)
+        for d in found
+        if d.label in {"PERSON", "ORGANIZATION"}
+        and set(d.detector.split("+")) <= _MODELS | {"domain"}
+        and " " not in text[d.start : d.end]
+    }
 
     for d in found:
         checkpoint()  # a job's cancellation point (engine.progress.watching)
@@ -460,6 +549,15 @@ def coordinated(text: str, found, allow=None, score: float = 0.7) -> list[Detect
             taken.add((s, e))
             out.append(_conjunct(s, e, d.label, score, (s, e) in guessed))
             start = s
+        if d.label == "LOCATION" and (m := _THEN_AFTER.match(text, d.end)):
+            s, e = m.span("w")
+            word = m.group("w")
+            if (s, e) in person_guess and not is_given_name(word) and (s, e) not in taken:
+                taken.add((s, e))
+                out.append(_conjunct(s, e, "LOCATION", score, True))
+            elif labelled.get((s, e)) != "LOCATION" and fits("LOCATION", word, s, e, upper):
+                taken.add((s, e))
+                out.append(_conjunct(s, e, "LOCATION", score, False))
     return out
 
 

@@ -289,3 +289,6 @@ def clear_exchange(ask: Say, answer: Say, rng: random.Random) -> None:
     names(ask, answer, rng)
     links(ask, answer, rng)
     public_national(ask, answer, rng)
+    from .bodies import bodies_exchange
+
+    bodies_exchange(ask, answer, random.Random(rng.randrange(1 << 30)))

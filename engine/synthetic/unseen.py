@@ -29,7 +29,8 @@ the context rather than one sentence. Hard-case tags:
 
 The exchange ends with the kinds of ``clear_kinds.py`` (dotted clocks, day-first dates,
 ages around a number, signatures, meeting places, function-word and East Asian names,
-video links).
+video links) and of ``bodies.py`` (employers named whole, a company that reads like a
+town, towns named by surnames).
 
 Every person, town and street is made up (Faker, seeded; everyday words); countries and
 counties are public places.

@@ -352,6 +352,12 @@ _PLACE_OPENS = _c(
     rf"(?P<prep>(?i:in|at)) (?P<span>{_CAPWORD}(?: {_CAPWORD})?)(?![\w'’-]| [A-Z]|\.[A-Z])",
     re.M,
 )
+# "we're out past Shaffer", "he lives up beyond Whitcombe": a particle and "past" or
+# "beyond" give a place ("walked past Johnson" may pass a person)
+_PLACE_OUT_PAST = _c(
+    rf"\b(?i:out|up|down|over)[ ](?P<prep>(?i:past|beyond))[ ]"
+    rf"(?P<span>{_CAPWORD}(?: {_CAPWORD})?)(?![\w'’-]| [A-Z]|\.[A-Z])"
+)
 # Verbs of movement or residence strong enough to make a capitalised everyday word a town
 # ("she moved out to Welcome after the trial", "we ended up in Plenty"); institutions and
 # a prison's places are not ("went to Chapel", "moved to Reception": ``_NOT_A_TOWN``).
@@ -419,6 +425,7 @@ def places_in_context(text: str) -> list[Found]:
         (_PLACE_NAMED, "place-named"),
         (_PLACE_OPENS, "place-opens-clause"),
         (_PLACE_OF_ORIGIN, "place-of-origin"),
+        (_PLACE_OUT_PAST, "place-out-past"),
     ):
         for match in pattern.finditer(text):
             value = match.group("span")
@@ -432,7 +439,8 @@ def places_in_context(text: str) -> list[Found]:
                 and match.group("prep").lower() in {"to", "in", "into"}
             ) or name == "place-of-origin"
             if (
-                name in {"place-after-verb", "place-opens-clause", "place-of-origin"}
+                name
+                in {"place-after-verb", "place-opens-clause", "place-of-origin", "place-out-past"}
                 and ordinary
                 and not (is_world_city(value) or is_known_place(value))
                 and not (moving and not any(w in _NOT_A_TOWN for w in value.split(" ")))

@@ -59,6 +59,40 @@ _EMPLOYER_FIRM = _c(
     r"(?: offer)? (?:at|by|from|with|for) (?P<span>" + _FIRM + r")"
 )
 
+# A name the speech makes a business: by an appositive or a copula with a kind of business
+# after it ("Tolliver Nash, the law office downtown", "Ardenvale is a trucking outfit"); the
+# kind ends its noun phrase ("Fresno is a company town", "Dana Whitcombe, the office
+# manager" are not). A sentence's opening word or a pronoun is no name ("This is a business").
+_BUSINESS = (
+    r"company|firm|outfit|office|agency|store|shop|business|distributor|dealership|"
+    r"restaurant|chain|plant|factory|warehouse|bank|brokerage|manufacturer|supplier|"
+    r"wholesaler|bakery|garage|salon|cafe|diner|lab|laboratory|studio|corporation|"
+    r"franchise|cannery|mill"
+)
+_NOT_FIRST = (
+    r"(?!(?:The|A|An|This|That|These|Those|It|He|She|They|We|I|You|So|Then|And|But|Yes|No|"
+    r"Well|Now|Our|My|His|Her|Their|Your|There|Here|What|Which|Who|Where|Why|How)\b)"
+)
+_BUSINESS_NAMED = _c(
+    rf"(?<![\w'’.-]){_NOT_FIRST}(?P<span>{_CAPWORDS})(?:,[ ](?:the|a|an)|[ ](?:is|was)[ ](?:a|an|the))"
+    rf"[ ](?:[a-z-]+[ ]){{0,2}}?(?:{_BUSINESS})(?=[ ](?:in|on|at|downtown|that|which|for|with|"
+    r"near|out|over|up|down|across|by|where|off)\b|[.,;:!?)]|$)",
+    re.M,
+)
+# A job held at a named place makes it an employer: "I'm a dispatcher at Ardenwood", "she
+# was the office manager at Coleman Pryor"; the last word before "at" names a job ("the
+# only one at", "a guest at Johnson's house" do not).
+_JOB = (
+    r"[a-z-]*(?:er|or|ist|ian|man|woman|person)|mechanic|clerk|cook|nurse|guard|chef|aide|"
+    r"agent|tech|temp|intern|cashier|secretary|janitor|attendant|analyst|accountant|partner|"
+    r"associate|apprentice|waitress|hostess|student|resident"
+)
+_JOB_AT = _c(
+    r"\b(?i:I'm|I’m|I am|I was|I've been|he's|she's|he is|she is|he was|she was|"
+    r"worked as|works as|work as|working as|hired as|job as)[ ](?:a|an|the)[ ]"
+    rf"(?:[a-z-]+[ ]){{0,2}}?(?:{_JOB})[ ]at[ ](?P<span>{_CAPWORDS})(?![\w'’-])"
+)
+
 
 def _cdcr_institutions() -> re.Pattern:
     """California's state prisons by their full names (``engine.vocab.CALIFORNIA_PRISONS``,
@@ -82,6 +116,8 @@ class OrganizationRecognizer(RegexRecognizer):
         ("institution-head", _ORG, 0.95),
         ("employer", _EMPLOYED_AT, 0.9),
         ("employer-firm", _EMPLOYER_FIRM, 0.9),
+        ("business-named", _BUSINESS_NAMED, 0.9),
+        ("job-at", _JOB_AT, 0.9),
     )
 
     def find_all(self, text: str) -> list[Found]:
@@ -108,6 +144,8 @@ class OrganizationRecognizer(RegexRecognizer):
             )
         if name != "institution-head":
             value = match.group("span").rstrip(".")
+            if name == "job-at" and re.search(r"['’]s$", value):
+                return False  # "a guest at Johnson's house": a person's
             return value.split(" ", 1)[0] not in _NOT_STREET_START and not (
                 " " not in value and is_known_place(value)
             )

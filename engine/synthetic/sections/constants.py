@@ -1,6 +1,6 @@
 """Phrase banks and word budgets of the hearing's middle sections. Django-free."""
 
-TAIL_WORDS = 850
+TAIL_WORDS = 1100
 CERTIFICATION_WORDS = 290
 
 PRIOR_OFFENSES = (

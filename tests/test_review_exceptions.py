@@ -244,3 +244,50 @@ def test_a_decision_from_the_list_answers_the_list_again_with_its_count(client, 
     )  # fmt: skip
     assert rest.status_code == 200 and 'data-count="0"' in rest.content.decode()
     assert LeakException.objects.filter(transcript=t).count() == 2
+
+
+def test_after_submit_answering_the_lists_last_place_submits_without_a_second_press(
+    client, annotator
+):
+    t = hearing(assignees=[annotator])
+    client.force_login(annotator)
+    body = client.post(reverse("annotations:submit", args=[t.pk])).content.decode()
+    assert body.count('name="then" value="submit"') == 2  # each place's form says so
+    first, second = goods(t)
+    url = reverse("annotations:not-a-leak", args=[t.pk])
+    one = client.post(
+        url, {"start": second, "end": second + 4, "reason": "ordinary_word", "scope": "one",
+              "then": "submit"},
+        HTTP_HX_REQUEST="true",
+    )  # fmt: skip
+    assert one.status_code == 200 and 'name="then" value="submit"' in one.content.decode()
+    assert "the last decision submits" in one.content.decode()
+    t.refresh_from_db()
+    assert t.state == S.IN_REVIEW
+    last = client.post(
+        url, {"start": first, "end": first + 4, "reason": "ordinary_word", "scope": "one",
+              "then": "submit"},
+        HTTP_HX_REQUEST="true",
+    )  # fmt: skip
+    assert last.status_code == 204 and last["HX-Redirect"] == reverse("transcripts:list")
+    t.refresh_from_db()
+    assert t.state == S.SUBMITTED
+    assert AuditEvent.objects.filter(transcript=t, event_type="review.not_a_leak").count() == 2
+
+
+def test_the_list_of_a_refused_approval_never_submits_or_approves_by_itself(
+    client, annotator, lead
+):
+    t = hearing(assignees=[annotator])
+    client.force_login(annotator)
+    first, second = goods(t)
+    url = reverse("annotations:not-a-leak", args=[t.pk])
+    for at in (first, second):  # answered from the overview's list, not after a Submit
+        answer = client.post(
+            url, {"start": at, "end": at + 4, "reason": "ordinary_word", "scope": "one"},
+            HTTP_HX_REQUEST="true",
+        )  # fmt: skip
+        assert answer.status_code == 200
+    t.refresh_from_db()
+    assert t.state == S.IN_REVIEW
+    assert "submit again" in answer.content.decode()

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -122,18 +123,27 @@ def _leak_context(request, transcript: Transcript, exc: wf.LeakCheckFailed) -> d
     return _context(request, transcript, **_leak_list(request, transcript, exc.leaks, str(exc)))
 
 
-def _leak_report(request, transcript: Transcript):
-    """The leak list as the leak check reads it now (an htmx swap after a decision)."""
+def _blocking_now(transcript: Transcript) -> list:
     from annotations.services.leaks import blocking_leaks, release_leaks
 
     transcript.refresh_from_db()
-    leaks = blocking_leaks(release_leaks(transcript=transcript)[1])
+    return blocking_leaks(release_leaks(transcript=transcript)[1])
+
+
+def _leak_report(request, transcript: Transcript, leaks: list):
+    """The leak list as the leak check reads it now (an htmx swap after a decision)."""
+    then_submit = request.POST.get("then") == "submit"
     if leaks:
         noun = "place is" if len(leaks) == 1 else "places are"
-        message = f"{len(leaks)} blocking {noun} left: decide each, then submit again."
+        then = "the last decision submits" if then_submit else "then submit again"
+        message = f"{len(leaks)} blocking {noun} left: decide each, {then}."
     else:
         message = "No blocking finding is left: submit again."
-    context = {"transcript": transcript, **_leak_list(request, transcript, leaks, message)}
+    context = {
+        "transcript": transcript,
+        "leak_then_submit": then_submit,
+        **_leak_list(request, transcript, leaks, message),
+    }
     return render(request, "transcripts/_leak_report.html", context)
 
 
@@ -195,6 +205,8 @@ def transcript_submit_view(request, pk: int):
         wf.transcript_submit(transcript=transcript, actor=request.user)
     except wf.LeakCheckFailed as exc:
         context = _leak_context(request, transcript, exc)
+        # the annotator pressed Submit: answering the list's last place submits
+        context["leak_then_submit"] = True
         return render(request, "transcripts/detail.html", context, status=409)
     except wf.TransitionError as exc:
         _error(request, exc)
@@ -228,8 +240,28 @@ def transcript_not_a_leak_view(request, pk: int):
         return redirect("annotations:detail", pk=pk)
     except review_services.ReviewError as exc:
         return HttpResponse(str(exc), status=400, content_type="text/plain; charset=utf-8")
+    leaks = _blocking_now(transcript)
+    if not leaks and request.POST.get("then") == "submit":
+        # The list came from the annotator's Submit and this answered its last place: the
+        # Submit goes through (a second press decided nothing; the leak check runs again).
+        try:
+            wf.transcript_submit(transcript=transcript, actor=request.user)
+        except wf.LeakCheckFailed as exc:
+            leaks = exc.leaks
+        except wf.TransitionError as exc:
+            _error(request, exc)
+        else:
+            messages.success(
+                request, f"Transcript {pk} submitted for approval: every place of the leak "
+                "list decided.",
+            )  # fmt: skip
+            if request.htmx:
+                response = HttpResponse(status=204)
+                response["HX-Redirect"] = reverse("transcripts:list")
+                return response
+            return redirect("transcripts:list")
     if request.htmx:
-        return _leak_report(request, transcript)
+        return _leak_report(request, transcript, leaks)
     count = len(made) if isinstance(made, list) else 1
     places = "this place" if count == 1 else f"these {count} places"
     messages.success(

@@ -12,13 +12,14 @@ and uses the UI as a fast annotator would:
    review page's ``f`` opens it too); per label it rejects (one click) every form none of
    whose mentions is gold, relabels (one click on "→ LABEL") a form whose every mention
    is gold under the label the table proposes (a detector's dissent or the team's relabel
-   habits), reads the list to its end (scrolling, no input) and accepts the rest of the
+   habits), widens (one click on "◂ word") a mention cut short by the word the row
+   shows before it, reads the list to its end (scrolling, no input) and accepts the rest of the
    label (``A``; above 200 spans a confirmation unless every form has been on screen);
    the table moves on by itself to the next label, then back to the review;
 2. in the review it clicks each mention to fix and presses the key that fixes it (the
    gold label's key; ``[`` to grow it by a word), drags across the missed words and
    presses their label's key;
-3. it clicks Submit.
+3. it clicks Submit, and answers the leak list (its last answer submits).
 
 Every key press and click is an input; ``forced`` are those that decide nothing (a click
 that only focuses a mention, a confirmation). Scrolling a span into
@@ -213,20 +214,29 @@ def _review_idle(page) -> None:
 
 def _forms_pass(page, plan: SessionPlan, inputs: Inputs) -> set[str]:
     """Decide every label in the table until it returns to the review page; returns the
-    span ids the table relabelled (the review pass skips them)."""
+    span ids the table relabelled or widened (the review pass skips them)."""
     fp = {str(i) for i in plan.false_positives}
     relabel = {str(i): label for i, label in plan.relabel.items()}
+    grow = {str(i) for i in plan.grow_left}
     done: set[str] = set()
     while page.query_selector("#forms-page"):
         _wait_ready(page, "#forms-page")
         url = page.url
         rows = page.evaluate(
-            """() => Array.from(document.querySelectorAll('li.fm-row')).map(r => [r.id,
-              Number(r.dataset.open), (r.dataset.spans || '').split(',').filter(Boolean),
-              r.dataset.alternative || ''])"""
+            """() => Array.from(document.querySelectorAll('li.fm-row')).map(r => {
+              const w = r.querySelector('form[data-form-action=widen][data-edge=left]');
+              return [r.id, Number(r.dataset.open),
+                (r.dataset.spans || '').split(',').filter(Boolean), r.dataset.alternative || '',
+                w ? w.elements.span.value : '']; })"""
         )
-        for row_id, open_, ids, alternative in rows:
-            if open_ and ids and all(i in fp for i in ids):
+        for row_id, open_, ids, alternative, widen in rows:
+            if open_ and widen and widen in grow:
+                # the row offers the word its mention was cut off from: one click
+                page.click(f"#{row_id} form[data-form-action=widen] button")
+                inputs.add("click", forced=False)
+                _forms_idle(page)
+                done.add(widen)
+            elif open_ and ids and all(i in fp for i in ids):
                 page.click(f"#{row_id} form[data-form-action=reject_form] button")
                 inputs.add("click", forced=False)
                 _forms_idle(page)
@@ -301,7 +311,7 @@ def _fix_pass(
     page, fixes: list[tuple], inputs: Inputs, done: set[str] = frozenset(), texts=None
 ) -> None:
     for kind, target, key, window, line in fixes:
-        if kind == "relabel" and str(target) in done:
+        if kind in ("relabel", "grow") and str(target) in done:
             continue
         _bring_into_view(page, window, line)
         if kind in ("relabel", "grow"):
@@ -353,7 +363,8 @@ def _leak_pass(page, plan: SessionPlan, inputs, rounds: int = 40) -> None:
     programme's name: "Small Engine Repair") — "Not a leak here" with the first reason
     (ordinary word), one click, a decision; "Not a leak at all N places" instead when no
     identical finding is gold (one click for them all). Each decision swaps the list in
-    place; once it holds no such place, Submit again: a forced click."""
+    place; the last one submits (the page goes to the transcript list). Submit again (a
+    forced click) only where the list still holds a place the oracle leaves alone."""
     gold = [(s, e) for s, e, _label in plan.gold]
 
     def is_gold(start: int, end: int) -> bool:
@@ -379,18 +390,37 @@ def _leak_pass(page, plan: SessionPlan, inputs, rounds: int = 40) -> None:
         form.locator(f"button[value={scope}]").click()
         inputs.add("click", forced=False)
         inputs.not_a_leak.append(f"{text} ({kind}, {scope}{'' if scope == 'one' else len(same)})")
-        page.wait_for_function(  # the list swapped in place without that place
-            "(s) => !document.querySelector(`#leak-report input[name=start][value='${s}']`)",
-            arg=start, timeout=120_000,
-        )  # fmt: skip
-        _review_idle(page)
         answered = True
+        if _answered_or_left(page, start):  # the last place answered: submitted
+            return
     if answered and page.query_selector("#submit-review"):
         page.click("#submit-review")
         inputs.add("click-resubmit", forced=True, what="Submit after the leak list")
         page.wait_for_load_state()
         if page.query_selector("#leak-report form.not-a-leak"):
             _leak_pass(page, plan, inputs, rounds)
+
+
+def _answered_or_left(page, start: int) -> bool:
+    """Wait until the leak list swapped in place without the place at ``start`` (False) or
+    the page left for the transcript list: answering the list's last place after Submit
+    submits (True)."""
+    from playwright.sync_api import Error
+
+    at = page.url
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if page.url != at:
+                page.wait_for_load_state()
+                return True
+            gone = f"#leak-report input[name=start][value='{start}']"
+            if not page.query_selector(gone) and not page.query_selector(".htmx-request"):
+                return False
+        except Error:  # the page is navigating
+            pass
+        page.wait_for_timeout(25)
+    raise TimeoutError("the leak list never answered")
 
 
 def run_oracle(page, base: str, transcript_id: int, plan: SessionPlan, fixes, inputs) -> float:

@@ -6,6 +6,7 @@ in Python by their case-folded text, so "Um", "um" and "UM" are one decision. Of
 characters into ``Transcript.text``, end exclusive.
 """
 
+import bisect
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -61,6 +62,13 @@ class FormRow:
     alternative_why: str = ""
     alternative_habit: bool = False  # proposed from the team's habits, not a detector
     moved_to: str = ""  # every mention went to this label (a row kept for its undo)
+    moved_as: str = ""  # or its one mention was widened to these words
+    insert_after: str = ""  # a row new to the page, drawn after this row's element id
+    # the capitalised word right before / after its one open mention (``form_widenings``)
+    widen_left: str = ""
+    widen_right: str = ""
+    widen_span: int = 0
+    widen_version: int = 0
     # what reviewers decided for this form in approved transcripts (``selectors.carried``)
     carried: str = ""  # "reject" or "relabel"
     carried_why: str = ""  # "rejected in 4 approved hearings"
@@ -279,3 +287,74 @@ def form_alternatives(*, transcript: Transcript, table: dict) -> None:
     from annotations.selectors.carried import form_carried
 
     form_carried(transcript=transcript, table=table)
+
+
+# A place or a body cut short by a word ("State Prison" for "Corvane State Prison"): the
+# table offers the word beside it, so that the annotator widens it where the context line
+# shows it, without finding and focusing the mention in the review first. Name parts are
+# spans of their own ("Dana" before "Quill"): PERSON is never widened.
+WIDEN_LABELS = PLACE_AND_BODY
+_SENTENCE_END = frozenset('.?!:;"“(')
+_PLACE_ABBREVIATIONS = frozenset({"St.", "Mt.", "Ft."})  # Saint, Mount, Fort
+
+
+def _word_beside(text: str, start: int, end: int, *, left: bool) -> tuple[str, int, int] | None:
+    """The capitalised word one space before ``start`` (``left``) or after ``end``, with
+    its offsets; none at a sentence's or a line's start (any word is capitalised there)
+    or in capitals (a speaker label)."""
+    if left:
+        if start < 2 or text[start - 1] != " ":
+            return None
+        abbreviation = text[max(0, start - 4) : start - 1]
+        if abbreviation in _PLACE_ABBREVIATIONS and (start < 5 or not text[start - 5].isalnum()):
+            return abbreviation, start - 4, start - 1  # "St. Lucie County", even first
+        b = start - 1
+        a = b
+        while a > 0 and (text[a - 1].isalnum() or text[a - 1] in "'’-&"):
+            a -= 1
+        before = text[:a].rstrip(" ")
+        if not before or before[-1] in _SENTENCE_END or before[-1] == "\n" or a == len(before):
+            return None
+    else:
+        if end + 1 >= len(text) or text[end] != " ":
+            return None
+        a = end + 1
+        b = a
+        while b < len(text) and (text[b].isalnum() or text[b] in "'’-&"):
+            b += 1
+    word = text[a:b]
+    if not word or not word[0].isupper() or not word[0].isalpha() or word.isupper():
+        return None
+    return word, a, b
+
+
+def form_widenings(*, transcript: Transcript, table: dict) -> None:
+    """Give each place or body form with one open mention the capitalised word right
+    before or after it that no span holds (``FormRow.widen_left`` / ``widen_right``), and
+    the mention's span and version: the row's widening is one input."""
+    text = transcript.text
+    taken = sorted(
+        (o.start, o.end) for forms in table.values() for f in forms for o in f.occurrences
+    )
+    starts = [a for a, _b in taken]
+
+    def free(a: int, b: int) -> bool:
+        i = bisect.bisect_left(starts, b)
+        return not any(s < b and e > a for s, e in taken[max(0, i - 8) : i])
+
+    for label, forms in table.items():
+        if label not in WIDEN_LABELS:
+            continue
+        for form in forms:
+            if form.open != 1:
+                continue
+            o = next(o for o in form.occurrences if o.status == Span.Status.SUGGESTED)
+            for left in (True, False):
+                beside = _word_beside(text, o.start, o.end, left=left)
+                if beside is None or not free(beside[1], beside[2]):
+                    continue
+                if left:
+                    form.widen_left = beside[0]
+                else:
+                    form.widen_right = beside[0]
+                form.widen_span, form.widen_version = o.span_id, o.version

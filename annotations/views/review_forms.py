@@ -18,10 +18,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from annotations import locking, selectors
+from annotations.models import Span
 from annotations.selectors.forms import (
     FormRow,
     LabelTab,
     form_alternatives,
+    form_widenings,
     review_form_table,
     review_form_tabs,
 )
@@ -33,9 +35,10 @@ from annotations.views.review_context import LABEL_KEYS, int_or
 FORM_ACTIONS = frozenset(
     {"accept_form", "reject_form", "relabel_form", "accept_all", "confirm_carried", "undo"}
 )
-# Decisions on one occurrence of a form (its list, ``o``): the review's span services,
-# with the span's version (a stale one answers 409 and redraws the row).
-OCCURRENCE_ACTIONS = frozenset({"accept", "reject", "relabel"})
+# Decisions on one occurrence of a form (its list, ``o``, or a row's one open mention):
+# the review's span services, with the span's version (a stale one answers 409 and
+# redraws the row); ``resize`` widens or shrinks it by a word (``edge``/``edge_shrink``).
+OCCURRENCE_ACTIONS = frozenset({"accept", "reject", "relabel", "resize"})
 
 
 def form_id(label: str, key: str) -> str:
@@ -45,6 +48,7 @@ def form_id(label: str, key: str) -> str:
 
 def _decorate(table: dict, transcript) -> None:
     form_alternatives(transcript=transcript, table=table)
+    form_widenings(transcript=transcript, table=table)
     for forms in table.values():
         for form in forms:
             form.element_id = form_id(form.label, form.key)
@@ -190,6 +194,7 @@ def review_forms_action(request: HttpRequest, transcript_id: int, action: str) -
     }
     changed = [f for forms in table.values() for f in forms if (f.label, f.key) in keys]
     present = {(f.label, f.key) for f in changed}
+    resized = _resized(transcript, action, level, touched)
     # A form whose every mention moved to another label stays in the table as "moved"
     # (same row id): an undo redraws it in place, and keys typed meanwhile still reach it.
     for lb, key in sorted(keys.keys() - present):
@@ -201,7 +206,15 @@ def review_forms_action(request: HttpRequest, transcript_id: int, action: str) -
             # (the proposal stays on the row: an ``r`` typed before an undo's answer uses it)
             moved = FormRow(label=lb, key=key, form=keys[lb, key], alternative=to, moved_to=to)
             moved.element_id = form_id(lb, key)
+            if resized:
+                moved.moved_as = resized[2]
             changed.append(moved)
+    if resized:  # the widened form, new to the page: its row right after the old one
+        for f in changed:
+            if (f.label, f.key) == (label, normalize_form(resized[2])) and {
+                o.span_id for o in f.occurrences
+            } <= touched.spans:
+                f.insert_after = form_id(label, normalize_form(resized[1]))
     context = _context(request, transcript, table, label)
     context.update(
         {
@@ -214,3 +227,21 @@ def review_forms_action(request: HttpRequest, transcript_id: int, action: str) -
         }
     )
     return render(request, "annotations/review_forms.html#forms-answer", context, status=status)
+
+
+def _resized(transcript, action: str, level: str, touched) -> tuple[int, str, str] | None:
+    """(span id, its words before, its words now) of a resize that moved one span to
+    another form, else None."""
+    if action != "resize" or level != "ok" or len(touched.spans) != 1:
+        return None
+    [span_id] = touched.spans
+    span = Span.objects.filter(pk=span_id).values_list("start", "end").first()
+    states = touched.states.get(span_id, set())
+    if span is None or not states:
+        return None
+    text = transcript.text
+    now = text[span[0] : span[1]]
+    before = next((text[a:b] for a, b, _l, _s in states if (a, b) != span), None)
+    if before is None or normalize_form(before) == normalize_form(now):
+        return None
+    return span_id, before, now

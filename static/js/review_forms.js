@@ -7,7 +7,9 @@
  * typing never drops one); a row shows its decision at once and the server's answer
  * redraws it. Without JavaScript the forms still post.
  * With a row's occurrences open (o), ↓/↑ move between its occurrences and a/x/r/1–9
- * decide the marked occurrence alone (each its own undo step); o or Esc closes the list.
+ * decide the marked occurrence alone, [ ] { } grow or shrink it by a word (each its own
+ * undo step); o or Esc closes the list. [ / ] on a row widen its one open mention by the
+ * word it shows beside it ("◂ word").
  * "Label ▾" on a row or an occurrence opens a menu of every label (mouse relabel). */
 (function () {
   "use strict";
@@ -80,6 +82,14 @@
       e.detail.shouldSwap = true;
       e.detail.isError = false;
     }
+  });
+  // A widened form's row is drawn after the row it came from (``afterend``): a row of
+  // that form still on the page (kept as "moved" by an undo) is replaced, not doubled.
+  document.body.addEventListener("htmx:oobBeforeSwap", (e) => {
+    const frag = e.detail.fragment;
+    const li = frag && frag.querySelector ? frag.querySelector("li.fm-row") : null;
+    const stale = li && li.id ? document.getElementById(li.id) : null;
+    if (stale && stale !== e.detail.target) stale.remove();
   });
   document.body.addEventListener("htmx:responseError", (e) => {
     if (e.detail.xhr.status >= 500) toast("The server could not do this; reload the page to see what was saved.", "error");
@@ -172,6 +182,24 @@
     });
     post("accept_all", { label: root.dataset.label, confirm: "yes" });
   }
+  // Widen a form's one open mention by the word the row shows beside it ([ or ], or its
+  // "◂ word" button): where its context is read, with no focusing click in the review.
+  function widen(r, edge) {
+    if (!canEdit) return toast("This transcript is read-only for you.", "error");
+    r = r || rowById(current);
+    if (!r) return toast("Choose a form first (j).", "info");
+    const sel = "form[data-form-action=widen][data-edge=" + edge + "]";
+    if (!r.querySelector(sel)) return toast("No word to widen this form by: open its occurrences (o) and press [ or ] on one.", "info");
+    const id = r.id;
+    r.dataset.pending = "1";
+    r.classList.add("pending");
+    post("resize", () => {
+      const f = rowById(id) && rowById(id).querySelector(sel);
+      if (!f) return null;
+      return { span: f.elements.span.value, version: f.elements.version.value, edge: edge };
+    });
+    if (r.id === current) step(1, true);
+  }
   // Confirm carried proposals: the focused form's (c), or every one of the label (C).
   function confirmCarried(r, form) {
     if (!canEdit) return toast("This transcript is read-only for you.", "error");
@@ -253,6 +281,14 @@
     li = li || (occ && occById(occ));
     if (!li) return;
     const r = li.closest("li.fm-row");
+    if (action === "resize") {
+      const id = li.dataset.span;
+      li.classList.add("pending");
+      return post("resize", () => {
+        const now = document.querySelector('#forms li.fm-o[data-span="' + id + '"]');
+        return now ? Object.assign({ span: id, version: now.dataset.version }, to) : null;
+      });
+    }
     if (action === "relabel") {
       to = to || r.dataset.alternative;
       if (!to) return toast("No other label proposed for this form: press a label's key (1–9).", "info");
@@ -333,6 +369,7 @@
     const action = form.dataset.formAction;
     if (action === "accept_form" || action === "reject_form") return decide(action, form.closest("li.fm-row"));
     if (action === "relabel_form") return relabel(form.querySelector("input[name=to]").value, form.closest("li.fm-row"));
+    if (action === "widen") return widen(form.closest("li.fm-row"), form.dataset.edge);
     if (action === "accept_all") return acceptRest();
     if (action === "confirm_carried") return confirmCarried(form.closest("li.fm-row"), form);
     if (action === "undo") return post("undo", {});
@@ -391,6 +428,10 @@
         case "a": decideOcc("accept"); break;
         case "x": decideOcc("reject"); break;
         case "r": decideOcc("relabel"); break;
+        case "[": decideOcc("resize", null, { edge: "left" }); break;
+        case "]": decideOcc("resize", null, { edge: "right" }); break;
+        case "{": decideOcc("resize", null, { edge_shrink: "left" }); break;
+        case "}": decideOcc("resize", null, { edge_shrink: "right" }); break;
         case "Escape": toggle(); break;
         default:
           if (/^[1-9]$/.test(e.key) && labelKeys[e.key]) decideOcc("relabel", null, labelKeys[e.key]);
@@ -409,6 +450,8 @@
       case "c": confirmCarried(rowById(current)); break;
       case "C": confirmCarried(null); break;
       case "r": relabel(); break;
+      case "[": widen(null, "left"); break;
+      case "]": widen(null, "right"); break;
       case "o": case "Enter": toggle(); break;
       case "u": post("undo", {}); break;
       case "h": case "ArrowLeft": tab(-1); break;

@@ -113,3 +113,87 @@ def test_the_models_own_marks_are_not_members():
     assert [i["detector"] for i in keep.members_of(demoted)] == ["spacy"]
     promoted = [{"detector": keep.KEEP_DETECTOR, "score": 0.9, "original": "safety_net:x"}]
     assert [i["detector"] for i in keep.members_of(promoted)] == ["safety_net"]
+
+
+# a caption's state after its town, rejected in two approved hearings; the same state in
+# running text after a town, kept
+CAPTION = "SAN QUENTIN, CALIFORNIA, in the matter of\nMR. ALDEN: I lived in Fresno, California.\n"
+
+
+def _words_rows(text, word, label, kept, nth=0, document="a", members=("spacy",)):
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(word, start + 1)
+    v, _p = _vector(text, word, label=label, members=members, nth=nth)
+    return v, kept, (document, keep.proposal_words(text, start, start + len(word), label))
+
+
+def _words_model(rows):
+    return keep.train(
+        [v for v, _k, _w in rows], [k for _v, k, _w in rows], words=[w for _v, _k, w in rows]
+    )
+
+
+def _advise_on(model, text, word, label="LOCATION", nth=0, members=("spacy",), given=False):
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(word, start + 1)
+    v, provenance = _vector(text, word, label=label, members=members, nth=nth)
+    return keep.advise(
+        model,
+        v,
+        label=label,
+        provenance=provenance,
+        given=given,
+        possible_miss=False,
+        words=keep.proposal_words(text, start, start + len(word), label),
+    )
+
+
+def test_the_same_words_rejected_in_two_hearings_are_demoted_with_their_reason():
+    rows = [_words_rows(CAPTION, "CALIFORNIA", "LOCATION", False, document=d) for d in "ab"]
+    rows += [_words_rows(CAPTION, "Fresno", "LOCATION", True, document=d) for d in "ab"]
+    model = _words_model(rows)
+    advice = _advise_on(model, CAPTION, "CALIFORNIA")
+    assert advice.action == "demote"
+    assert advice.reason == (
+        "the same words rejected in 2 of 2 earlier decisions in this context (2 hearings)"
+    )
+    elsewhere = _advise_on(model, "MR. ALDEN: We drove to CALIFORNIA and back.\n", "CALIFORNIA")
+    assert elsewhere.action == "demote"
+    assert elsewhere.reason == "the same words rejected in 2 of 2 earlier decisions (2 hearings)"
+
+
+def test_the_same_words_rejected_in_one_hearing_only_give_no_advice():
+    rows = [_words_rows(CAPTION, "CALIFORNIA", "LOCATION", False, document="a")] * 3
+    rows += [_words_rows(CAPTION, "Fresno", "LOCATION", True, document=d) for d in "ab"]
+    assert _advise_on(_words_model(rows), CAPTION, "CALIFORNIA").action == ""
+
+
+def test_where_the_same_words_were_kept_elsewhere_their_context_decides():
+    rows = []
+    for d in "ab":
+        rows.append(_words_rows(CAPTION, "CALIFORNIA", "LOCATION", False, document=d))
+        rows.append(_words_rows(CAPTION, "California", "LOCATION", True, document=d))
+    model = _words_model(rows)
+    caption = _advise_on(model, CAPTION, "CALIFORNIA")
+    assert caption.action == "demote"
+    assert caption.reason.endswith("in this context (2 hearings)")
+    assert _advise_on(model, CAPTION, "California").action == ""
+
+
+def test_the_same_words_never_demote_a_name_the_transcript_gives():
+    text = "MR. ALDEN: Rose came. Rose left.\n"
+    rows = [_words_rows(text, "Rose", "PERSON", False, document=d) for d in "abc"]
+    model = _words_model(rows)
+    assert _advise_on(model, text, "Rose", label="PERSON").action == "demote"
+    assert _advise_on(model, text, "Rose", label="PERSON", given=True).action == ""
+
+
+def test_the_saved_model_holds_no_words_in_clear():
+    rows = [_words_rows(CAPTION, "CALIFORNIA", "LOCATION", False, document=d) for d in "ab"]
+    rows += [_words_rows(CAPTION, "Fresno", "LOCATION", True, document=d) for d in "ab"]
+    raw = _words_model(rows).to_json()
+    assert "california" not in raw.lower() and "fresno" not in raw.lower()
+    again = keep.KeepModel.from_json(raw)
+    assert _advise_on(again, CAPTION, "CALIFORNIA").action == "demote"

@@ -75,7 +75,7 @@ def test_decided_proposals_of_approved_transcripts_are_the_training_data(capital
     approve_hearings(2)
     rows = keep_examples()
     assert len(rows) == 2 * 8
-    assert sum(1 for _v, kept in rows if not kept) == 2 * 4
+    assert sum(1 for _v, kept, _w in rows if not kept) == 2 * 4
 
 
 def test_a_suggestion_reviewers_rejected_becomes_a_possible_miss_with_its_reason(capitals):
@@ -152,3 +152,34 @@ def test_on_generated_hearings_after_approvals_rejected_kinds_become_possible_mi
     assert demoted
     off_gold = [s for s in demoted if not any(a < s.end and s.start < b for a, b in gold)]
     assert len(off_gold) * 4 >= len(demoted) * 3
+
+
+# two approved hearings: spaCy-like persons of one shape, the reviewers kept three and
+# rejected one, in both hearings
+SAME_SHAPE = "ALDEN: Okafor wrote. Pellegrino came. Nakamura called. Adeyemi phoned.\n"
+
+
+def test_words_rejected_in_two_hearings_become_a_possible_miss_where_their_kind_is_kept(
+    capitals,
+):
+    for n in range(2):
+        t = make_transcript(SAME_SHAPE + f"Hearing {n}.\n", state=Transcript.State.APPROVED)
+        for word in ("Okafor", "Pellegrino", "Nakamura", "Adeyemi"):
+            start = SAME_SHAPE.index(word)
+            make_suggestion(
+                t,
+                start,
+                start + len(word),
+                "PERSON",
+                detectors=("words",),
+                score=0.8,
+                status="rejected" if word == "Adeyemi" else "accepted",
+            )
+    t = make_transcript("FROST: Adeyemi phoned. Okafor wrote.\n", state=Transcript.State.IMPORTED)
+    transcript_annotate(transcript=t)
+    spans = _spans(t)
+    adeyemi = spans["Adeyemi"]
+    assert adeyemi.status == Span.Status.SUGGESTED and is_possible_miss(adeyemi.provenance)
+    [mark] = [p for p in adeyemi.provenance if p["detector"] == "safety_net"]
+    assert mark["rule"] == "the same words rejected in 2 of 2 earlier decisions (2 hearings)"
+    assert not is_possible_miss(spans["Okafor"].provenance)

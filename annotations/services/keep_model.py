@@ -12,7 +12,8 @@ approved transcripts (``engine.learning.keep``), and its advice at annotation ti
   retraining. Saved as JSON under the models folder (``keep/model.json``: weights, the
   feature names, counts, a checksum, and the stamp of what it was trained on).
 - Advice (``keep_apply``, after the carried decisions): a suggestion a reviewer would
-  reject (``engine.learning.keep.advise``) becomes a *possible miss*: a safety-net entry
+  reject (``engine.learning.keep.advise``: its same words rejected in two approved
+  hearings, or the model sure of it) becomes a *possible miss*: a safety-net entry
   joins its provenance, with the reason in words ("rejected in 87% of 41 similar
   proposals"), so it is shown apart and still blocks the release until a person decides
   it; a possible miss a reviewer would keep becomes a suggestion (its safety-net entry
@@ -44,7 +45,7 @@ logger = logging.getLogger(__name__)
 SAFETY_NET = "safety_net"
 # vectors of approved transcripts, per (transcript, text, proposals): a process computes
 # each transcript's once
-_vectors: dict[tuple, list[tuple[list[float], bool]]] = {}
+_vectors: dict[tuple, list[tuple[list[float], bool, tuple]]] = {}
 
 
 def keep_model_path() -> Path:
@@ -69,15 +70,12 @@ def _outcome(proposal: Proposal, spans: list[Span]) -> bool | None:
     return statuses.pop() if len(statuses) == 1 else None
 
 
-def _transcript_examples(transcript: Transcript) -> list[tuple[list[float], bool]]:
+def _transcript_examples(transcript: Transcript) -> list[tuple[list[float], bool, tuple]]:
     proposals = list(
         Proposal.objects.filter(transcript=transcript).order_by("start", "end", "label", "pk")
     )
-    key = (
-        transcript.pk,
-        hashlib.sha256(transcript.text.encode()).hexdigest(),
-        tuple(p.pk for p in proposals),
-    )
+    digest = hashlib.sha256(transcript.text.encode()).hexdigest()
+    key = (transcript.pk, digest, tuple(p.pk for p in proposals))
     if key in _vectors:
         return _vectors[key]
     spans: dict[int, list[Span]] = {}
@@ -89,13 +87,21 @@ def _transcript_examples(transcript: Transcript) -> list[tuple[list[float], bool
         outcome = _outcome(p, spans.get(p.pk, []))
         if outcome is None:
             continue
-        rows.append((keep.proposal_vector(ctx, p.start, p.end, p.label, p.provenance), outcome))
+        rows.append(
+            (
+                keep.proposal_vector(ctx, p.start, p.end, p.label, p.provenance),
+                outcome,
+                (digest[:16], keep.proposal_words(transcript.text, p.start, p.end, p.label)),
+            )
+        )
     _vectors[key] = rows
     return rows
 
 
-def keep_examples() -> list[tuple[list[float], bool]]:
-    """(feature vector, kept?) for every decided proposal of the approved transcripts."""
+def keep_examples() -> list[tuple[list[float], bool, tuple]]:
+    """(feature vector, kept?, (its hearing, its ``proposal_words``)) for every decided
+    proposal of the approved transcripts; a hearing is its text (two transcripts of the
+    same text are one hearing)."""
     rows = []
     for transcript in gold_transcripts():
         rows.extend(_transcript_examples(transcript))
@@ -120,7 +126,9 @@ def keep_model_train(*, stamp: str | None = None) -> keep.KeepModel | None:
     rows = keep_examples()
     if not rows:
         return None
-    model = keep.train([v for v, _k in rows], [k for _v, k in rows])
+    model = keep.train(
+        [v for v, _k, _w in rows], [k for _v, k, _w in rows], words=[w for _v, _k, w in rows]
+    )
     path = keep_model_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     body = json.loads(model.to_json())
@@ -197,6 +205,7 @@ def keep_apply(*, transcript: Transcript) -> dict[str, int]:
             provenance=provenance,
             given=is_given_name_term(text[span.start : span.end], given),
             possible_miss=miss,
+            words=keep.proposal_words(text, span.start, span.end, span.label),
         )
         if advice.action == "demote":
             provenance.append(

@@ -94,3 +94,14 @@ def test_a_certificate_page_without_stamps_loses_its_margin_numbers():
     doc = filed_document(5, "federal", words=700)
     parsed = parse_text(render_filed(doc, stamps=False).encode())
     assert parsed.text == doc.gold.text
+
+
+def test_a_stamp_row_with_a_speck_beside_it_goes_and_numbers_its_page():
+    from types import SimpleNamespace
+
+    from engine.importing.filing import strip_rows
+
+    stamp = "Case 5:23-cv-00182-ZNR Document 147 Filed 05/02/19 Page 7 of 7 PageID #: 4007"
+    rows = [SimpleNamespace(text=", " + stamp), SimpleNamespace(text="1 A. I grew up there.")]
+    assert strip_rows([rows]) == [7]
+    assert [r.text for r in rows] == ["1 A. I grew up there."]

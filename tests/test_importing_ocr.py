@@ -44,6 +44,8 @@ def test_generated_scan_is_ocrd_to_the_same_turns_and_metadata():
     text_layer = parse_pdf(pdf)
     scanned = parse_pdf(render_scan(pdf, seed=6))
     assert "ocr" in scanned.metadata and "ocr" not in text_layer.metadata
+    # the filing stamp at the top of every filed page is no text, read by OCR or not
+    assert "PageID" not in text_layer.text and "PageID" not in scanned.text
     for key in ("court", "hearing_date", "hearing_time"):
         assert scanned.metadata[key] == text_layer.metadata[key]
     assert [u.speaker for u in scanned.utterances if u.speaker] == [

@@ -133,6 +133,8 @@ def strip_rows(pages: list[list]) -> list[int | None]:
                 text = f"{text[: stamp.start].rstrip()} {text[stamp.end :].lstrip()}".strip()
             if text != row.text:
                 row.text = text
+                if not any(c.isalnum() for c in text):
+                    continue  # only a speck beside the stamp (OCR reads one as ",")
             if text.strip():
                 kept.append(row)
         rows[:] = kept

@@ -394,6 +394,7 @@ def parse_scanned_pdf(
 ):
     """OCR a scanned PDF and parse it like a text-layer PDF (``parse.parse_pages``);
     ``max_pages``: see ``ocr_pdf``."""
+    from engine.importing.filing import number_as_filed, strip_rows
     from engine.importing.parse import parse_pages
 
     pages, report = ocr_pdf(data, on_page=on_page, max_pages=max_pages)
@@ -401,7 +402,10 @@ def parse_scanned_pdf(
         raise NoTranscript(
             "The PDF is a scan and OCR found no text in it (blank or unreadable pages)."
         )
-    parsed = parse_pages([p.lines for p in pages], source_format="pdf", layout_extra={"ocr": True})
+    rows = [p.lines for p in pages]
+    numbers = strip_rows(rows)  # filing stamps, as in a text-layer PDF
+    parsed = parse_pages(rows, source_format="pdf", layout_extra={"ocr": True})
+    parsed = number_as_filed(parsed, numbers)
     report["low_confidence"] = low_confidence_ranges(parsed.text, parsed.utterances, pages)
     parsed.metadata["ocr"] = report
     parsed.notices.append(

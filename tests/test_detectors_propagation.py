@@ -457,7 +457,9 @@ def test_a_town_after_then_in_a_list_of_places_overrules_a_models_person_guess()
 
 
 def test_an_unknown_word_before_a_surname_a_rule_named_is_the_given_name_and_is_copied():
-    text = "It names a Kwasi Akyeampong. Mr. akyeampong said so. Then Akyeampong left. kwasi and me."
+    text = (
+        "It names a Kwasi Akyeampong. Mr. akyeampong said so. Then Akyeampong left. kwasi and me."
+    )
     raw = [Detection(33, 43, "PERSON", 0.9, "patterns", explanation="honorific")]
     final = _final(text, raw)
     assert ("Kwasi", "PERSON") in final and ("kwasi", "PERSON") in final

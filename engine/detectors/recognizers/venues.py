@@ -59,13 +59,22 @@ _VENUE_STREET = _c(
     rf"(?:{_CHAINS}|{_VENUE_HEADS})[ ](?:on|off)[ ](?P<span>(?:{_ORDINAL_STREET}|[A-Z][a-z]+)"
     r"(?:[ ](?:Street|Avenue|St\.|Ave\.|Road|Boulevard))?)(?![\w'’-])"
 )
+# an ordinal after a venue is a street whatever a model reads ("the Westin on Eighth"); a
+# capitalised word there only votes ("on Broadway", but also "on Christmas")
+_VENUE_ORDINAL_STREET = _c(
+    rf"(?:{_CHAINS}|{_VENUE_HEADS})[ ](?:on|off)[ ](?P<span>(?:{_ORDINAL_STREET})"
+    r"(?:[ ](?:Street|Avenue|St\.|Ave\.|Road|Boulevard))?)(?![\w'’-])"
+)
 
 
 class VenueStreetRecognizer(RegexRecognizer):
     """A street named alone after a venue (``the Hilton on Fifth``): LOCATION."""
 
     ENTITY = "LOCATION"
-    PATTERNS = (("venue-street", _VENUE_STREET, 0.8),)
+    PATTERNS = (
+        ("venue-street", _VENUE_STREET, 0.8),
+        ("venue-ordinal-street", _VENUE_ORDINAL_STREET, 0.88),
+    )
 
     def accept(self, text: str, match: re.Match, name: str = "") -> bool:
         from engine import vocab

@@ -204,6 +204,9 @@ CASES = [
     ("date-is-age", "at the age of 19 he left", "age of 19", "DATE", SPACY, (), None),
     ("date-is-duration", "it was 2 years ago now", "2 years ago", "DATE", SPACY, (), None),
     ("date-number-only", "he lived at number 4417 there", "4417", "DATE", SPACY, (), None),
+    ("section-number", "it is at paragraph 2.45 of it", "2.45", "DATE", SPACY, (), None),
+    ("section-number", "read tab 8.15 again", "8.15", "TIME", SPACY, (), None),
+    ("year-in-identifier", "case 2017-GJ-384 was", "2017", "DATE", SPACY, (), None),
     ("military-clock", "we met at 1430. Then", "1430", "TIME", PATTERN, (), None),
     ("dotted-clock", "we met at 3.40 and", "3.40", "TIME", PATTERN, (), None),
     (

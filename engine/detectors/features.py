@@ -194,6 +194,14 @@ def _after_honorific(text: str, start: int) -> bool:
     return bool(_AFTER_HONORIFIC.search(text, max(0, start - 6), start))
 
 
+_SECTION_NUMBER = re.compile(r"\d{1,3}\.\d{1,3}")
+_SECTION_WORD = re.compile(
+    r"(?i:\b(?:paragraphs?|paras?\.?|sections?|clauses?|rules?|pages?|exhibits?|tabs?|items?|"
+    r"chapters?|articles?|figures?|tables?)|[§¶])[ ]?$"
+)
+_IDENTIFIER_AFTER = re.compile(r"-[A-Z]{1,4}-?\d")
+
+
 @dataclass(frozen=True)
 class Context:
     """What is per document: the text, its allow-list and its public terms."""
@@ -292,6 +300,21 @@ class Features:
     def ocr_ordinal(self) -> bool:
         """A day's ordinal with OCR look-alikes of digits (``the l5th``)."""
         return bool(_OCR_ORDINAL.match(ocr_digits(self.value)))
+
+    @property
+    def section_number(self) -> bool:
+        """A number with a dot after the word for a part of a document (``paragraph
+        2.45``, ``section 8.15``): a reference, no clock or date."""
+        return bool(
+            _SECTION_NUMBER.fullmatch(self.value)
+            and _SECTION_WORD.search(self.ctx.text, max(0, self.d.start - 16), self.d.start)
+        )
+
+    @property
+    def year_in_identifier(self) -> bool:
+        """A year glued by a hyphen to a docket's letters (``2017-GJ-384``,
+        ``2019-CR-00123``): a part of a case number, no date."""
+        return bool(_IDENTIFIER_AFTER.match(self.ctx.text, self.d.end))
 
     @fact
     def name_before_numbers(self) -> str:

@@ -359,6 +359,20 @@ RULES: tuple[Rule, ...] = (
         labels=_DATE,
     ),
     Rule(
+        "section-number",
+        DROP,
+        lambda f: f.section_number,
+        "a paragraph's or a section's number (paragraph 2.45): a reference",
+        labels=_DATE_TIME,
+    ),
+    Rule(
+        "year-in-identifier",
+        DROP,
+        lambda f: f.year_in_identifier,
+        "a year inside a case number (2017-GJ-384): the number, no date",
+        labels=_DATE,
+    ),
+    Rule(
         "bare-number",
         DROP,
         lambda f: bool(BARE_NUMBERS.match(f.read_value)),

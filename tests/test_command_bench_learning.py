@@ -91,6 +91,10 @@ def test_curve_summary_counts_per_layout_the_false_suggestions_left_as_proposals
     assert (bph["first_false_suggested"], bph["later_false_suggested"]) == (10, [3])
     assert summary["per_family_ratio"] == 0.83  # 15 against 18, possible misses counted
     assert summary["per_family_ratio_without_possible_misses"] == 0.28  # 5 against 18
+    assert summary["halved_as_proposals"] == ["bph", "federal"]
+    assert summary["proposals_goal_met"] is True
+    rows[3]["missed_gold"] = 3  # a miss more in a later hearing: not met
+    assert curve_summary(rows)["proposals_goal_met"] is False
 
 
 def test_curve_summary_is_not_met_without_halving():

@@ -225,7 +225,10 @@ def curve_summary(rows: list[dict], *, after: int = 10) -> dict:
       apart).
 
     ``goal_met``: ``ratio`` at most 0.5 and no rise in leaks after review (the later
-    hearings' mean against the first hearing's, and per layout). Django-free."""
+    hearings' mean against the first hearing's, and per layout). ``proposals_goal_met``:
+    ``per_family_ratio_without_possible_misses`` at most 0.5 with no rise, per layout, in
+    missed gold mentions or leaks after review (``halved_as_proposals``: the layouts that
+    halved alone). Django-free."""
     if not rows:
         return {}
     later_rows = rows[after:] or rows[len(rows) - max(1, len(rows) // 3) :]
@@ -255,6 +258,8 @@ def curve_summary(rows: list[dict], *, after: int = 10) -> dict:
         _mean([_mean(v["later_false_suggested"]) for v in again.values()]),
         _mean([v["first_false_suggested"] for v in again.values()]),
     )
+    missed_first = _mean([f[0].get("missed_gold", 0) for f in by_family.values()])
+    missed_later = _mean([r.get("missed_gold", 0) for f in by_family.values() for r in f[1:]])
     later_mean = _mean([r["false_suggestions"] for r in later_rows])
     ratio = _ratio(later_mean, first["false_suggestions"])
     leaks_later = _mean([r["leaks_after_review"] for r in later_rows])
@@ -280,6 +285,22 @@ def curve_summary(rows: list[dict], *, after: int = 10) -> dict:
         "leaks_after_review_later_mean": leaks_later,
         "leaks_after_review_first_per_family": leaks_first_family,
         "leaks_after_review_later_per_family": leaks_later_family,
+        "halved_as_proposals": sorted(
+            f
+            for f, v in again.items()
+            if _mean(v["later_false_suggested"]) <= v["first_false_suggested"] / 2
+        ),
+        "missed_gold_first_per_family": missed_first,
+        "missed_gold_later_per_family": missed_later,
+        # the machine's own false proposals (the possible misses apart), each layout's
+        # later hearings against its first, summed: at most half, with no rise in missed
+        # gold or in leaks after review
+        "proposals_goal_met": bool(
+            suggested_ratio is not None
+            and suggested_ratio <= 0.5
+            and (missed_later or 0) <= (missed_first or 0)
+            and (leaks_later_family or 0) <= (leaks_first_family or 0)
+        ),
         "goal_met": bool(
             ratio is not None
             and ratio <= 0.5

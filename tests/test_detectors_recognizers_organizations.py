@@ -74,6 +74,7 @@ def test_a_name_an_appositive_or_a_copula_makes_a_business_is_an_organization():
         ("Huerta Odonnell is an insurance agency on the square.", "Huerta Odonnell"),
         ("Ardenvale is a trucking outfit.", "Ardenvale"),
         ("We bought it from Quillstone, a freight company in town.", "Quillstone"),
+        ("I'll go to Davis House, a transitional housing program.", "Davis House"),
     ):
         assert [text[f.start : f.end] for f in found(text)] == [name], text
 
@@ -86,6 +87,7 @@ def test_a_person_before_a_role_or_a_compound_noun_is_no_business():
         "It was Marcus, a store clerk, who called.",
         "The Hilton is a hotel.",
         "He is a law student.",
+        "Ask Dana Whitcombe, the program director.",
         "This is a business, Your Honor.",
     ):
         assert found(text) == [], text

@@ -67,7 +67,7 @@ _BUSINESS = (
     r"company|firm|outfit|office|agency|store|shop|business|distributor|dealership|"
     r"restaurant|chain|plant|factory|warehouse|bank|brokerage|manufacturer|supplier|"
     r"wholesaler|bakery|garage|salon|cafe|diner|lab|laboratory|studio|corporation|"
-    r"franchise|cannery|mill"
+    r"franchise|cannery|mill|program|programme|shelter"
 )
 _NOT_FIRST = (
     r"(?!(?:The|A|An|This|That|These|Those|It|He|She|They|We|I|You|So|Then|And|But|Yes|No|"

@@ -94,6 +94,15 @@ CASES = [
     ),
     (
         "public-term-only-public",
+        "Yes.\nRate Congress interview same politics",
+        "Rate Congress",
+        "ORGANIZATION",
+        SPACY,
+        (),
+        None,
+    ),
+    (
+        "public-term-only-public",
         "he served in the 22 National Guard",
         "22 National Guard",
         "ORGANIZATION",

@@ -258,7 +258,20 @@ class PublicTerms:
         if not found:
             return False
         words = [w for w in _WORD.findall(rest) if w.lower() not in _FUNCTION]
+        if len(words) == 1 and self._sentence_opener(start, words[0]):
+            return True  # "Rate Congress" at a line's start: the capital is the sentence's
         return not words or " ".join(words) in _us_states()
+
+    def _sentence_opener(self, start: int, word: str) -> bool:
+        """``word`` opens the span, the span opens a sentence or a line, and the word is an
+        everyday English word, no name (``Rate`` of ``Rate Congress``)."""
+        from engine.detectors.ordinary import is_name_word, is_ordinary
+
+        if not self.text.startswith(word, start):
+            return False
+        before = self.text[max(0, start - 4) : start]
+        opens = not before.strip() or bool(re.search(r"[.!?:]\s*$", before))
+        return opens and is_ordinary(word.lower()) and not is_name_word(word.lower())
 
     def in_caps_boilerplate(self, start: int, end: int) -> bool:
         i = bisect.bisect_right(self._caps_starts, start) - 1

@@ -80,3 +80,19 @@ def make_suggestion(
         span.status = status
         span.save(update_fields=["status"])
     return span
+
+
+def make_transcript_with_mentions(text: str, mentions, annotator):
+    """A transcript of ``text`` assigned to ``annotator`` with a suggested span on every
+    whole-word occurrence of each ``(words, label)`` of ``mentions``, and its entities."""
+    import re
+
+    from annotations.models import Span
+    from annotations.services.review import review_assign_entities
+
+    transcript = make_transcript(text, assignees=[annotator])
+    for words, label in mentions:
+        for m in re.finditer(rf"\b{words}\b", text):
+            Span.objects.create(transcript=transcript, start=m.start(), end=m.end(), label=label)
+    review_assign_entities(transcript=transcript)
+    return transcript

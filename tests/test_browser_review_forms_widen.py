@@ -20,17 +20,9 @@ def _gazetteer_subtypes_only(settings):
 
 
 def _transcript(annotator):
-    import re
+    from tests.factories import make_transcript_with_mentions
 
-    from annotations.services.review import review_assign_entities
-    from tests.factories import make_transcript
-
-    transcript = make_transcript(TEXT, assignees=[annotator])
-    for words, label in MENTIONS:
-        for m in re.finditer(rf"\b{words}\b", TEXT):
-            Span.objects.create(transcript=transcript, start=m.start(), end=m.end(), label=label)
-    review_assign_entities(transcript=transcript)
-    return transcript
+    return make_transcript_with_mentions(TEXT, MENTIONS, annotator)
 
 
 def _texts(transcript, label):

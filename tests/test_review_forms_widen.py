@@ -10,7 +10,6 @@ from django.urls import reverse
 from annotations.models import Span
 from annotations.selectors.forms import form_widenings, review_form_table
 from anonreview.core.models import AuditEvent
-from tests.factories import make_transcript
 
 HX = {"HTTP_HX_REQUEST": "true"}
 # generated-like lines: a prison cut short by its first word, a town after a sentence's
@@ -43,14 +42,9 @@ def _gazetteer_subtypes_only(settings):
 
 @pytest.fixture
 def wt(annotator):
-    from annotations.services.review import review_assign_entities
+    from tests.factories import make_transcript_with_mentions
 
-    transcript = make_transcript(TEXT, assignees=[annotator])
-    for words, label in MENTIONS:
-        for m in re.finditer(rf"\b{words}\b", TEXT):
-            Span.objects.create(transcript=transcript, start=m.start(), end=m.end(), label=label)
-    review_assign_entities(transcript=transcript)
-    return transcript
+    return make_transcript_with_mentions(TEXT, MENTIONS, annotator)
 
 
 def _rows(transcript) -> dict:

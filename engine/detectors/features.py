@@ -20,7 +20,7 @@ from engine.detectors.base import Detection
 from engine.detectors.decisions import LOWER_AGREED, statistical_member
 from engine.detectors.names import TITLES, is_given_name, person_name_parts
 from engine.detectors.not_names import person_shape_rule
-from engine.detectors.ordinary import ORDINARY_ZIPF, is_ordinary
+from engine.detectors.ordinary import ORDINARY_ZIPF, is_name_word, is_ordinary
 from engine.detectors.public import ROLE_WORDS, PublicTerms, is_title_or_role
 from engine.detectors.recognizers.base import ocr_digits
 
@@ -192,6 +192,11 @@ def statistical(d: Detection) -> bool:
 
 def _after_honorific(text: str, start: int) -> bool:
     return bool(_AFTER_HONORIFIC.search(text, max(0, start - 6), start))
+
+
+def _everyday(word: str) -> bool:
+    """An everyday English word that is no name (``Rate``; not ``Garcia``, ``Hope``)."""
+    return is_ordinary(word.lower()) and not is_name_word(word.lower())
 
 
 _SECTION_NUMBER = re.compile(r"\d{1,3}\.\d{1,3}")
@@ -416,7 +421,7 @@ class Features:
     @fact
     def only_public(self) -> bool:
         """A public term and beside it only function words, numbers and a state."""
-        return self.ctx.public.holds_only_public(self.d.start, self.d.end)
+        return self.ctx.public.holds_only_public(self.d.start, self.d.end, _everyday)
 
     @fact
     def caps_boilerplate(self) -> bool:

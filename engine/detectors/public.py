@@ -242,10 +242,12 @@ class PublicTerms:
             return self._union[i][2]
         return None
 
-    def holds_only_public(self, start: int, end: int) -> bool:
+    def holds_only_public(self, start: int, end: int, everyday=None) -> bool:
         """Whether ``[start, end)`` holds a public term and, beside it, nothing but function
         words, numbers (a transcript's line numbers) and a US state's name (``the Texas
-        National Guard``, ``22 National Guard``, ``Congress of the United States``)."""
+        National Guard``, ``22 National Guard``, ``Congress of the United States``), or
+        only a word opening its sentence that ``everyday(word)`` says is an everyday word
+        (``Rate Congress``)."""
         i = bisect.bisect_right(self._starts, end) - 1
         rest = self.text[start:end]
         found = False
@@ -258,20 +260,16 @@ class PublicTerms:
         if not found:
             return False
         words = [w for w in _WORD.findall(rest) if w.lower() not in _FUNCTION]
-        if len(words) == 1 and self._sentence_opener(start, words[0]):
+        if len(words) == 1 and everyday and self._opens(start, words[0]) and everyday(words[0]):
             return True  # "Rate Congress" at a line's start: the capital is the sentence's
         return not words or " ".join(words) in _us_states()
 
-    def _sentence_opener(self, start: int, word: str) -> bool:
-        """``word`` opens the span, the span opens a sentence or a line, and the word is an
-        everyday English word, no name (``Rate`` of ``Rate Congress``)."""
-        from engine.detectors.ordinary import is_name_word, is_ordinary
-
+    def _opens(self, start: int, word: str) -> bool:
+        """``word`` opens the span, and the span opens a sentence or a line."""
         if not self.text.startswith(word, start):
             return False
         before = self.text[max(0, start - 4) : start]
-        opens = not before.strip() or bool(re.search(r"[.!?:]\s*$", before))
-        return opens and is_ordinary(word.lower()) and not is_name_word(word.lower())
+        return not before.strip() or bool(re.search(r"[.!?:]\s*$", before))
 
     def in_caps_boilerplate(self, start: int, end: int) -> bool:
         i = bisect.bisect_right(self._caps_starts, start) - 1

@@ -25,7 +25,11 @@ from engine.detectors.decisions import LEARNED_MODELS, LOWER_AGREED, learned_mod
 from engine.detectors.names import TITLES, is_given_name
 from engine.detectors.ordinary import is_ordinary
 from engine.detectors.public import is_title_or_role
-from engine.detectors.recognizers.locations import is_known_place, is_state_or_country
+from engine.detectors.recognizers.locations import (
+    THEN_PLACE,
+    is_known_place,
+    is_state_or_country,
+)
 from engine.detectors.recognizers.persons import _TITLE_WORDS
 from engine.progress import PROGRESS, checkpoint, watching
 from engine.spelling import is_misspelling
@@ -36,11 +40,6 @@ _CONJ_WORD = r"(?P<w>[A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?|[A-Z]{2,}(?:-[A-Z]{2,}
 _CONJ_AFTER = re.compile(rf"(?:,[ ](?:and[ ]|or[ ])?|[ ](?:and|or|&)[ ]){_CONJ_WORD}(?![\w'’-])")
 _CONJ_BEFORE = re.compile(rf"(?<![\w'’.-]){_CONJ_WORD}(?:,[ ]|[ ](?:and|or|&)[ ])$")
 _CAPWORD = re.compile(r"(?<![\w-])[A-Z][A-Za-z'’]*[a-zA-Z](?:-[A-Z][a-z]+)?(?![\w-])")
-# the next place in a list of where someone lived or went: "in Garrison for a while, then
-# Whitfield"
-_THEN_AFTER = re.compile(
-    rf"[^.?!;:\n]{{0,40}}?,[ ](?:and[ ])?then[ ](?:to[ ]|in[ ])?{_CONJ_WORD}(?![\w'’-])"
-)
 _NEVER = frozenset(
     [w.lower() for w in (*vocab.MONTHS, *vocab.WEEKDAYS)]
     + """okay yes yeah no sir madam mister ma'am state county city court board parole
@@ -549,9 +548,10 @@ def coordinated(text: str, found, allow=None, score: float = 0.7) -> list[Detect
             taken.add((s, e))
             out.append(_conjunct(s, e, d.label, score, (s, e) in guessed))
             start = s
-        if d.label == "LOCATION" and (m := _THEN_AFTER.match(text, d.end)):
-            s, e = m.span("w")
-            word = m.group("w")
+        # the next place of a list ("in Garrison for a while, then Whitfield")
+        if d.label == "LOCATION" and (m := THEN_PLACE.match(text, d.end)):
+            s, e = m.span("span")
+            word = m.group("span")
             if (s, e) in person_guess and not is_given_name(word) and (s, e) not in taken:
                 taken.add((s, e))
                 out.append(_conjunct(s, e, "LOCATION", score, True))

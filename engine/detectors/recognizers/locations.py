@@ -352,8 +352,9 @@ _PLACE_OPENS = _c(
     rf"(?P<prep>(?i:in|at)) (?P<span>{_CAPWORD}(?: {_CAPWORD})?)(?![\w'’-]| [A-Z]|\.[A-Z])",
     re.M,
 )
-# the next place of a list after a verb of residence or movement, in the same sentence
-_THEN_PLACE = _c(
+# the next place of a list, in the same sentence ("in Garrison for a while, then Whitfield"):
+# read after a verb of residence here, after any found place by the propagation
+THEN_PLACE = _c(
     rf"[^.?!;:\n]{{0,40}}?,[ ](?:and[ ])?then[ ](?:to[ ]|in[ ])?(?P<span>{_CAPWORD})(?![\w'’-]| [A-Z])"
 )
 # "we're out past Shaffer", "he lives up beyond Whitcombe": a particle and "past" or
@@ -480,7 +481,7 @@ def places_in_context(text: str) -> list[Found]:
             # an everyday word only votes too ("moved out to Welcome": the verb said it)
             score = 0.6 if (" " not in value and is_given_name(value)) or ordinary else 0.88
             out.append(Found(start, end, "LOCATION", score, name))
-            if name == "place-after-verb" and (then := _THEN_PLACE.match(text, end)):
+            if name == "place-after-verb" and (then := THEN_PLACE.match(text, end)):
                 # the list of where someone lived goes on: "in Garrison for a while, then
                 # Whitfield"
                 word = then.group("span")
